@@ -1,0 +1,20 @@
+/** Tests run TypeScript through SWC (decorator metadata on, define semantics off, as in tsconfig). */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,7 @@
+import { Knex } from 'knex';
+import * as foundation from './20261121000000_foundation';
+
+/** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
+export const migrations: { name: string; module: Knex.Migration }[] = [
+  { name: '20261121000000_foundation', module: foundation },
+];

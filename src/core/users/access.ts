@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import { errors } from '../../errors';
+import { User } from './model';
+import { isAdminRole, isOwnerRole } from './roles';
+
+/** Named permission checks for user management. */
+export function requireAdmin(actor: User): void {
+  if (!isAdminRole(actor.role)) throw errors.mustBeAdmin();
+}
+
+export function requireCanCreateUsers(actor: User): void {
+  requireAdmin(actor);
+  if (!actor.can_create_users) {
+    throw errors.badRequest('User not authorized to create users');
+  }
+}
+
+/** Changes to other accounts are for administrators; owners' accounts only for owners. */
+export function requireCanManage(actor: User, target: User): void {
+  if (!isAdminRole(actor.role)) throw errors.insufficientPermission();
+  if (isOwnerRole(target.role) && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
+}
+
+/** Any user of the realm, active or not, or "No such user". */
+export async function findUser(db: Knex, realmId: number, userId: number): Promise<User> {
+  const user = await User.query(db).findOne({ realm_id: realmId, id: userId });
+  if (!user) throw errors.noSuchUser();
+  return user;
+}
+
+export async function activeUserIds(db: Knex, realmId: number): Promise<number[]> {
+  const rows = await User.query(db).select('id').where({ realm_id: realmId, is_active: true });
+  return rows.map((r) => r.id);
+}
+
+export async function activeOwnerCount(db: Knex, realmId: number): Promise<number> {
+  const row = (await User.query(db)
+    .where({ realm_id: realmId, is_active: true, role: 100, is_bot: false })
+    .count('id as n')
+    .first()) as unknown as { n: number };
+  return Number(row.n);
+}

@@ -1,0 +1,76 @@
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../errors';
+import { AttemptLimiter } from '../rate-limit';
+import { API_KEY_RE, apiKeyMatches, hashApiKey, verifyPassword } from './credentials';
+import { User } from './model';
+import { issueApiKey } from './actions';
+import { placeholderEmail } from './view';
+
+// Authentication failures are 401s that name the Basic scheme, as Zulip's are.
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+const authError = (code: string, msg: string) => new ApiError(code, msg, 401, {}, WWW_AUTHENTICATE);
+export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key');
+
+/**
+ * Resolves an email and API key to an active account of an active realm. The address may be the
+ * real one or the placeholder that hides it.
+ */
+export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string): Promise<User> {
+  apiKey = apiKey.trim();
+  if (!API_KEY_RE.test(apiKey)) throw authError('INVALID_API_KEY', 'Malformed API key');
+  const keyHash = hashApiKey(apiKey);
+  const row = (await deps.knex('api_keys')
+    .join('users', 'users.id', 'api_keys.user_id')
+    .join('realms', 'realms.id', 'users.realm_id')
+    .where('api_keys.key_hash', keyHash)
+    .where('users.realm_id', deps.realmId)
+    .first('users.*', 'api_keys.key_hash as key_hash', 'realms.deactivated as realm_deactivated')) as
+    | (User & { key_hash: string; realm_deactivated: boolean })
+    | undefined;
+  if (!row || !apiKeyMatches(apiKey, row.key_hash)) throw invalidApiKey();
+  const given = email.trim().toLowerCase();
+  if (given !== row.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, row.id).toLowerCase()) {
+    throw invalidApiKey();
+  }
+  if (row.realm_deactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
+  if (!row.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
+  const { key_hash: _k, realm_deactivated: _r, ...user } = row;
+  return User.fromJson(user, { skipValidation: true });
+}
+
+const loginLimiter = new AttemptLimiter(5, 30 * 60 * 1000);
+
+/** Test hook: forget recorded login failures. */
+export function resetLoginLimits(): void {
+  (loginLimiter as unknown as { attempts: Map<string, number[]> }).attempts.clear();
+}
+
+const authenticationFailed = () =>
+  new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+
+/**
+ * POST /fetch_api_key. Unknown address, wrong password and deactivated account all get the same
+ * answer, and an unknown address still costs a password hash.
+ */
+export async function loginWithPassword(
+  deps: AppDeps,
+  username: string,
+  password: string,
+): Promise<{ api_key: string; email: string; user_id: number }> {
+  const key = username.trim().toLowerCase();
+  loginLimiter.check(key);
+  const user = await User.query(deps.knex)
+    .where('realm_id', deps.realmId)
+    .whereRaw('lower(delivery_email) = ?', [key])
+    .first();
+  const realm = await deps.knex('realms').where({ id: deps.realmId }).first('deactivated');
+  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  if (!user || !ok || !user.is_active || realm?.deactivated) {
+    loginLimiter.fail(key);
+    throw authenticationFailed();
+  }
+  loginLimiter.clear(key);
+  const apiKey = await issueApiKey(deps, user.id);
+  return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
+}
+

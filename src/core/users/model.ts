@@ -1,0 +1,35 @@
+import { Model } from 'objection';
+
+export class User extends Model {
+  static tableName = 'users';
+
+  id!: number;
+  realm_id!: number;
+  delivery_email!: string;
+  full_name!: string;
+  role!: number;
+  is_active!: boolean;
+  is_bot!: boolean;
+  bot_type!: number | null;
+  bot_owner_id!: number | null;
+  password_hash!: string | null;
+  timezone!: string;
+  date_joined!: Date;
+  avatar_source!: string;
+  avatar_version!: number;
+  can_create_users!: boolean;
+  email_address_visibility!: number;
+}
+
+/** The account a request is made as, after authentication. */
+export type AuthedUser = User;
+
+export class ApiKey extends Model {
+  static tableName = 'api_keys';
+
+  id!: number;
+  realm_id!: number;
+  user_id!: number;
+  key_hash!: string;
+  created_at!: Date;
+}

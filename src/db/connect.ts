@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { Knex } from 'knex';
+import pg from 'pg';
+
+// PostgreSQL returns bigint and count(*) as strings; PGlite returns numbers. Parse them the same way
+// so the code above the database sees one behaviour. Our ids and counts stay far below 2^53.
+pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+pg.types.setTypeParser(1700, (value: string) => Number.parseFloat(value));
+
+export type Db = Knex;
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when null the embedded PGlite database is used. */
+  url: string | null;
+  /** Directory of the PGlite files; null keeps PGlite in memory (tests). */
+  pgliteDir: string | null;
+  /** Connection pool size for PostgreSQL. */
+  poolMax?: number;
+}
+
+export interface Database {
+  knex: Knex;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: options.url,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+    await knex.raw('select 1');
+    return { knex, kind: 'postgres', close: () => knex.destroy() };
+  }
+  // Loaded lazily so a PostgreSQL deployment never pays for the WASM build.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const ClientPgLite = (await import('knex-pglite')).default as unknown as Knex.Client;
+  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  const pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir)) : new PGlite();
+  await pglite.waitReady;
+  const knex = knexFactory({
+    client: ClientPgLite as never,
+    dialect: 'postgres',
+    connection: () => ({ pglite }) as never,
+  } as Knex.Config);
+  return {
+    knex,
+    kind: 'pglite',
+    close: async () => {
+      await knex.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** True for a unique-constraint violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; nativeError?: { code?: string } };
+  return e?.code === '23505' || e?.nativeError?.code === '23505';
+}

@@ -1,0 +1,12 @@
+import type { Knex } from 'knex';
+import type { Config } from './config';
+import type { EventBus } from './realtime/bus';
+
+/** What every action and adapter needs: configuration, the database, the event bus, the realm. */
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  bus: EventBus;
+  /** This server hosts one organization; every row still carries its id. */
+  realmId: number;
+}

@@ -1,0 +1,67 @@
+import busboy from 'busboy';
+import express, { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../errors';
+import { sendError } from './router';
+
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+const urlencoded = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10000 });
+
+/**
+ * Request bodies arrive form-encoded or as multipart/form-data (zulip-js posts that way). Both become
+ * a flat map of strings on req.body; uploaded files are kept in memory on req.files.
+ */
+export function parseBody(req: Request, res: Response, next: NextFunction): void {
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('multipart/form-data')) {
+    parseMultipart(req, res, next);
+    return;
+  }
+  urlencoded(req, res, (error?: unknown) => {
+    if (error) {
+      sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', 400));
+      return;
+    }
+    next();
+  });
+}
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+function parseMultipart(req: Request, res: Response, next: NextFunction): void {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES, fields: 10000 } });
+  } catch {
+    sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', 400));
+    return;
+  }
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  let failed = false;
+  parser.on('field', (name, value) => {
+    fields[name] = value;
+  });
+  parser.on('file', (field, stream, info) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
+  });
+  parser.on('error', () => {
+    if (failed) return;
+    failed = true;
+    sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', 400));
+  });
+  parser.on('close', () => {
+    if (failed) return;
+    req.body = fields;
+    (req as Request & { files?: UploadedFile[] }).files = files;
+    next();
+  });
+  req.pipe(parser);
+}

@@ -1,0 +1,149 @@
+import type { Request, Response } from 'express';
+import type { AppDeps } from '../deps';
+import type { AuthedUser } from '../core/users/model';
+import { errors } from '../errors';
+import { parseJsonParam, v, Validator } from './validate';
+
+/**
+ * Each REST endpoint is declared once: its parameters (where they come from, their type, whether
+ * they are required, their default, whether they are JSON-encoded) and a handler. The declaration
+ * drives decoding and every parameter error, so all endpoints answer bad input the same way.
+ */
+type Source = 'request' | 'path';
+
+export class Param<T> {
+  constructor(
+    readonly decodeRaw: (raw: string, name: string) => T,
+    readonly required: boolean = true,
+    readonly fallback: (() => T) | undefined = undefined,
+    readonly source: Source = 'request',
+    readonly aliases: string[] = [],
+  ) {}
+
+  optional(): Param<T | undefined> {
+    return new Param<T | undefined>(this.decodeRaw, false, undefined, this.source, this.aliases);
+  }
+
+  default(value: T): Param<T> {
+    return new Param<T>(this.decodeRaw, false, () => value, this.source, this.aliases);
+  }
+
+  /** Older names a client may still send for this parameter. */
+  alias(...names: string[]): Param<T> {
+    return new Param<T>(this.decodeRaw, this.required, this.fallback, this.source, [...this.aliases, ...names]);
+  }
+}
+
+const json = <T>(validator: Validator<T>) => (raw: string, name: string) => validator(parseJsonParam(raw, name), name);
+
+export const p = {
+  /** A plain string, used as sent. */
+  string: (rules?: Parameters<typeof v.string>[0]) => new Param<string>((raw, name) => v.string(rules)(raw, name)),
+  /** A string restricted to some values ("Invalid x" otherwise). */
+  enum: <T extends string>(values: readonly T[]) => new Param<T>((raw, name) => v.oneOf(values)(raw, name)),
+  /** JSON-encoded scalars and structures. */
+  int: (rules?: Parameters<typeof v.int>[0]) => new Param<number>(json(v.int(rules))),
+  bool: () => new Param<boolean>(json(v.bool())),
+  /** A JSON integer from a fixed set ("Invalid x" otherwise). */
+  intIn: <T extends number>(values: readonly T[]) =>
+    new Param<T>(json((value, name) => v.oneOf(values)(v.int()(value, name), name))),
+  json: <T>(validator: Validator<T>) => new Param<T>(json(validator)),
+  intList: () => new Param<number[]>(json(v.list(v.int()))),
+  /** Path segments; a segment of the wrong shape means the route does not exist. */
+  path: {
+    int: () =>
+      new Param<number>(
+        (raw) => {
+          if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw errors.notFound();
+          return Number(raw);
+        },
+        true,
+        undefined,
+        'path',
+      ),
+    string: () => new Param<string>((raw) => raw, true, undefined, 'path'),
+  },
+};
+
+type ParamMap = Record<string, Param<unknown>>;
+export type Decoded<P extends ParamMap> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+export interface HandlerContext<P extends ParamMap, U> {
+  deps: AppDeps;
+  user: U;
+  params: Decoded<P>;
+  req: Request;
+  res: Response;
+}
+
+export type AuthMode = 'required' | 'none';
+
+export interface Endpoint {
+  auth: AuthMode;
+  params: ParamMap;
+  run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: Request; res: Response }): Promise<unknown>;
+}
+
+export type RawParams = { request: Record<string, string>; path: Record<string, string> };
+
+/** The body a handler returns, merged into the success envelope. */
+export type Payload = Record<string, unknown> | void;
+
+export function endpoint<P extends ParamMap>(spec: {
+  auth: 'none';
+  params: P;
+  handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
+}): Endpoint;
+export function endpoint<P extends ParamMap>(spec: {
+  auth?: 'required';
+  params: P;
+  handler: (ctx: HandlerContext<P, AuthedUser>) => Promise<Payload>;
+}): Endpoint;
+export function endpoint<P extends ParamMap>(spec: {
+  auth?: AuthMode;
+  params: P;
+  handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
+}): Endpoint {
+  const auth = spec.auth ?? 'required';
+  return {
+    auth,
+    params: spec.params,
+    async run({ deps, user, raw, req, res }) {
+      const params = decodeParams(spec.params, raw);
+      const payload = (await spec.handler({ deps, user: user as never, params: params as Decoded<P>, req, res })) ?? {};
+      const ignored = unknownParams(spec.params, raw.request);
+      return ignored.length > 0 ? { ...payload, ignored_parameters_unsupported: ignored } : payload;
+    },
+  };
+}
+
+function decodeParams(specs: ParamMap, raw: RawParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, param] of Object.entries(specs)) {
+    const bag = raw[param.source];
+    let sentAs: string | undefined;
+    for (const candidate of [name, ...param.aliases]) {
+      if (bag[candidate] !== undefined) {
+        sentAs = candidate;
+        break;
+      }
+    }
+    if (sentAs === undefined) {
+      if (param.required) throw errors.missing(name);
+      out[name] = param.fallback ? param.fallback() : undefined;
+      continue;
+    }
+    out[name] = param.decodeRaw(bag[sentAs], sentAs);
+  }
+  return out;
+}
+
+function unknownParams(specs: ParamMap, request: Record<string, string>): string[] {
+  const known = new Set<string>();
+  for (const [name, param] of Object.entries(specs)) {
+    if (param.source !== 'request') continue;
+    known.add(name);
+    for (const alias of param.aliases) known.add(alias);
+  }
+  return Object.keys(request).filter((key) => !known.has(key));
+}

@@ -1,0 +1,51 @@
+import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { RequestHandler } from 'express';
+import { GraphQLSchema } from 'graphql';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../errors';
+import { authenticateRequest } from '../rest/auth';
+import type { GraphQLContext } from './context';
+import { apiErrorToGraphQL, formatGraphQLError } from './errors';
+import { buildGraphQLSchema } from './index';
+import { checkOperationLimits } from './limits';
+
+const limitsPlugin = (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> => ({
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, operation, request }) {
+        if (operation) checkOperationLimits(schema, document, operation, request.variables);
+      },
+    };
+  },
+});
+
+/** Credentials are optional here (fetchApiKey needs none); when sent they must be valid. */
+export async function graphQLContext(deps: AppDeps, authorization: string | undefined): Promise<GraphQLContext> {
+  if (!authorization) return { deps, user: null };
+  try {
+    return { deps, user: await authenticateRequest(deps, authorization) };
+  } catch (error) {
+    if (error instanceof ApiError) throw apiErrorToGraphQL(error);
+    throw error;
+  }
+}
+
+export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
+  const schema = buildGraphQLSchema();
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    plugins: [limitsPlugin(schema)],
+  });
+  await apollo.start();
+  return {
+    handler: [
+      express.json({ limit: '1mb' }),
+      expressMiddleware(apollo, { context: async ({ req }) => graphQLContext(deps, req.headers.authorization) }),
+    ],
+    stop: () => apollo.stop(),
+  };
+}

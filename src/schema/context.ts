@@ -1,0 +1,8 @@
+import type { AppDeps } from '../deps';
+import type { User } from '../core/users/model';
+
+/** Per-operation context: the app's dependencies and the authenticated account, if any. */
+export interface GraphQLContext {
+  deps: AppDeps;
+  user: User | null;
+}

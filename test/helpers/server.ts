@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import knexFactory from 'knex';
+import { loadConfig } from '../../src/config';
+import { createUser } from '../../src/core/users/actions';
+import { RoleValue } from '../../src/core/users/roles';
+import { RunningServer, startServer } from '../../src/server';
+
+/**
+ * Starts the real server on an ephemeral port against a fresh database: in-memory PGlite, or a new
+ * PostgreSQL database per server when TEST_DATABASE_URL is set (dropped again on close).
+ */
+export interface TestUser {
+  id: number;
+  email: string;
+  apiKey: string;
+  password: string;
+  fullName: string;
+  role: number;
+}
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  owner: TestUser;
+  close(): Promise<void>;
+}
+
+async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `parley_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE "${name}"`);
+  await admin.destroy();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+      await again.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await again.destroy();
+    },
+  };
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const pg = adminUrl ? await freshPostgresDatabase(adminUrl) : null;
+  const password = 'owner-password-123';
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PARLEY_OWNER_PASSWORD: password,
+    PARLEY_REALM_NAME: 'Test Org',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    ...env,
+  });
+  const server = await startServer(config, { pgliteDir: null, zuliprcDir: null });
+  const owner = server.owner!;
+  return {
+    url: server.url,
+    server,
+    owner: { id: owner.userId, email: owner.email, apiKey: owner.apiKey, password, fullName: 'Organization Owner', role: 100 },
+    close: async () => {
+      await server.close();
+      await pg?.drop();
+    },
+  };
+}
+
+let counter = 0;
+
+/** Creates an account directly through the action (as the operator would), with a known password. */
+export async function makeUser(
+  ts: TestServer,
+  role: RoleValue = 400,
+  overrides: { email?: string; fullName?: string; canCreateUsers?: boolean } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const label = { 100: 'owner', 200: 'admin', 300: 'moderator', 400: 'member', 600: 'guest' }[role];
+  const email = overrides.email ?? `${label}${counter}@example.com`;
+  const fullName = overrides.fullName ?? `Test ${label} ${counter}`;
+  const password = `password-${counter}-xyz`;
+  const { user, apiKey } = await createUser(ts.server.deps, null, {
+    email,
+    fullName,
+    password,
+    role,
+    canCreateUsers: overrides.canCreateUsers,
+  });
+  return { id: user.id, email, apiKey, password, fullName, role };
+}
