@@ -1,0 +1,83 @@
+import type { ZulipEvent } from '../../realtime/bus';
+import type { RegisterState, StateSlice } from '../../realtime/state';
+import { User } from './model';
+import { isAdminRole, isGuestRole, isModeratorOrAbove, isOwnerRole } from './roles';
+import { userDict, UserDict } from './view';
+
+type People = UserDict[];
+
+/** realm_users (active accounts), realm_non_active_users, and the requester's own fields. */
+export const usersSlice: StateSlice = {
+  fetchTypes: ['realm_user'],
+  async fetch(deps, me, options) {
+    const users = await User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
+    const view = (u: User) => userDict(deps.config, me, u, { clientGravatar: options.clientGravatar, includeProfileData: true });
+    const self = users.find((u) => u.id === me.id) ?? me;
+    return {
+      realm_users: users.filter((u) => u.is_active).map(view),
+      realm_non_active_users: users.filter((u) => !u.is_active).map(view),
+      cross_realm_bots: [],
+      user_id: self.id,
+      email: self.delivery_email,
+      delivery_email: self.delivery_email,
+      full_name: self.full_name,
+      is_admin: isAdminRole(self.role),
+      is_owner: isOwnerRole(self.role),
+      is_moderator: isModeratorOrAbove(self.role) && !isAdminRole(self.role),
+      is_guest: isGuestRole(self.role),
+      user_role: self.role,
+      avatar_source: self.avatar_source,
+      avatar_url: userDict(deps.config, self, self, { clientGravatar: false, includeProfileData: false }).avatar_url,
+      can_create_users: self.can_create_users,
+    };
+  },
+  apply(state, event, me) {
+    if (event.type !== 'realm_user') return;
+    applyRealmUser(state, event, me.id);
+  },
+};
+
+export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: number): void {
+  const active = state.realm_users as People;
+  const inactive = state.realm_non_active_users as People;
+  const person = event.person as Partial<UserDict> & { user_id: number };
+  if (event.op === 'add') {
+    if (!active.some((u) => u.user_id === person.user_id)) active.push(person as UserDict);
+    return;
+  }
+  if (event.op === 'remove') {
+    state.realm_users = active.filter((u) => u.user_id !== person.user_id);
+    return;
+  }
+  if (event.op !== 'update') return;
+  const { user_id, is_active, ...changes } = person;
+  if (is_active === false) {
+    const moving = active.find((u) => u.user_id === user_id);
+    state.realm_users = active.filter((u) => u.user_id !== user_id);
+    if (moving && !inactive.some((u) => u.user_id === user_id)) inactive.push({ ...moving, is_active: false });
+  } else if (is_active === true) {
+    const moving = inactive.find((u) => u.user_id === user_id);
+    state.realm_non_active_users = inactive.filter((u) => u.user_id !== user_id);
+    if (moving && !active.some((u) => u.user_id === user_id)) active.push({ ...moving, is_active: true });
+  }
+  for (const list of [state.realm_users as People, state.realm_non_active_users as People]) {
+    const target = list.find((u) => u.user_id === user_id);
+    if (!target) continue;
+    Object.assign(target, changes);
+    if (changes.role !== undefined) {
+      target.is_owner = isOwnerRole(changes.role);
+      target.is_admin = isAdminRole(changes.role);
+      target.is_guest = isGuestRole(changes.role);
+    }
+  }
+  if (user_id === myId) {
+    if (changes.full_name !== undefined) state.full_name = changes.full_name;
+    if (changes.role !== undefined) {
+      state.user_role = changes.role;
+      state.is_admin = isAdminRole(changes.role);
+      state.is_owner = isOwnerRole(changes.role);
+      state.is_moderator = isModeratorOrAbove(changes.role) && !isAdminRole(changes.role);
+      state.is_guest = isGuestRole(changes.role);
+    }
+  }
+}
