@@ -8,13 +8,20 @@ import { createUser } from './core/users/actions';
 import { generatePassword } from './core/users/credentials';
 import { User } from './core/users/model';
 import { Role } from './core/users/roles';
+import { ensureSystemGroups } from './core/groups/system-groups';
 
 /** The organization's row, created on the first start. */
 export async function ensureRealm(knex: Knex, config: Config): Promise<number> {
   const existing = await Realm.query(knex).orderBy('id').first();
-  if (existing) return existing.id;
-  const created = await Realm.query(knex).insertAndFetch({ string_id: 'default', name: config.realmName, description: '' });
-  return created.id;
+  if (existing) {
+    await ensureSystemGroups(knex, existing.id);
+    return existing.id;
+  }
+  return knex.transaction(async (trx) => {
+    const created = await Realm.query(trx).insertAndFetch({ string_id: 'default', name: config.realmName, description: '' });
+    await ensureSystemGroups(trx, created.id);
+    return created.id;
+  });
 }
 
 export interface OwnerCredentials {

@@ -24,3 +24,14 @@ test('GraphQL me', async () => {
   const res = await graphql(ts, ts.owner, '{ me { userId role } }');
   expect(res.data).toEqual({ me: { userId: ts.owner.id, role: 100 } });
 });
+
+test('role changes move the user between system groups', async () => {
+  const member = await makeUser(ts, 400);
+  const groupsOf = async (id: number) =>
+    (await ts.server.deps.knex('user_group_members').join('user_groups', 'user_groups.id', 'group_id').where('user_id', id).pluck('name')).sort();
+  expect(await groupsOf(member.id)).toEqual(['role:fullmembers', 'role:members']);
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300 }));
+  expect(await groupsOf(member.id)).toEqual(['role:fullmembers', 'role:moderators']);
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 600 }));
+  expect(await groupsOf(member.id)).toEqual(['role:everyone']);
+});
