@@ -96,11 +96,14 @@ export function endpoint<P extends ParamMap>(spec: {
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: 'required';
+  /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
+  guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser>) => Promise<Payload>;
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
+  guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
 }): Endpoint {
@@ -109,6 +112,7 @@ export function endpoint<P extends ParamMap>(spec: {
     auth,
     params: spec.params,
     async run({ deps, user, raw, req, res }) {
+      if (spec.guard) await spec.guard({ deps, user: user as never });
       const params = decodeParams(spec.params, raw);
       const payload = (await spec.handler({ deps, user: user as never, params: params as Decoded<P>, req, res })) ?? {};
       const ignored = unknownParams(spec.params, raw.request);

@@ -31,7 +31,7 @@ test('role changes move the user between system groups', async () => {
     (await ts.server.deps.knex('user_group_members').join('user_groups', 'user_groups.id', 'group_id').where('user_id', id).pluck('name')).sort();
   expect(await groupsOf(member.id)).toEqual(['role:fullmembers', 'role:members']);
   assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300 }));
-  expect(await groupsOf(member.id)).toEqual(['role:fullmembers', 'role:moderators']);
+  expect(await groupsOf(member.id)).toEqual(['role:moderators']);
   assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 600 }));
   expect(await groupsOf(member.id)).toEqual(['role:everyone']);
 });

@@ -3,15 +3,17 @@ import { Role } from '../users/roles';
 
 /**
  * System groups stand for roles, so permissions can be expressed as group-setting values. Each
- * role group directly holds the users of its role and contains the next stronger role's group, so
- * e.g. role:moderators = moderators + administrators + owners.
+ * role group directly holds the users of its role and contains the next stronger group, as in
+ * Zulip: owners ⊂ administrators ⊂ moderators ⊂ full members ⊂ members ⊂ everyone ⊂ internet. So
+ * e.g. role:moderators = moderators + administrators + owners. role:fullmembers directly holds the
+ * members (role 400) past the waiting period, which is zero here.
  */
 export const SYSTEM_GROUPS = [
   { name: 'role:owners', description: 'Owners of this organization', role: Role.OWNER, subgroup: null },
   { name: 'role:administrators', description: 'Administrators of this organization, including owners', role: Role.ADMINISTRATOR, subgroup: 'role:owners' },
   { name: 'role:moderators', description: 'Moderators of this organization, including administrators', role: Role.MODERATOR, subgroup: 'role:administrators' },
-  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', role: null, subgroup: 'role:members' },
-  { name: 'role:members', description: 'Members of this organization, not including guests', role: Role.MEMBER, subgroup: 'role:moderators' },
+  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', role: null, subgroup: 'role:moderators' },
+  { name: 'role:members', description: 'Members of this organization, not including guests', role: Role.MEMBER, subgroup: 'role:fullmembers' },
   { name: 'role:everyone', description: 'Everyone in this organization, including guests', role: Role.GUEST, subgroup: 'role:members' },
   { name: 'role:internet', description: 'Everyone on the Internet', role: null, subgroup: 'role:everyone' },
   { name: 'role:nobody', description: 'Nobody', role: null, subgroup: null },
@@ -50,8 +52,8 @@ export function roleGroupName(role: number): SystemGroupName {
 }
 
 /**
- * Puts a user in the system group of their role (and, for members and above, role:fullmembers),
- * removing them from the others. Returns the group ids they left and joined.
+ * Puts a user in the system group of their role (and, for members, role:fullmembers), removing
+ * them from the others. Returns the group ids they left and joined.
  */
 export async function syncRoleMembership(
   db: Knex,
@@ -62,7 +64,7 @@ export async function syncRoleMembership(
   const groups = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
   const byName = new Map(groups.map((g: { id: number; name: string }) => [g.name, g.id]));
   const wanted = new Set<number>([byName.get(roleGroupName(role))!]);
-  if (role !== Role.GUEST) wanted.add(byName.get('role:fullmembers')!);
+  if (role === Role.MEMBER) wanted.add(byName.get('role:fullmembers')!);
   const systemIds = groups.map((g: { id: number }) => g.id);
   const current = new Set<number>(
     (await db('user_group_members').where('user_id', userId).whereIn('group_id', systemIds).select('group_id')).map(

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
+import { emitRoleMembershipMoves } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
 import { activeOwnerCount, activeUserIds, findUser, requireCanCreateUsers, requireCanManage } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
@@ -52,8 +53,9 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
       throw error;
     }
     await storeKey(uow, created.id, apiKey);
-    await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
+    const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
     await emitPersonAdd(deps, uow, created);
+    await emitRoleMembershipMoves(uow, created.id, moves);
     return created;
   });
   return { user, apiKey };
@@ -101,7 +103,7 @@ export async function updateUser(deps: AppDeps, actor: User, userId: number, cha
     }
     if (Object.keys(patch).length === 0) return;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
-    if (patch.role !== undefined) await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role);
+    const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
@@ -109,6 +111,7 @@ export async function updateUser(deps: AppDeps, actor: User, userId: number, cha
     if (patch.role !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
     }
+    if (moves) await emitRoleMembershipMoves(uow, target.id, moves);
   });
 }
 
