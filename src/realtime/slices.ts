@@ -1,6 +1,8 @@
 import { usersSlice } from '../core/users/state';
 import { userGroupsSlice } from '../core/groups/state';
+import { channelFoldersSlice } from '../core/channel-folders/state';
+import { customProfileFieldsSlice } from '../core/profile-fields/state';
 import type { StateSlice } from './state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
-export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice];
+export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice];

@@ -2,6 +2,8 @@ import type { Route } from './router';
 import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
 import { userGroupRoutes } from './user-groups';
+import { channelFolderRoutes } from './channel-folders';
+import { profileFieldRoutes } from './profile-fields';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes, ...channelFolderRoutes, ...profileFieldRoutes];

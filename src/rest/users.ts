@@ -9,6 +9,9 @@ import { loginWithPassword } from '../core/users/authenticate';
 import { getUserForViewer, listUsersForViewer, maxMessageId } from '../core/users/queries';
 import { ROLE_VALUES } from '../core/users/roles';
 import { ownUserDict } from '../core/users/view';
+import { updateUserProfileData } from '../core/profile-fields/actions';
+import { profileDataFor } from '../core/profile-fields/queries';
+import { profileDataValidator } from '../core/profile-fields/validation';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
 
@@ -40,7 +43,8 @@ export const userRoutes: Route[] = [
     path: '/users/me',
     endpoint: endpoint({
       params: {},
-      handler: async ({ deps, user }) => ownUserDict(deps.config, user, await maxMessageId(deps, user), {}),
+      handler: async ({ deps, user }) =>
+        ownUserDict(deps.config, user, await maxMessageId(deps, user), (await profileDataFor(deps.knex, deps.realmId, [user.id])).get(user.id)),
     }),
   },
   {
@@ -95,9 +99,11 @@ export const userRoutes: Route[] = [
         user_id: p.path.int(),
         full_name: p.string().optional(),
         role: p.intIn(ROLE_VALUES).optional(),
+        profile_data: p.json(profileDataValidator(true)).optional(),
       },
       handler: async ({ deps, user, params }) => {
         await updateUser(deps, user, params.user_id, { fullName: params.full_name, role: params.role });
+        if (params.profile_data) await updateUserProfileData(deps, user, params.user_id, params.profile_data);
       },
     }),
   },

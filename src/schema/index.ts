@@ -3,6 +3,9 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { UserResolver } from '../resolvers/user';
+import { UserGroupResolver } from '../resolvers/groups';
+import { ChannelFolderResolver } from '../resolvers/channel-folders';
+import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -11,7 +14,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 

@@ -50,3 +50,10 @@ export async function isGroupMember(
   if (directOnly) return (await activeDirectMemberIds(deps.knex, group.id)).includes(target.id);
   return isRecursiveMember(deps.knex, deps.realmId, [group.id], target.id);
 }
+
+/** One group as a member of the organization sees it (deactivated ones included). */
+export async function getGroup(deps: AppDeps, viewer: User, groupId: number): Promise<UserGroupDict> {
+  requireMemberOrAdmin(viewer);
+  const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: true });
+  return (await groupDicts(deps.knex, deps.realmId, [group]))[0];
+}

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
+import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
 import { userDict, UserDict } from './view';
 
@@ -21,6 +22,7 @@ export async function getUserForViewer(
   return userDict(deps.config, viewer, target, {
     clientGravatar: opts.clientGravatar,
     includeProfileData: opts.includeCustomProfileFields,
+    profileData: opts.includeCustomProfileFields ? await profileDataFor(deps.knex, deps.realmId, [target.id]) : undefined,
   });
 }
 
@@ -30,8 +32,9 @@ export async function listUsersForViewer(
   opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
 ): Promise<UserDict[]> {
   const users = await User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
+  const profileData = opts.includeCustomProfileFields ? await profileDataFor(deps.knex, deps.realmId) : undefined;
   return users.map((u) =>
-    userDict(deps.config, viewer, u, { clientGravatar: opts.clientGravatar, includeProfileData: opts.includeCustomProfileFields }),
+    userDict(deps.config, viewer, u, { clientGravatar: opts.clientGravatar, includeProfileData: opts.includeCustomProfileFields, profileData }),
   );
 }
 

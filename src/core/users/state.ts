@@ -1,5 +1,6 @@
 import type { ZulipEvent } from '../../realtime/bus';
 import type { RegisterState, StateSlice } from '../../realtime/state';
+import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
 import { isAdminRole, isGuestRole, isModeratorOrAbove, isOwnerRole } from './roles';
 import { userDict, UserDict } from './view';
@@ -11,7 +12,8 @@ export const usersSlice: StateSlice = {
   fetchTypes: ['realm_user'],
   async fetch(deps, me, options) {
     const users = await User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
-    const view = (u: User) => userDict(deps.config, me, u, { clientGravatar: options.clientGravatar, includeProfileData: true });
+    const profileData = await profileDataFor(deps.knex, deps.realmId);
+    const view = (u: User) => userDict(deps.config, me, u, { clientGravatar: options.clientGravatar, includeProfileData: true, profileData });
     const self = users.find((u) => u.id === me.id) ?? me;
     return {
       realm_users: users.filter((u) => u.is_active).map(view),
@@ -50,7 +52,9 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     return;
   }
   if (event.op !== 'update') return;
-  const { user_id, is_active, ...changes } = person;
+  const { user_id, is_active, custom_profile_field, ...changes } = person as typeof person & {
+    custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
+  };
   if (is_active === false) {
     const moving = active.find((u) => u.user_id === user_id);
     state.realm_users = active.filter((u) => u.user_id !== user_id);
@@ -64,6 +68,12 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     const target = list.find((u) => u.user_id === user_id);
     if (!target) continue;
     Object.assign(target, changes);
+    if (custom_profile_field && !target.is_bot) {
+      const data = (target.profile_data ??= {});
+      const { id, value, rendered_value } = custom_profile_field;
+      if (value === null) delete data[String(id)];
+      else data[String(id)] = rendered_value === undefined ? { value } : { value, rendered_value };
+    }
     if (changes.role !== undefined) {
       target.is_owner = isOwnerRole(changes.role);
       target.is_admin = isAdminRole(changes.role);
