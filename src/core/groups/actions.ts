@@ -375,10 +375,11 @@ export async function emitRoleMembershipMoves(
 ): Promise<void> {
   if (moves.removed.length === 0 && moves.added.length === 0) return;
   const recipients = await activeUserIds(uow.trx, uow.realmId);
-  for (const groupId of moves.removed) {
+  const ascending = (ids: number[]) => [...ids].sort((a, b) => a - b);
+  for (const groupId of ascending(moves.removed)) {
     uow.emit({ type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: [userId] }, recipients);
   }
-  for (const groupId of moves.added) {
+  for (const groupId of ascending(moves.added)) {
     uow.emit({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] }, recipients);
   }
 }

@@ -1,0 +1,112 @@
+import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
+import { startTestServer, TestServer } from '../helpers/server';
+import { Cast, getGroup, makeCast, systemGroups } from './fixtures';
+
+let ts: TestServer;
+let cast: Cast;
+let sys: Record<string, number>;
+beforeAll(async () => {
+  ts = await startTestServer();
+  cast = await makeCast(ts);
+  sys = await systemGroups(ts);
+});
+afterAll(async () => {
+  await ts.close();
+});
+
+const GROUP = 'id name description members directSubgroupIds creatorId isSystemGroup deactivated canManageGroup { groupId directMembers directSubgroups } canMentionGroup { groupId }';
+
+test('create, read, update, change members and subgroups, deactivate', async () => {
+  const created = await graphql(
+    ts,
+    cast.member,
+    `mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { ${GROUP} } }`,
+    { input: { name: 'gql', description: 'made in GraphQL', members: [cast.member.id], canMentionGroup: { groupId: sys['role:moderators'] } } },
+  );
+  expect(created.errors).toBeUndefined();
+  const group = created.data!.createUserGroup;
+  expect(group).toMatchObject({
+    name: 'gql',
+    description: 'made in GraphQL',
+    members: [cast.member.id],
+    creatorId: cast.member.id,
+    isSystemGroup: false,
+    deactivated: false,
+    canManageGroup: { groupId: null, directMembers: [cast.member.id], directSubgroups: [] },
+    canMentionGroup: { groupId: sys['role:moderators'] },
+  });
+  // The REST view of the same group agrees.
+  expect((await getGroup(ts, group.id)).can_mention_group).toBe(sys['role:moderators']);
+
+  const listed = await graphql(ts, cast.member, '{ userGroups { id name } }');
+  expect(listed.data!.userGroups.map((g: { id: number }) => g.id)).toContain(group.id);
+
+  const updated = await graphql(
+    ts,
+    cast.member,
+    `mutation($id: Int!, $input: UpdateUserGroupInput!) { updateUserGroup(id: $id, input: $input) { ${GROUP} } }`,
+    {
+      id: group.id,
+      input: {
+        name: 'gql renamed',
+        canMentionGroup: { newValue: { directMembers: [cast.other.id], directSubgroups: [] }, oldValue: { groupId: sys['role:moderators'] } },
+      },
+    },
+  );
+  expect(updated.errors).toBeUndefined();
+  expect(updated.data!.updateUserGroup).toMatchObject({ name: 'gql renamed', canMentionGroup: { groupId: null } });
+
+  const members = await graphql(
+    ts,
+    cast.member,
+    'mutation($id: Int!, $add: [Int!]) { updateUserGroupMembers(id: $id, add: $add) { members } }',
+    { id: group.id, add: [cast.other.id] },
+  );
+  expect(members.data!.updateUserGroupMembers.members).toEqual([cast.member.id, cast.other.id].sort((a, b) => a - b));
+
+  const subgroups = await graphql(
+    ts,
+    cast.member,
+    'mutation($id: Int!, $add: [Int!]) { updateUserGroupSubgroups(id: $id, add: $add) { directSubgroupIds } }',
+    { id: group.id, add: [sys['role:administrators']] },
+  );
+  expect(subgroups.data!.updateUserGroupSubgroups.directSubgroupIds).toEqual([sys['role:administrators']]);
+
+  const reads = await graphql(
+    ts,
+    cast.member,
+    `query($id: Int!, $owner: Int!) {
+      all: userGroupMembers(id: $id) direct: userGroupMembers(id: $id, directMemberOnly: true)
+      subgroups: userGroupSubgroups(id: $id)
+      owner: isUserGroupMember(groupId: $id, userId: $owner) ownerDirect: isUserGroupMember(groupId: $id, userId: $owner, directMemberOnly: true)
+    }`,
+    { id: group.id, owner: ts.owner.id },
+  );
+  expect(reads.data).toEqual({
+    all: [ts.owner.id, cast.member.id, cast.other.id, cast.admin.id].sort((a, b) => a - b),
+    direct: [cast.member.id, cast.other.id].sort((a, b) => a - b),
+    subgroups: [sys['role:owners'], sys['role:administrators']].sort((a, b) => a - b),
+    owner: true,
+    ownerDirect: false,
+  });
+
+  const deactivated = await graphql(ts, cast.member, 'mutation($id: Int!) { deactivateUserGroup(id: $id) { deactivated } }', { id: group.id });
+  expect(deactivated.data!.deactivateUserGroup.deactivated).toBe(true);
+  assertSuccess(await client(ts, cast.member).get('/user_groups'));
+});
+
+test('errors carry the Zulip code and message', async () => {
+  const guest = await graphql(ts, cast.guest, '{ userGroups { id } }');
+  expect(graphqlError(guest)).toEqual({ code: 'BAD_REQUEST', message: 'Not allowed for guest users' });
+  const system = await graphql(ts, cast.admin, 'mutation($id: Int!) { deactivateUserGroup(id: $id) { id } }', { id: sys['role:members'] });
+  expect(graphqlError(system)).toEqual({ code: 'BAD_REQUEST', message: 'Insufficient permission' });
+  const stale = await graphql(
+    ts,
+    cast.member,
+    'mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { id } }',
+    { input: { name: 'role:x', description: '', members: [] } },
+  );
+  expect(graphqlError(stale)).toEqual({ code: 'BAD_REQUEST', message: "User group name cannot start with 'role:'." });
+  const anonymous = await graphql(ts, null, '{ userGroups { id } }');
+  expect(graphqlError(anonymous).code).toBe('UNAUTHORIZED');
+});

@@ -1,0 +1,240 @@
+import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
+import { assertError, assertSuccess, client } from '../helpers/api';
+import { collectEvents } from '../helpers/collect-events';
+import { makeUser, startTestServer, TestServer } from '../helpers/server';
+import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
+
+let ts: TestServer;
+let cast: Cast;
+let sys: Record<string, number>;
+beforeAll(async () => {
+  ts = await startTestServer();
+  cast = await makeCast(ts);
+  sys = await systemGroups(ts);
+});
+afterAll(async () => {
+  await ts.close();
+});
+afterEach(async () => {
+  await ts.server.deps.knex('realm_group_settings').delete();
+});
+
+const members = async (id: number) => (await getGroup(ts, id)).members as number[];
+const subgroups = async (id: number) => (await getGroup(ts, id)).direct_subgroup_ids as number[];
+
+describe('POST /user_groups/{id}/members', () => {
+  test('adds and removes members, announcing each change', async () => {
+    const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
+    const events = collectEvents(ts);
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.other.id, cast.admin.id] }));
+    expect(await members(id)).toEqual([cast.member.id, cast.other.id, cast.admin.id].sort((a, b) => a - b));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { delete: [cast.other.id] }));
+    events.stop();
+    expect(await members(id)).toEqual([cast.member.id, cast.admin.id].sort((a, b) => a - b));
+    expect(events.events('user_group')).toEqual([
+      { type: 'user_group', op: 'add_members', group_id: id, user_ids: [cast.other.id, cast.admin.id] },
+      { type: 'user_group', op: 'remove_members', group_id: id, user_ids: [cast.other.id] },
+    ]);
+    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    expect([...events.deliveries[0].userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
+  });
+
+  test('add and delete in one request succeed or fail together', async () => {
+    const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
+    const events = collectEvents(ts);
+    const res = await client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.other.id], delete: [cast.admin.id] });
+    events.stop();
+    assertError(res, 'BAD_REQUEST', `There is no member '${cast.admin.id}' in this user group`);
+    expect(await members(id)).toEqual([cast.member.id]);
+    expect(events.deliveries).toHaveLength(0);
+  });
+
+  test('errors', async () => {
+    const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
+    const gone = await makeUser(ts, 400);
+    assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
+    const post = (params: Record<string, unknown>, groupId = id) => client(ts, cast.member).post(`/user_groups/${groupId}/members`, params);
+    assertError(await post({}), 'BAD_REQUEST', 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    assertError(await post({ add: [], delete: [] }), 'BAD_REQUEST', 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    assertError(await post({ add: [cast.member.id] }), 'BAD_REQUEST', `User ${cast.member.id} is already a member of this group`);
+    assertError(await post({ add: [9999] }), 'BAD_REQUEST', 'Invalid user ID: 9999');
+    assertError(await post({ add: [gone.id] }), 'BAD_REQUEST', `Invalid user ID: ${gone.id}`);
+    assertError(await post({ delete: [9999] }), 'BAD_REQUEST', 'Invalid user ID: 9999');
+    assertError(await post({ delete: [cast.other.id] }), 'BAD_REQUEST', `There is no member '${cast.other.id}' in this user group`);
+    assertError(await post({ add: [cast.other.id] }, 123456), 'BAD_REQUEST', 'Invalid user group');
+    assertError(await post({ add: 'x' }), 'INVALID_JSON', 'Argument "add" is not valid JSON.');
+  });
+
+  test('system groups follow roles only', async () => {
+    for (const who of ['owner', 'admin', 'member'] as const) {
+      assertError(
+        await client(ts, cast[who]).post(`/user_groups/${sys['role:fullmembers']}/members`, { add: [cast.guest.id] }),
+        'BAD_REQUEST',
+        'Insufficient permission',
+      );
+    }
+  });
+
+  test('who may add others: managers and can_add_members_group', async () => {
+    const id = await createGroup(ts, cast.member, { members: [] });
+    const add = (who: keyof Cast, userId: number) => client(ts, cast[who]).post(`/user_groups/${id}/members`, { add: [userId] });
+    const drop = (userId: number) => client(ts, ts.owner).post(`/user_groups/${id}/members`, { delete: [userId] });
+    assertSuccess(await add('member', cast.guest.id));
+    assertSuccess(await add('owner', cast.admin.id));
+    assertError(await add('admin', cast.moderator.id), 'BAD_REQUEST', 'Insufficient permission');
+    assertError(await add('guest', cast.moderator.id), 'BAD_REQUEST', 'Not allowed for guest users');
+    assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_add_members_group: { new: sys['role:moderators'] } }));
+    assertSuccess(await add('moderator', cast.moderator.id));
+    assertSuccess(await drop(cast.moderator.id));
+    assertError(await add('other', cast.moderator.id), 'BAD_REQUEST', 'Insufficient permission');
+    // The creator still manages the group, so may add without being in can_add_members_group.
+    assertSuccess(await add('member', cast.moderator.id));
+  });
+
+  test('joining yourself needs can_join_group (or the right to add anyone)', async () => {
+    const id = await createGroup(ts, cast.member, { members: [] });
+    const join = (who: keyof Cast) => client(ts, cast[who]).post(`/user_groups/${id}/members`, { add: [cast[who].id] });
+    assertError(await join('other'), 'BAD_REQUEST', 'Insufficient permission');
+    assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_join_group: { new: sys['role:members'] } }));
+    assertSuccess(await join('other'));
+    assertError(await join('guest'), 'BAD_REQUEST', 'Not allowed for guest users');
+    // Joining does not let you add someone else.
+    assertError(await client(ts, cast.moderator).post(`/user_groups/${id}/members`, { add: [cast.admin.id] }), 'BAD_REQUEST', 'Insufficient permission');
+  });
+
+  test('leaving yourself needs can_leave_group (everyone by default)', async () => {
+    const id = await createGroup(ts, cast.member, { members: [cast.other.id, cast.moderator.id] });
+    const leave = (who: keyof Cast) => client(ts, cast[who]).post(`/user_groups/${id}/members`, { delete: [cast[who].id] });
+    assertSuccess(await leave('other'));
+    assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_leave_group: { new: sys['role:nobody'] } }));
+    assertError(await leave('moderator'), 'BAD_REQUEST', 'Insufficient permission');
+    // Removing others needs can_remove_members_group (nobody by default) or managing the group.
+    assertError(await client(ts, cast.moderator).post(`/user_groups/${id}/members`, { delete: [cast.member.id] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_remove_members_group: { new: sys['role:moderators'] } }));
+    assertSuccess(await leave('moderator'));
+  });
+
+  test('can_manage_all_groups lets its members change any group', async () => {
+    const id = await createGroup(ts, cast.member, { members: [] });
+    await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_manage_all_groups', sys['role:administrators']);
+    assertSuccess(await client(ts, cast.admin).post(`/user_groups/${id}/members`, { add: [cast.other.id] }));
+    assertError(await client(ts, cast.moderator).post(`/user_groups/${id}/members`, { add: [cast.moderator.id] }), 'BAD_REQUEST', 'Insufficient permission');
+  });
+
+  test('deactivated groups still accept member changes', async () => {
+    const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { delete: [cast.member.id] }));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.other.id] }));
+    expect(await members(id)).toEqual([cast.other.id]);
+  });
+
+  test('subgroups through add_subgroups and delete_subgroups', async () => {
+    const id = await createGroup(ts, cast.member);
+    const sub = await createGroup(ts, cast.other);
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { add_subgroups: [sub, sys['role:administrators']] }));
+    expect(await subgroups(id)).toEqual([sub, sys['role:administrators']].sort((a, b) => a - b));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { delete_subgroups: [sys['role:administrators']] }));
+    expect(await subgroups(id)).toEqual([sub]);
+  });
+});
+
+describe('POST /user_groups/{id}/subgroups', () => {
+  test('adds and removes subgroups with events', async () => {
+    const id = await createGroup(ts, cast.member);
+    const a = await createGroup(ts, cast.other);
+    const b = await createGroup(ts, cast.other);
+    const events = collectEvents(ts);
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/subgroups`, { add: [a, b] }));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/subgroups`, { delete: [a] }));
+    events.stop();
+    expect(await subgroups(id)).toEqual([b]);
+    expect(events.events('user_group')).toEqual([
+      { type: 'user_group', op: 'add_subgroups', group_id: id, direct_subgroup_ids: [a, b] },
+      { type: 'user_group', op: 'remove_subgroups', group_id: id, direct_subgroup_ids: [a] },
+    ]);
+  });
+
+  test('errors', async () => {
+    const id = await createGroup(ts, cast.member);
+    const sub = await createGroup(ts, cast.member);
+    const post = (params: Record<string, unknown>, groupId = id) => client(ts, cast.member).post(`/user_groups/${groupId}/subgroups`, params);
+    assertError(await post({}), 'BAD_REQUEST', 'Nothing to do. Specify at least one of "add" or "delete".');
+    assertError(await post({ delete: [sub] }), 'BAD_REQUEST', `User group ${sub} is not a subgroup of this group.`);
+    assertSuccess(await post({ add: [sub] }));
+    assertError(await post({ add: [sub] }), 'BAD_REQUEST', `User group ${sub} is already a subgroup of this group.`);
+    assertError(await post({ add: [123456] }), 'BAD_REQUEST', 'Invalid user group ID: 123456');
+    assertError(await post({ add: [sub] }, 123456), 'BAD_REQUEST', 'Invalid user group');
+    assertError(await post({ add: [id] }), 'BAD_REQUEST', `User group ${id} is already a subgroup of one of the passed subgroups.`);
+    assertError(await client(ts, cast.guest).post(`/user_groups/${id}/subgroups`, { add: [sub] }), 'BAD_REQUEST', 'Not allowed for guest users');
+    assertError(await client(ts, ts.owner).post(`/user_groups/${sys['role:members']}/subgroups`, { add: [sub] }), 'BAD_REQUEST', 'Insufficient permission');
+  });
+
+  test('a cycle through several groups is refused', async () => {
+    const top = await createGroup(ts, cast.member);
+    const middle = await createGroup(ts, cast.member);
+    const bottom = await createGroup(ts, cast.member);
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${top}/subgroups`, { add: [middle] }));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${middle}/subgroups`, { add: [bottom] }));
+    assertError(
+      await client(ts, cast.member).post(`/user_groups/${bottom}/subgroups`, { add: [top] }),
+      'BAD_REQUEST',
+      `User group ${bottom} is already a subgroup of one of the passed subgroups.`,
+    );
+    expect(await subgroups(bottom)).toEqual([]);
+  });
+
+  test('deactivated groups accept subgroup changes but cannot become subgroups (feature level 391)', async () => {
+    const retired = await createGroup(ts, cast.member);
+    const sub = await createGroup(ts, cast.member);
+    const other = await createGroup(ts, cast.member);
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/deactivate`));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/subgroups`, { add: [sub] }));
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/subgroups`, { delete: [sub] }));
+    assertError(await client(ts, cast.member).post(`/user_groups/${other}/subgroups`, { add: [retired] }), 'BAD_REQUEST', 'User group is deactivated.');
+  });
+
+  test('adding needs can_add_members_group, removing needs can_manage_group', async () => {
+    const id = await createGroup(ts, cast.member, { can_add_members_group: sys['role:moderators'] });
+    const sub = await createGroup(ts, cast.member);
+    assertError(await client(ts, cast.other).post(`/user_groups/${id}/subgroups`, { add: [sub] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertSuccess(await client(ts, cast.moderator).post(`/user_groups/${id}/subgroups`, { add: [sub] }));
+    assertError(await client(ts, cast.moderator).post(`/user_groups/${id}/subgroups`, { delete: [sub] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/subgroups`, { delete: [sub] }));
+  });
+});
+
+describe('role changes move users between system groups', () => {
+  test('with remove_members then add_members events to every active user', async () => {
+    const user = await makeUser(ts, 400);
+    const events = collectEvents(ts);
+    assertSuccess(await client(ts, ts.owner).patch(`/users/${user.id}`, { role: 300 }));
+    assertSuccess(await client(ts, ts.owner).patch(`/users/${user.id}`, { role: 600 }));
+    events.stop();
+    expect(events.events('user_group')).toEqual([
+      { type: 'user_group', op: 'remove_members', group_id: sys['role:fullmembers'], user_ids: [user.id] },
+      { type: 'user_group', op: 'remove_members', group_id: sys['role:members'], user_ids: [user.id] },
+      { type: 'user_group', op: 'add_members', group_id: sys['role:moderators'], user_ids: [user.id] },
+      { type: 'user_group', op: 'remove_members', group_id: sys['role:moderators'], user_ids: [user.id] },
+      { type: 'user_group', op: 'add_members', group_id: sys['role:everyone'], user_ids: [user.id] },
+    ]);
+    // The realm_user update comes first, then the group moves.
+    expect(events.deliveries[0].event).toMatchObject({ type: 'realm_user', op: 'update', person: { user_id: user.id, role: 300 } });
+    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    for (const d of events.of('user_group')) expect([...d.userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
+  });
+
+  test('a new account joins its role’s groups with add_members events', async () => {
+    const events = collectEvents(ts);
+    const user = await makeUser(ts, 400);
+    events.stop();
+    expect(events.events('user_group').map((e) => [e.op, e.group_id, e.user_ids])).toEqual(
+      expect.arrayContaining([
+        ['add_members', sys['role:members'], [user.id]],
+        ['add_members', sys['role:fullmembers'], [user.id]],
+      ]),
+    );
+    expect(events.events('user_group')).toHaveLength(2);
+    expect(events.deliveries[0].event).toMatchObject({ type: 'realm_user', op: 'add' });
+  });
+});

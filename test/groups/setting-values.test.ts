@@ -1,0 +1,73 @@
+import { validateGroupSettingValue } from '../../src/core/groups/access';
+import { resolveGroupSetting, isInGroupSetting } from '../../src/core/groups/membership';
+import { GROUP_PERMISSION_SETTINGS, normalizeGroupSettingValue, sameGroupSettingValue } from '../../src/core/groups/setting-values';
+import { ApiError } from '../../src/errors';
+import { assertSuccess, client } from '../helpers/api';
+import { makeUser, startTestServer, TestServer } from '../helpers/server';
+import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
+
+let ts: TestServer;
+let cast: Cast;
+let sys: Record<string, number>;
+beforeAll(async () => {
+  ts = await startTestServer();
+  cast = await makeCast(ts);
+  sys = await systemGroups(ts);
+});
+afterAll(async () => {
+  await ts.close();
+});
+
+const db = () => ts.server.deps.knex;
+const realm = () => ts.server.deps.realmId;
+const sorted = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b);
+
+test('resolveGroupSetting: system groups stand for roles', async () => {
+  const everyone = [ts.owner, cast.admin, cast.moderator, cast.member, cast.other, cast.guest].map((u) => u.id);
+  expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:administrators']))).toEqual(sorted([ts.owner.id, cast.admin.id]));
+  expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:members']))).toEqual(sorted(everyone.filter((id) => id !== cast.guest.id)));
+  expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:everyone']))).toEqual(sorted(everyone));
+  expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:internet']))).toEqual(sorted(everyone));
+  expect([...(await resolveGroupSetting(db(), realm(), sys['role:nobody']))]).toEqual([]);
+});
+
+test('resolveGroupSetting: anonymous values, through subgroups, without deactivated accounts', async () => {
+  const gone = await makeUser(ts, 400);
+  const team = await createGroup(ts, cast.member, { members: [cast.other.id, gone.id] });
+  assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
+  const value = { direct_members: [cast.guest.id, gone.id], direct_subgroups: [team, sys['role:owners']] };
+  expect(sorted(await resolveGroupSetting(db(), realm(), value))).toEqual(sorted([cast.guest.id, cast.other.id, ts.owner.id]));
+  expect(await isInGroupSetting(db(), realm(), value, cast.guest.id)).toBe(true);
+  expect(await isInGroupSetting(db(), realm(), value, gone.id)).toBe(false);
+  expect(await isInGroupSetting(db(), realm(), value, cast.admin.id)).toBe(false);
+});
+
+test('validateGroupSettingValue returns the canonical form or a Zulip error', async () => {
+  const config = GROUP_PERMISSION_SETTINGS.can_manage_group;
+  const check = (value: Parameters<typeof validateGroupSettingValue>[2]) => validateGroupSettingValue(db(), realm(), value, 'can_x', config);
+  expect(await check({ direct_members: [], direct_subgroups: [sys['role:owners']] })).toBe(sys['role:owners']);
+  expect(await check({ direct_members: [cast.other.id, cast.member.id, cast.other.id], direct_subgroups: [] })).toEqual({
+    direct_members: sorted([cast.member.id, cast.other.id]),
+    direct_subgroups: [],
+  });
+  await expect(check(sys['role:everyone'])).rejects.toMatchObject({ message: "'can_x' setting cannot be set to 'role:everyone' group." });
+  const systemOnly = { ...config, requireSystemGroup: true, allowedSystemGroups: ['role:administrators', 'role:owners'] };
+  const team = await createGroup(ts, cast.member);
+  await expect(validateGroupSettingValue(db(), realm(), team, 'can_y', systemOnly)).rejects.toMatchObject({
+    code: 'SYSTEM_GROUP_REQUIRED',
+    message: "'can_y' must be a system user group.",
+  });
+  await expect(validateGroupSettingValue(db(), realm(), sys['role:members'], 'can_y', systemOnly)).rejects.toBeInstanceOf(ApiError);
+  await expect(validateGroupSettingValue(db(), realm(), sys['role:members'], 'can_y', systemOnly)).rejects.toMatchObject({
+    message: "'can_y' setting cannot be set to 'role:members' group.",
+  });
+  expect(await validateGroupSettingValue(db(), realm(), sys['role:owners'], 'can_y', systemOnly)).toBe(sys['role:owners']);
+});
+
+test('normalization and equality', () => {
+  expect(normalizeGroupSettingValue({ direct_members: [], direct_subgroups: [] }, 99)).toBe(99);
+  expect(normalizeGroupSettingValue({ direct_members: [], direct_subgroups: [7] }, 99)).toBe(7);
+  expect(sameGroupSettingValue({ direct_members: [2, 1], direct_subgroups: [] }, { direct_members: [1, 2], direct_subgroups: [] })).toBe(true);
+  expect(sameGroupSettingValue(3, { direct_members: [], direct_subgroups: [3] })).toBe(false);
+  expect(sameGroupSettingValue(3, 3)).toBe(true);
+});
