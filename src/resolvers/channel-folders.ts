@@ -49,8 +49,8 @@ export class ChannelFolderResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<ChannelFolderType> {
     await updateFolder(ctx.deps, me(ctx), id, {
-      name: name === null ? undefined : checkName(name),
-      description: description === null ? undefined : checkDescription(description),
+      name: name == null ? undefined : checkName(name),
+      description: description == null ? undefined : checkDescription(description),
       isArchived: isArchived ?? undefined,
     });
     return folder(ctx, id);
