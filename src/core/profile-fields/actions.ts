@@ -158,8 +158,10 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
 export async function deleteField(deps: AppDeps, actor: User, fieldId: number): Promise<void> {
   requireAdmin(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const deleted = await CustomProfileField.query(uow.trx).delete().where({ realm_id: deps.realmId, id: fieldId });
-    if (deleted === 0) throw notFound(fieldId);
+    const field = await CustomProfileField.query(uow.trx).findOne({ realm_id: deps.realmId, id: fieldId });
+    if (!field) throw notFound(fieldId);
+    // Values go with the field (ON DELETE CASCADE).
+    await CustomProfileField.query(uow.trx).deleteById(field.id);
     await notifyFields(uow);
   });
 }
@@ -220,8 +222,10 @@ async function storeValues(uow: UnitOfWork, actor: User, target: User, data: { i
 
 async function removeValue(uow: UnitOfWork, actor: User, target: User, fieldId: number): Promise<void> {
   const field = await fieldForEdit(uow.trx, uow.realmId, actor, fieldId);
-  const deleted = await CustomProfileFieldValue.query(uow.trx).delete().where({ user_id: target.id, field_id: field.id });
-  if (deleted > 0) await announceValue(uow, target.id, field, null, null);
+  const existing = await CustomProfileFieldValue.query(uow.trx).findOne({ user_id: target.id, field_id: field.id });
+  if (!existing) return;
+  await CustomProfileFieldValue.query(uow.trx).deleteById(existing.id);
+  await announceValue(uow, target.id, field, null, null);
 }
 
 function requireHuman(user: User): void {
