@@ -4,6 +4,9 @@ import { collectEvents } from '../helpers/collect-events';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
 
+// Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
+jest.setTimeout(120_000);
+
 let ts: TestServer;
 let cast: Cast;
 let sys: Record<string, number>;

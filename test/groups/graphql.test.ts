@@ -2,6 +2,9 @@ import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { startTestServer, TestServer } from '../helpers/server';
 import { Cast, getGroup, makeCast, systemGroups } from './fixtures';
 
+// Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
+jest.setTimeout(120_000);
+
 let ts: TestServer;
 let cast: Cast;
 let sys: Record<string, number>;

@@ -6,6 +6,9 @@ import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
 
+// Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
+jest.setTimeout(120_000);
+
 let ts: TestServer;
 let cast: Cast;
 let sys: Record<string, number>;

@@ -8,6 +8,9 @@ import { collectEvents, registerOptions } from '../helpers/collect-events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, fields } from './fixtures';
 
+// Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
+jest.setTimeout(120_000);
+
 let ts: TestServer;
 let admin: TestUser;
 let member: TestUser;
