@@ -1,7 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import type { User } from '../users/model';
-import { User as UserModel } from '../users/model';
+import { User } from '../users/model';
 import { findGroup, requireMemberOrAdmin } from './access';
 import { activeDirectMemberIds, directSubgroupIds, isRecursiveMember, recursiveMemberIds, subgroupClosureIds } from './membership';
 import { UserGroup } from './model';
@@ -44,7 +43,7 @@ export async function isGroupMember(
 ): Promise<boolean> {
   requireMemberOrAdmin(viewer);
   const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: false });
-  const target = await UserModel.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId });
+  const target = await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId });
   if (!target || target.is_bot) throw errors.noSuchUser();
   if (!target.is_active) throw errors.badRequest('User is deactivated');
   if (directOnly) return (await activeDirectMemberIds(deps.knex, group.id)).includes(target.id);
