@@ -50,11 +50,20 @@ const principals: Validator<string[] | number[]> = (value, name) => {
   throw errors.badRequest(`${name} is not a string or an integer list`);
 };
 
-/** "realm_default", "unlimited" or a number of days, JSON-encoded. */
-const retentionDays: Validator<string | number> = (value, name) => {
-  if (typeof value === 'string') return value;
-  return v.int()(value, name);
-};
+/**
+ * "realm_default", "unlimited" or a number of days. Clients send it JSON-encoded or bare (the API
+ * description does not mark it as JSON), so text that is not JSON is taken as the string itself.
+ */
+const retentionDays = () =>
+  new Param<string | number>((raw, name) => {
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+    return typeof value === 'string' ? value : v.int()(value, name);
+  });
 
 function groupSettingParams<T>(make: () => Param<T>): Record<ChannelPermissionSetting, Param<T | undefined>> {
   return Object.fromEntries(CHANNEL_PERMISSION_SETTING_NAMES.map((name) => [name, make().optional()])) as Record<
@@ -102,7 +111,7 @@ export const channelRoutes: Route[] = [
         invite_only: p.bool().default(false),
         is_web_public: p.bool().default(false),
         history_public_to_subscribers: p.bool().optional(),
-        message_retention_days: p.json(retentionDays).default('realm_default'),
+        message_retention_days: retentionDays().default('realm_default'),
         topics_policy: p.json(v.oneOf(TOPICS_POLICIES)).optional(),
         folder_id: p.json(v.nullable(v.int())).optional(),
         ...groupSettingParams(() => p.json(groupSettingValue)),
@@ -206,7 +215,7 @@ export const channelRoutes: Route[] = [
         is_private: p.bool().optional(),
         is_web_public: p.bool().optional(),
         history_public_to_subscribers: p.bool().optional(),
-        message_retention_days: p.json(retentionDays).optional(),
+        message_retention_days: retentionDays().optional(),
         is_archived: p.bool().optional(),
         topics_policy: p.enum(TOPICS_POLICIES).optional(),
         folder_id: p.json(v.nullable(v.int())).optional(),

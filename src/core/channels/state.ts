@@ -22,7 +22,8 @@ import { channelDict, ChannelDict, loadChannelViewContext, SubscriptionDict } fr
  * did not declare `notification_settings_null`.
  *
  * subscriber_count is kept exact where subscriber lists are tracked (recomputed from them, so
- * applying an event twice is harmless); without lists it stays as of the snapshot.
+ * applying an event twice is harmless; `streams` entries follow the lists of the same response);
+ * without lists it stays as of the snapshot, except that a subscription/add sets it.
  */
 
 type Entry = ChannelDict & Partial<SubscriptionDict>;
@@ -123,16 +124,33 @@ export function applyStreamsEvent(state: RegisterState, event: ZulipEvent, optio
     } else if (event.op === 'update') {
       for (const entry of streams) if (entry.stream_id === event.stream_id) applyStreamUpdate(entry, event);
     }
-  } else if (event.type === 'subscription' && event.op === 'add') {
-    // The subscription carries the channel's current subscriber count.
-    for (const sub of event.subscriptions as SubscriptionDict[]) {
-      const entry = streams.find((s) => s.stream_id === sub.stream_id);
-      if (entry) entry.subscriber_count = sub.subscriber_count;
+  } else if (event.type === 'subscription') {
+    if (event.op === 'add') {
+      // The subscription carries the channel's current subscriber count.
+      for (const sub of event.subscriptions as SubscriptionDict[]) {
+        const entry = streams.find((s) => s.stream_id === sub.stream_id);
+        if (entry) entry.subscriber_count = sub.subscriber_count;
+      }
     }
+    syncCountsFromSubscriberLists(state, streams);
   } else {
     return;
   }
   state.streams = streams.sort(byName);
+}
+
+/**
+ * When the same register response tracks subscriber lists (fetched with `subscription` and
+ * include_subscribers), those lists are exact, so channel entries take their counts from them.
+ */
+function syncCountsFromSubscriberLists(state: RegisterState, streams: ChannelDict[]): void {
+  for (const key of LISTS) {
+    for (const entry of (state[key] ?? []) as Entry[]) {
+      if (!entry.subscribers) continue;
+      const stream = streams.find((s) => s.stream_id === entry.stream_id);
+      if (stream) stream.subscriber_count = entry.subscribers.length;
+    }
+  }
 }
 
 export const subscriptionsSlice: StateSlice = {
