@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
+import { ChannelResolver } from '../resolvers/channels';
 import { UserResolver } from '../resolvers/user';
 import type { GraphQLContext } from './context';
 
@@ -11,7 +12,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [UserResolver, ChannelResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 

@@ -80,10 +80,18 @@ export async function getChannelsForViewer(deps: AppDeps, user: User, options: C
   });
 }
 
-/** GET /streams/{id}: any active channel the viewer can see exists. */
-export async function getChannelForViewer(deps: AppDeps, user: User, streamId: number): Promise<ChannelDict> {
+/** GET /streams/{id}: any active channel the viewer can see exists (archived ones too when asked). */
+export async function getChannelForViewer(
+  deps: AppDeps,
+  user: User,
+  streamId: number,
+  options: { includeArchived?: boolean } = {},
+): Promise<ChannelDict> {
   const viewer = await loadViewer(deps.knex, user);
-  const stream = await accessChannelById(deps.knex, viewer, streamId, { requireContentAccess: false });
+  const stream = await accessChannelById(deps.knex, viewer, streamId, {
+    requireContentAccess: false,
+    requireActive: !options.includeArchived,
+  });
   const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream.id]);
   return channelDict(stream, ctx);
 }
