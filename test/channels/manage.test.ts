@@ -17,10 +17,10 @@ beforeAll(async () => {
   guest = await makeUser(ts, 600);
   const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
   groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
-});
+}, 60_000);
 
 const stream = async (id: number) => assertSuccess(await client(ts, ts.owner).get(`/streams/${id}`)).stream;
 const mySub = async (who: TestUser, id: number) =>

@@ -25,10 +25,10 @@ beforeAll(async () => {
   guestsId = await createChannel(ts, member, 'guest-room', { principals: [member.id, guest.id] });
   archivedId = await createChannel(ts, member, 'attic');
   assertSuccess(await client(ts, member).delete(`/streams/${archivedId}`));
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
-});
+}, 60_000);
 
 describe('GET /streams', () => {
   test('by default: public channels and the caller’s subscriptions, sorted by name, no archived ones', async () => {

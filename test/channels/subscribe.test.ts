@@ -20,10 +20,10 @@ beforeAll(async () => {
   guest = await makeUser(ts, 600);
   const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
   groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
-});
+}, 60_000);
 
 const sub = (who: TestUser | null, params: Record<string, unknown>) => client(ts, who ?? ts.owner).post('/users/me/subscriptions', params);
 const getStream = async (id: number, who: TestUser = ts.owner) => assertSuccess(await client(ts, who).get(`/streams/${id}`)).stream;

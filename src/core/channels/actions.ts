@@ -123,7 +123,7 @@ async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principal
 }
 
 async function channelDicts(db: Knex, realmId: number, streams: Stream[], withTraffic: boolean): Promise<Map<number, ChannelDict>> {
-  const ctx = await loadChannelViewContext(db, realmId, streams.map((s) => s.id), { withTraffic });
+  const ctx = await loadChannelViewContext(db, realmId, streams, { withTraffic });
   return new Map(streams.map((s) => [s.id, channelDict(s, ctx)]));
 }
 
@@ -348,7 +348,7 @@ async function emitSubscriptionsAdded(uow: UnitOfWork, added: AddedSubscription[
   const realmId = added[0].stream.realm_id;
   const users = await RealmUsers.load(db, realmId);
   const streams = [...new Map(added.map((a) => [a.stream.id, a.stream])).values()];
-  const ctx = await loadChannelViewContext(db, realmId, streams.map((s) => s.id));
+  const ctx = await loadChannelViewContext(db, realmId, streams);
   const alteredByStream = new Map<number, Set<number>>();
   for (const { user, stream } of added) {
     if (!alteredByStream.has(stream.id)) alteredByStream.set(stream.id, new Set());
@@ -722,12 +722,13 @@ async function changeGroupSetting(
 ): Promise<Stream> {
   const db = uow.trx;
   const before = await channelAudience(db, stream, users);
-  const ctxBefore = await loadChannelViewContext(db, stream.realm_id, [stream.id], { withTraffic: false });
+  const ctxBefore = await loadChannelViewContext(db, stream.realm_id, [stream], { withTraffic: false });
   const oldPostPolicy = streamPostPolicy(stream, ctxBefore.systemGroupNames);
   await db('streams').where({ id: stream.id }).update({ [setting]: JSON.stringify(value) });
   const updated = await reloadStream(db, stream.id);
   const after = await channelAudience(db, updated, users);
-  const apiValue = channelDict(updated, ctxBefore)[setting];
+  const ctxAfter = await loadChannelViewContext(db, stream.realm_id, [updated], { withTraffic: false });
+  const apiValue = channelDict(updated, ctxAfter)[setting];
   const update = ev.streamUpdate(updated, setting, apiValue);
   if (METADATA_ACCESS_SETTINGS.includes(setting)) {
     const gaining = without(after, before);
@@ -743,7 +744,7 @@ async function changeGroupSetting(
     uow.emit(update, after);
   }
   if (setting === 'can_send_message_group') {
-    const newPostPolicy = streamPostPolicy(updated, ctxBefore.systemGroupNames);
+    const newPostPolicy = streamPostPolicy(updated, ctxAfter.systemGroupNames);
     if (newPostPolicy !== oldPostPolicy) {
       uow.emit(ev.streamUpdate(updated, 'stream_post_policy', newPostPolicy), after);
       uow.emit(ev.streamUpdate(updated, 'is_announcement_only', newPostPolicy === 2), after);

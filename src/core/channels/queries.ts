@@ -71,7 +71,7 @@ export async function listChannelsForViewer(db: Knex, viewer: ChannelViewer, opt
 export async function getChannelsForViewer(deps: AppDeps, user: User, options: ChannelListOptions): Promise<ChannelDict[]> {
   const viewer = await loadViewer(deps.knex, user);
   const streams = await listChannelsForViewer(deps.knex, viewer, options);
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams.map((s) => s.id));
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
   return streams.map((s) => {
     const dict = channelDict(s, ctx);
     // Default channels are not kept yet, so no channel is one.
@@ -92,7 +92,7 @@ export async function getChannelForViewer(
     requireContentAccess: false,
     requireActive: !options.includeArchived,
   });
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream.id]);
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream]);
   return channelDict(stream, ctx);
 }
 
@@ -156,7 +156,7 @@ export async function gatherSubscriptions(
   const streams = await query;
   const byId = new Map(streams.map((s) => [s.id, s]));
   const subs = (await Subscription.query(db).where('user_id', user.id)).filter((sub) => byId.has(sub.stream_id));
-  const ctx = await loadChannelViewContext(db, user.realm_id, streams.map((s) => s.id));
+  const ctx = await loadChannelViewContext(db, user.realm_id, streams);
 
   const subscribed: SubscriptionDict[] = [];
   const unsubscribed: SubscriptionDict[] = [];

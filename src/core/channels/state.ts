@@ -188,7 +188,7 @@ export const streamsSlice: StateSlice = {
       includeAll: true,
       excludeArchived: !options.capabilities.archived_channels,
     });
-    const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams.map((s) => s.id));
+    const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
     return { streams: streams.map((s) => channelDict(s, ctx)) };
   },
   apply(state, event, _user, options) {

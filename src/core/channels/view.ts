@@ -61,8 +61,9 @@ export interface SubscriptionDict extends ChannelDict {
 /** What presenting a batch of channels needs beyond the rows themselves. */
 export interface ChannelViewContext {
   systemGroupNames: Map<number, string>;
+  /** Active users among those named directly in the channels' permission settings. */
   activeUserIds: Set<number>;
-  /** Messages in the last 28 days; absent means the traffic is not reported (new channels in events). */
+  /** Messages in the last 28 days; null means the traffic is not reported (new channels in events). */
   traffic: Map<number, number> | null;
   subscriberCounts: Map<number, number>;
 }
@@ -70,11 +71,21 @@ export interface ChannelViewContext {
 export async function loadChannelViewContext(
   db: Knex,
   realmId: number,
-  streamIds: number[],
+  streams: Stream[],
   options: { withTraffic?: boolean } = {},
 ): Promise<ChannelViewContext> {
+  const streamIds = streams.map((s) => s.id);
   const groups: { id: number; name: string }[] = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
-  const active: { id: number }[] = await db('users').where({ realm_id: realmId, is_active: true }).select('id');
+  // Only users named directly in permission settings need their active state checked.
+  const named = new Set<number>();
+  for (const stream of streams) {
+    for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
+      const value = stream[setting];
+      if (typeof value !== 'number') for (const id of value.direct_members) named.add(id);
+    }
+  }
+  const active: { id: number }[] =
+    named.size === 0 ? [] : await db('users').where({ realm_id: realmId, is_active: true }).whereIn('id', [...named]).select('id');
   const counts = new Map<number, number>(streamIds.map((id) => [id, 0]));
   if (streamIds.length > 0) {
     const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')
