@@ -157,6 +157,21 @@ export const channelRoutes: Route[] = [
     }),
   },
   {
+    // One property of one subscription; the value is a JSON boolean or plain text (a color).
+    method: 'POST',
+    path: '/users/me/subscriptions/:stream_id',
+    endpoint: endpoint({
+      params: {
+        stream_id: p.path.int(),
+        property: p.string(),
+        value: new Param<boolean | string>((raw) => (raw === 'true' ? true : raw === 'false' ? false : raw)),
+      },
+      handler: async ({ deps, user, params }) => {
+        await updateSubscriptionProperties(deps, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]);
+      },
+    }),
+  },
+  {
     method: 'GET',
     path: '/users/:user_id/subscriptions/:stream_id',
     endpoint: endpoint({

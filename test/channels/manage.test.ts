@@ -139,6 +139,15 @@ describe('POST /users/me/subscriptions/properties', () => {
     assertError(await set([{ stream_id: secret, property: 'pin_to_top', value: true }], other), 'BAD_REQUEST', 'Invalid channel ID');
   });
 
+  test('one property at a time through POST /users/me/subscriptions/{stream_id}', async () => {
+    assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'false' }));
+    assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color', value: '#a1b2c3' }));
+    expect(await mySub(member, id)).toMatchObject({ pin_to_top: false, color: '#a1b2c3' });
+    assertError(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'maybe' }), 'BAD_REQUEST', 'pin_to_top is not a boolean');
+    assertError(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color' }), 'REQUEST_VARIABLE_MISSING', "Missing 'value' argument");
+    assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color', value: '#abcdef' }));
+  });
+
   test('all changes apply or none', async () => {
     assertError(
       await set([
