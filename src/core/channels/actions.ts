@@ -337,7 +337,8 @@ async function addSubscriptions(
     }
   }
   if (added.length === 0) return { added, already };
-  if (toInsert.length > 0) await db('subscriptions').insert(toInsert);
+  // A concurrent request may have subscribed the same user a moment ago; that is not an error.
+  if (toInsert.length > 0) await db('subscriptions').insert(toInsert).onConflict(['user_id', 'stream_id']).ignore();
   if (toActivate.length > 0) await db('subscriptions').whereIn('id', toActivate).update({ active: true });
   await emitSubscriptionsAdded(uow, added);
   return { added, already };
