@@ -1,3 +1,4 @@
+import { streamsSlice, subscriptionsSlice } from '../core/channels/state';
 import { usersSlice } from '../core/users/state';
 import { userGroupsSlice } from '../core/groups/state';
 import { channelFoldersSlice } from '../core/channel-folders/state';
@@ -5,4 +6,4 @@ import { customProfileFieldsSlice } from '../core/profile-fields/state';
 import type { StateSlice } from './state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
-export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice];
+export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice, subscriptionsSlice, streamsSlice];

@@ -54,4 +54,9 @@ export interface StateSlice {
   fetchTypes: string[];
   fetch(deps: AppDeps, user: User, options: RegisterOptions): Promise<RegisterState>;
   apply?(state: RegisterState, event: ZulipEvent, user: User, options: RegisterOptions): void;
+  /**
+   * Runs once on the slice after every queued event has been applied, for presentation that depends
+   * on client capabilities (e.g. notification_settings_null); apply always works on the raw form.
+   */
+  finalize?(deps: AppDeps, state: RegisterState, user: User, options: RegisterOptions): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { channelRoutes } from './channels';
 import type { Route } from './router';
 import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
@@ -6,4 +7,4 @@ import { channelFolderRoutes } from './channel-folders';
 import { profileFieldRoutes } from './profile-fields';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes, ...channelFolderRoutes, ...profileFieldRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes, ...channelFolderRoutes, ...profileFieldRoutes, ...channelRoutes];

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
+import { ChannelResolver } from '../resolvers/channels';
 import { UserResolver } from '../resolvers/user';
 import { UserGroupResolver } from '../resolvers/groups';
 import { ChannelFolderResolver } from '../resolvers/channel-folders';
@@ -14,7 +15,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver] as const;
+export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver, ChannelResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 
