@@ -3,6 +3,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { UserResolver } from '../resolvers/user';
+import { MarkdownResolver } from '../resolvers/markdown';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -11,7 +12,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [UserResolver, MarkdownResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 
