@@ -5,7 +5,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('realm_emoji', (t) => {
     t.increments('id').primary();
     t.integer('realm_id').notNullable().references('realms.id').onDelete('CASCADE');
-    t.string('name', 60).notNullable();
+    t.text('name').notNullable();
     t.string('file_name', 80).nullable();
     t.string('content_type', 40).nullable();
     t.binary('image').nullable();

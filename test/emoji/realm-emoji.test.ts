@@ -102,6 +102,12 @@ describe('uploading custom emoji', () => {
     assertError(await upload(member, 'parrot_', [{ data: PNG, filename: 'p.png' }]), 'BAD_REQUEST', 'Emoji names must end with either a letter or digit.');
   });
 
+  test('long names are fine', async () => {
+    const name = `a${'b'.repeat(100)}`;
+    assertSuccess(await upload(member, name, [{ data: PNG, filename: 'p.png' }]));
+    expect(Object.values(await list()).some((e) => e.name === name)).toBe(true);
+  });
+
   test('exactly one image file', async () => {
     assertError(await upload(member, 'none', []), 'BAD_REQUEST', 'You must upload exactly one file.');
     assertError(

@@ -49,3 +49,12 @@ describe('htmlDiff', () => {
     expect(diff.replace(/<span class="highlight_text_(inserted|deleted)">|<\/span>/g, '')).toContain('three');
   });
 });
+
+test('a rewritten message shows the old text deleted and the new text inserted', () => {
+  const oldHtml = `<p>${Array.from({ length: 600 }, (_, i) => `old${i}`).join(' ')}</p>`;
+  const newHtml = `<p>${Array.from({ length: 600 }, (_, i) => `new${i}`).join(' ')}</p>`;
+  const diff = htmlDiff(oldHtml, newHtml);
+  expect(diff.startsWith('<span class="highlight_text_deleted">old0 old1 ')).toBe(true);
+  expect(diff).toContain('<p><span class="highlight_text_inserted">new0 new1 ');
+  expect(diff.endsWith('new599</span></p>')).toBe(true);
+});

@@ -70,6 +70,11 @@ describe('POST /messages/render', () => {
     expect(body.rendered).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
   });
 
+  test('content past the length limit is cut as sending would cut it', async () => {
+    const body = assertSuccess(await render('z'.repeat(12000)));
+    expect(body.rendered).toBe(`<p>${'z'.repeat(10000 - 20)}<br>\n[message truncated]</p>`);
+  });
+
   test('empty content renders to nothing', async () => {
     expect(assertSuccess(await render('')).rendered).toBe('');
   });

@@ -7,12 +7,19 @@ import { diffArrays } from 'diff';
  * keeps the new rendering's markup, so it is as well-formed as the new HTML.
  */
 const TOKEN = /<[^>]*>|[^<\s]+|\s+/g;
-/** Beyond this many edits the diff is not worth computing; the new rendering is shown as is. */
-const MAX_EDIT_LENGTH = 5000;
+/**
+ * Past this many changed tokens a word-by-word diff costs more than it tells (the message was
+ * rewritten): the old text is then shown deleted and the new text inserted, whole.
+ */
+const MAX_EDIT_LENGTH = 400;
 
 export function htmlDiff(oldHtml: string, newHtml: string): string {
-  const changes = diffArrays(oldHtml.match(TOKEN) ?? [], newHtml.match(TOKEN) ?? [], { maxEditLength: MAX_EDIT_LENGTH });
-  if (!changes) return newHtml;
+  const oldTokens = oldHtml.match(TOKEN) ?? [];
+  const newTokens = newHtml.match(TOKEN) ?? [];
+  const changes = diffArrays(oldTokens, newTokens, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!changes) {
+    return highlight(oldTokens, 'highlight_text_deleted', false) + highlight(newTokens, 'highlight_text_inserted', true);
+  }
   let out = '';
   for (const change of changes) {
     if (!change.added && !change.removed) out += change.value.join('');

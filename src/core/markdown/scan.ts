@@ -23,7 +23,7 @@ const USERS = globalVersion(USER_MENTION);
 const GROUPS = globalVersion(GROUP_MENTION);
 const CHANNELS = globalVersion(CHANNEL_LINK);
 const TOPICS = globalVersion(CHANNEL_TOPIC_LINK);
-const EMOJI = globalVersion(EMOJI_NAME);
+const EMOJI = new RegExp(EMOJI_NAME.source, EMOJI_NAME.flags);
 
 export function referenceCandidates(content: string): ReferenceCandidates {
   const userNames = new Set<string>();
@@ -44,7 +44,7 @@ export function referenceCandidates(content: string): ReferenceCandidates {
   for (let i = content.indexOf(':'); i >= 0; i = content.indexOf(':', i + 1)) {
     EMOJI.lastIndex = i;
     const match = EMOJI.exec(content);
-    if (match && match.index === i) emojiNames.add(match[1]);
+    if (match) emojiNames.add(match[1]);
   }
   return {
     userNames: [...userNames],

@@ -234,23 +234,49 @@ function codeSpan(state: StateInline, silentMode: boolean): boolean {
   if (state.src.charCodeAt(start) !== 0x60 /* ` */) return false;
   let openEnd = start;
   while (openEnd < state.posMax && state.src.charCodeAt(openEnd) === 0x60) openEnd++;
-  const fence = state.src.slice(start, openEnd);
-  const closing = new RegExp(`(?<!\`)${fence}(?!\`)`, 'g');
-  closing.lastIndex = openEnd + 1;
-  const found = closing.exec(state.src);
-  const content = found && found.index + fence.length <= state.posMax ? state.src.slice(openEnd, found.index) : null;
+  const length = openEnd - start;
+  const close = nextBacktickRun(state, length, openEnd + 1);
+  const content = close >= 0 && close + length <= state.posMax ? state.src.slice(openEnd, close) : null;
   if (content === null || content.includes('\n')) {
-    if (!silentMode) state.pending += fence;
+    if (!silentMode) state.pending += state.src.slice(start, openEnd);
     state.pos = openEnd;
     return true;
   }
   if (!silentMode) {
     const token = state.push('code_inline', 'code', 0);
-    token.markup = fence;
+    token.markup = state.src.slice(start, openEnd);
     token.content = content;
   }
-  state.pos = found!.index + fence.length;
+  state.pos = close + length;
   return true;
+}
+
+/** Backtick runs of the inline source by length, found once per source so lookups stay cheap. */
+const backtickRuns = new WeakMap<object, { src: string; runs: Map<number, number[]> }>();
+
+/** Start of the first run of exactly `length` backticks at or after `from`, or -1. */
+function nextBacktickRun(state: StateInline, length: number, from: number): number {
+  let cached = backtickRuns.get(state);
+  if (!cached || cached.src !== state.src) {
+    const runs = new Map<number, number[]>();
+    for (const match of state.src.matchAll(/`+/g)) {
+      const list = runs.get(match[0].length) ?? [];
+      list.push(match.index!);
+      runs.set(match[0].length, list);
+    }
+    cached = { src: state.src, runs };
+    backtickRuns.set(state, cached);
+  }
+  const starts = cached.runs.get(length);
+  if (!starts) return -1;
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (starts[mid] < from) low = mid + 1;
+    else high = mid;
+  }
+  return low < starts.length ? starts[low] : -1;
 }
 
 /** `***text***` is bold italic, `<strong><em>`, in that order. */
