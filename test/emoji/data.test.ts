@@ -48,6 +48,10 @@ describe('emoji names', () => {
     expect(emojiCodeForName('heart')).toBe('2764');
     expect(emojiCodeForName('working_on_it')).toBe('1f6e0');
     expect(emojiCodeForName('octopus')).toBe('1f419');
+    expect(emojiCodeForName('check')).toBe('2705');
+    expect(emojiCodeForName('light_bulb')).toBe('1f4a1');
+    expect(emojiCodeForName('bulb')).toBe('1f4a1');
+    expect(emojiCodeForName('first_place')).toBe('1f947');
   });
 
   test('iamcal names for the rest, ZWJ names with underscores', () => {
@@ -63,10 +67,23 @@ describe('emoji names', () => {
     expect(emojiNameForCode('0023-20e3')).toBe('hash');
   });
 
-  test('an emoji whose iamcal names went elsewhere is named after its Unicode name', () => {
+  test('Zulip names win where iamcal uses the same name for another emoji', () => {
     expect(emojiCodeForName('ok')).toBe('1f44c');
     expect(emojiNameForCode('1f197')).toBe('squared_ok');
-    expect(emojiCodeForName('squared_ok')).toBe('1f197');
+    expect(emojiCodeForName('up')).toBe('2b06');
+    expect(emojiNameForCode('1f199')).toBe('squared_up');
+    expect(emojiCodeForName('cat')).toBe('1f408');
+    expect(emojiNameForCode('1f431')).toBe('kitten');
+  });
+
+  test('an alias never takes the canonical name of another emoji', () => {
+    expect(emojiCodeForName('secret')).toBe('1f5dd');
+    expect(emojiNameForCode('3299')).toBe('japanese_secret_button');
+  });
+
+  test('clock faces are not emoji, except the one for time', () => {
+    expect(isValidUnicodeEmojiCode('1f550')).toBe(false);
+    expect(emojiCodeForName('time')).toBe('1f557');
   });
 
   test('every canonical name leads back to its code', () => {
@@ -111,7 +128,7 @@ test('resolveEmojiName prefers custom emoji, then extras, then Unicode', () => {
   expect(resolveEmojiName('smile', custom)).toEqual({ emojiCode: '4', reactionType: 'realm_emoji' });
   expect(resolveEmojiName('zulip', custom)).toEqual({ emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' });
   expect(resolveEmojiName('tada', custom)).toEqual({ emojiCode: '1f389', reactionType: 'unicode_emoji' });
-  expect(messageOf(() => resolveEmojiName('nope', custom))).toBe("BAD_REQUEST: Emoji 'nope' does not exist");
+  expect(messageOf(() => resolveEmojiName('not_a_real_emoji', custom))).toBe("BAD_REQUEST: Emoji 'not_a_real_emoji' does not exist");
 });
 
 test('checkValidEmojiName', () => {

@@ -287,6 +287,19 @@ describe('emoji', () => {
   });
 });
 
+describe('global times', () => {
+  test.each([
+    ['Let\'s meet at <time:1496701800>.', '<p>Let\'s meet at <time datetime="2017-06-05T22:30:00Z">1496701800</time>.</p>'],
+    ['<time:2017-06-05T22:30:00+02:00>', '<p><time datetime="2017-06-05T20:30:00Z">2017-06-05T22:30:00+02:00</time></p>'],
+    ['<time:2017-06-05T22:30>', '<p><time datetime="2017-06-05T22:30:00Z">2017-06-05T22:30</time></p>'],
+    ['<time:31 Dec 2017>', '<p><time datetime="2017-12-31T00:00:00Z">31 Dec 2017</time></p>'],
+    ['<time:**hello world**>', '<p><span class="timestamp-error">Invalid time format: **hello world**</span></p>'],
+    ['<time:<alert(1)>>', '<p><span class="timestamp-error">Invalid time format: &lt;alert(1)</span>&gt;</p>'],
+  ])('%s', (input, expected) => {
+    expect(html(input)).toBe(expected);
+  });
+});
+
 describe('descriptions', () => {
   test('render Markdown and emoji but leave mentions alone', () => {
     expect(renderDescription('**Team** room for @**Example User** :smile: #**announce**', ctx)).toBe(

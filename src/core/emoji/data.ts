@@ -21,8 +21,15 @@ export interface UnicodeEmojiData {
   codeToName: ReadonlyMap<string, string>;
 }
 
-/** Skin-tone modifiers are not emoji of their own in Zulip. */
-const SKIN_TONES = new Set(['1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff']);
+/**
+ * Not emoji of their own in Zulip: the skin-tone modifiers, and all clock faces but one
+ * (1f557 stands for "time").
+ */
+const EXCLUDED = new Set([
+  '1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff',
+  '1f550', '1f551', '1f552', '1f553', '1f554', '1f555', '1f556', '1f558', '1f559', '1f55a', '1f55b',
+  '1f55c', '1f55d', '1f55e', '1f55f', '1f560', '1f561', '1f562', '1f563', '1f564', '1f565', '1f566', '1f567',
+]);
 
 let loaded: UnicodeEmojiData | null = null;
 
@@ -50,15 +57,19 @@ function build(): UnicodeEmojiData {
   const codeToName = new Map<string, string>();
   const known = new Set(entries.map(entryCode));
 
-  for (const { code, canonical, aliases } of zulipNamedEmoji()) {
-    if (!known.has(code)) continue;
+  // Canonical names first: an alias never takes a name that is some emoji's canonical name.
+  const zulip = zulipNamedEmoji().filter((e) => known.has(e.code));
+  for (const { code, canonical } of zulip) {
     codeToName.set(code, canonical);
-    for (const name of [canonical, ...aliases]) nameToCode.set(name, code);
+    nameToCode.set(canonical, code);
+  }
+  for (const { code, aliases } of zulip) {
+    for (const alias of aliases) if (!nameToCode.has(alias)) nameToCode.set(alias, code);
   }
 
   for (const entry of entries) {
     const code = entryCode(entry);
-    if (SKIN_TONES.has(code)) continue;
+    if (EXCLUDED.has(code)) continue;
     const free = entryNames(entry, code).filter((name) => !nameToCode.has(name));
     for (const name of free) nameToCode.set(name, code);
     if (codeToName.has(code)) continue;

@@ -33,6 +33,7 @@ export function zulipInline(md: Md): void {
   md.inline.ruler.before('emphasis', 'zulip_underscore', literalUnderscores);
   md.inline.ruler.before('emphasis', 'zulip_del', strikethrough);
   md.inline.ruler.after('linkify', 'zulip_emoji', emojiName);
+  md.inline.ruler.before('emphasis', 'zulip_time', globalTime);
   md.renderer.rules.zulip_html = (tokens, idx) => tokens[idx].content;
 }
 
@@ -299,5 +300,44 @@ function strongEmphasis(state: StateInline, silentMode: boolean): boolean {
     state.push('strong_close', 'strong', -1).markup = '**';
   }
   state.pos = start + found[0].length;
+  return true;
+}
+
+const TIME = /<time:([^>]*?)>/y;
+const NAIVE_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/** A moment written `<time:...>`: a date and time (UTC unless a zone is given) or Unix seconds. */
+export function parseGlobalTime(input: string): Date | null {
+  const text = input.trim();
+  if (text === '') return null;
+  let ms: number;
+  if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else if (NAIVE_ISO.test(text)) ms = Date.parse(`${text.replace(' ', 'T')}Z`);
+  else {
+    ms = Date.parse(`${text} UTC`);
+    if (Number.isNaN(ms)) ms = Date.parse(text);
+  }
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
+  return new Date(ms);
+}
+
+/** ISO 8601 in UTC with a Z, and no fraction when there is none (as Zulip writes it). */
+function isoUtc(date: Date): string {
+  return date.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+function globalTime(state: StateInline, silentMode: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x3c /* < */) return false;
+  const match = matchAt(state, TIME);
+  if (!match) return false;
+  if (!silentMode) {
+    const date = parseGlobalTime(match[1]);
+    const html = date
+      ? element('time', { datetime: isoUtc(date) }, match[1])
+      : element('span', { class: 'timestamp-error' }, `Invalid time format: ${match[1]}`);
+    pushHtml(state, html, match[0].length);
+  } else {
+    state.pos += match[0].length;
+  }
   return true;
 }
