@@ -54,10 +54,18 @@ describe('emoji names', () => {
     expect(emojiCodeForName('first_place')).toBe('1f947');
   });
 
-  test('iamcal names for the rest, ZWJ names with underscores', () => {
-    expect(emojiCodeForName('airplane')).toBe('2708');
-    expect(emojiCodeForName('us')).toBe('1f1fa-1f1f8');
+  test('newer emoji: Unicode-style names with underscores, iamcal spellings as aliases', () => {
+    expect(emojiNameForCode('1f929')).toBe('star_struck');
+    expect(emojiCodeForName('star-struck')).toBe('1f929');
     expect(emojiCodeForName('woman_shrugging')).toBe('1f937-200d-2640');
+    expect(emojiCodeForName('woman-shrugging')).toBe('1f937-200d-2640');
+  });
+
+  test('flags are named after their country, accents kept, ASCII accepted', () => {
+    expect(emojiNameForCode('1f1fa-1f1f8')).toBe('flag_united_states');
+    expect(emojiCodeForName('us')).toBe('1f1fa-1f1f8');
+    expect(emojiNameForCode('1f1f9-1f1f7')).toBe('flag_türkiye');
+    expect(emojiCodeForName('flag_turkiye')).toBe('1f1f9-1f1f7');
   });
 
   test('canonical names per code', () => {

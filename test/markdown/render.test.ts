@@ -271,6 +271,12 @@ describe('emoji', () => {
     );
   });
 
+  test('names with accents', () => {
+    expect(html(':flag_türkiye:')).toBe(
+      '<p><span aria-label="flag türkiye" class="emoji emoji-1f1f9-1f1f7" role="img" title="flag türkiye">:flag_türkiye:</span></p>',
+    );
+  });
+
   test('text-style characters stay text', () => {
     expect(html('1 # © ↔ 2')).toBe('<p>1 # © ↔ 2</p>');
   });

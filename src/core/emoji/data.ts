@@ -43,9 +43,30 @@ function entryCode(entry: DatasourceEntry): string {
   return (entry.non_qualified ?? entry.unified).toLowerCase();
 }
 
-/** iamcal joins the parts of ZWJ sequences with dashes; Zulip's names use underscores. */
-function entryNames(entry: DatasourceEntry, code: string): string[] {
-  return code.includes('-200d-') ? entry.short_names.map((n) => n.replace(/-/g, '_')) : entry.short_names;
+/** Zulip's way of turning a Unicode name into an emoji name ("flag: Côte d’Ivoire" → "flag_côte_divoire"). */
+function cleanupName(name: string): string {
+  return name
+    .replace(/[ \-–]/g, '_')
+    .replace(/[“”:.,()‘’']/g, '')
+    .replace(/&/g, 'and')
+    .replace(/_{2,}/g, '_')
+    .toLowerCase();
+}
+
+/**
+ * Names for an emoji Zulip has not named by hand, best first. Zulip names these after their
+ * Unicode (CLDR) names, written with underscores: flags become `flag_<country>`, and iamcal's
+ * dashed names (`star-struck`) get underscores; iamcal's own spellings stay as aliases.
+ */
+function entryNames(entry: DatasourceEntry): string[] {
+  const names: string[] = [];
+  if (entry.category === 'Flags' && entry.name?.endsWith(' Flag')) {
+    const flag = cleanupName(`flag ${entry.name.slice(0, -5)}`);
+    // Names keep their accents; an ASCII spelling is accepted too.
+    names.push(flag, flag.normalize('NFKD').replace(/\p{M}/gu, ''));
+  }
+  for (const short of entry.short_names) names.push(short.replace(/-/g, '_'), short);
+  return [...new Set(names)];
 }
 
 function build(): UnicodeEmojiData {
@@ -70,7 +91,7 @@ function build(): UnicodeEmojiData {
   for (const entry of entries) {
     const code = entryCode(entry);
     if (EXCLUDED.has(code)) continue;
-    const free = entryNames(entry, code).filter((name) => !nameToCode.has(name));
+    const free = entryNames(entry).filter((name) => !nameToCode.has(name));
     for (const name of free) nameToCode.set(name, code);
     if (codeToName.has(code)) continue;
     // An emoji whose iamcal names Zulip gave to others is still named, after its Unicode name.
