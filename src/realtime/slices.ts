@@ -7,3 +7,6 @@ import type { StateSlice } from './state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice, subscriptionsSlice, streamsSlice];
+import { realmEmojiSlice } from '../core/emoji/state';
+
+export const stateSlices: StateSlice[] = [usersSlice, realmEmojiSlice];

@@ -8,3 +8,7 @@ import { profileFieldRoutes } from './profile-fields';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes, ...channelFolderRoutes, ...profileFieldRoutes, ...channelRoutes];
+import { markdownRoutes } from './markdown';
+import { emojiRoutes } from './emoji';
+
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...markdownRoutes, ...emojiRoutes];

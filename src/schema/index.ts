@@ -7,6 +7,7 @@ import { UserResolver } from '../resolvers/user';
 import { UserGroupResolver } from '../resolvers/groups';
 import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
+import { MarkdownResolver } from '../resolvers/markdown';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -15,7 +16,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver, ChannelResolver] as const;
+export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver, ChannelResolver, MarkdownResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 
