@@ -2,6 +2,7 @@ import type { Route } from './router';
 import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
 import { draftRoutes } from './drafts';
+import { savedSnippetRoutes } from './saved-snippets';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes];

@@ -1,8 +1,8 @@
 import { draftsSlice } from '../../src/core/drafts/state';
-import { NO_CAPABILITIES, RegisterOptions } from '../../src/realtime/state';
 import { User } from '../../src/core/users/model';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
+import { defaultRegisterOptions as registerOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
@@ -267,17 +267,6 @@ describe('drafts synchronization setting', () => {
     expect(await draftsSlice.fetch(ts.server.deps, user!, registerOptions)).toEqual({ drafts: [] });
   });
 });
-
-const registerOptions: RegisterOptions = {
-  applyMarkdown: false,
-  clientGravatar: true,
-  includeSubscribers: 'false',
-  slimPresence: false,
-  presenceHistoryLimitDays: 14,
-  narrow: [],
-  allPublicStreams: false,
-  capabilities: NO_CAPABILITIES,
-};
 
 describe('register slice', () => {
   test('fetches newest first and applies events idempotently', async () => {
