@@ -3,6 +3,7 @@ import * as foundation from './20261121000000_foundation';
 import * as groupsAndFolders from './20261121000100_groups_and_folders';
 import * as drafts from './20261121000500_drafts';
 import * as savedSnippets from './20261121000501_saved_snippets';
+import * as navigationViews from './20261121000502_navigation_views';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -10,4 +11,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000100_groups_and_folders', module: groupsAndFolders },
   { name: '20261121000500_drafts', module: drafts },
   { name: '20261121000501_saved_snippets', module: savedSnippets },
+  { name: '20261121000502_navigation_views', module: navigationViews },
 ];

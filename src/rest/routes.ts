@@ -3,6 +3,7 @@ import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
 import { draftRoutes } from './drafts';
 import { savedSnippetRoutes } from './saved-snippets';
+import { navigationViewRoutes } from './navigation-views';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes, ...navigationViewRoutes];
