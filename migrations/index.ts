@@ -4,6 +4,7 @@ import * as groupsAndFolders from './20261121000100_groups_and_folders';
 import * as drafts from './20261121000500_drafts';
 import * as savedSnippets from './20261121000501_saved_snippets';
 import * as navigationViews from './20261121000502_navigation_views';
+import * as pushDevices from './20261121000503_push_devices';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -12,4 +13,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000500_drafts', module: drafts },
   { name: '20261121000501_saved_snippets', module: savedSnippets },
   { name: '20261121000502_navigation_views', module: navigationViews },
+  { name: '20261121000503_push_devices', module: pushDevices },
 ];

@@ -4,6 +4,7 @@ import { userRoutes } from './users';
 import { draftRoutes } from './drafts';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
+import { pushRoutes } from './push';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes, ...navigationViewRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes, ...navigationViewRoutes, ...pushRoutes];
