@@ -5,6 +5,7 @@ import * as drafts from './20261121000500_drafts';
 import * as savedSnippets from './20261121000501_saved_snippets';
 import * as navigationViews from './20261121000502_navigation_views';
 import * as pushDevices from './20261121000503_push_devices';
+import * as invitations from './20261121000504_invitations';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -14,4 +15,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000501_saved_snippets', module: savedSnippets },
   { name: '20261121000502_navigation_views', module: navigationViews },
   { name: '20261121000503_push_devices', module: pushDevices },
+  { name: '20261121000504_invitations', module: invitations },
 ];

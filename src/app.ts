@@ -5,6 +5,7 @@ import { parseBody } from './rest/body';
 import { restDispatcher, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { graphQLHandler } from './schema/apollo';
+import { joinRouter } from './web/join';
 
 export interface BuiltApp {
   app: express.Express;
@@ -22,6 +23,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const graphql = await graphQLHandler(deps);
   app.use('/graphql', ...graphql.handler);
 
+  app.use(joinRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

@@ -14,7 +14,7 @@ beforeAll(async () => {
   alice = await makeUser(ts, 400);
   bob = await makeUser(ts, 400);
   carol = await makeUser(ts, 600);
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
 });

@@ -12,7 +12,7 @@ beforeAll(async () => {
   ts = await startTestServer();
   alice = await makeUser(ts, 400);
   bob = await makeUser(ts, 600);
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   });
   unconfigured = await startTestServer();
   alice = await makeUser(ts, 400);
-});
+}, 120_000);
 afterAll(async () => {
   await ts.close();
   await unconfigured.close();
