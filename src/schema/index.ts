@@ -3,6 +3,11 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { UserResolver } from '../resolvers/user';
+import { DraftResolver } from '../resolvers/drafts';
+import { SavedSnippetResolver } from '../resolvers/saved-snippets';
+import { NavigationViewResolver } from '../resolvers/navigation-views';
+import { PushResolver } from '../resolvers/push';
+import { InvitationResolver } from '../resolvers/invites';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -11,7 +16,14 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [
+  UserResolver,
+  DraftResolver,
+  SavedSnippetResolver,
+  NavigationViewResolver,
+  PushResolver,
+  InvitationResolver,
+] as const;
 
 let cached: GraphQLSchema | null = null;
 

@@ -1,6 +1,6 @@
 import { draftsSlice } from '../../src/core/drafts/state';
 import { User } from '../../src/core/users/model';
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
 import { defaultRegisterOptions as registerOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -289,5 +289,41 @@ describe('register slice', () => {
     apply({ type: 'drafts', op: 'remove', draft_id: 777 });
     apply({ type: 'drafts', op: 'update', draft: { ...added, id: 778 } });
     expect((state.drafts as any[]).map((d) => d.id)).toEqual([ids[1], ids[0]]);
+  });
+});
+
+describe('GraphQL', () => {
+  const fields = 'id type to topic content timestamp';
+  test('creates, lists, edits and deletes drafts through the same rules', async () => {
+    const me = await makeUser(ts, 400);
+    const created = await graphql(ts, me, `mutation($d: [DraftInput!]!) { createDrafts(drafts: $d) { ${fields} } }`, {
+      d: [
+        { type: 'stream', to: [4], topic: 'gql', content: 'Hi', timestamp: 50 },
+        { type: 'private', to: [bob.id], topic: '', content: 'DM' },
+      ],
+    });
+    expect(created.errors).toBeUndefined();
+    const [first, second] = created.data!.createDrafts;
+    expect(first).toEqual({ id: expect.any(Number), type: 'stream', to: [4], topic: 'gql', content: 'Hi', timestamp: 50 });
+    expect(second).toMatchObject({ type: 'private', to: [bob.id], content: 'DM' });
+
+    const listed = await graphql(ts, me, `{ drafts { id } }`);
+    expect(listed.data!.drafts.map((d: any) => d.id)).toEqual([first.id, second.id]);
+
+    const edited = await graphql(ts, me, `mutation($id: Int!, $d: DraftInput!) { editDraft(id: $id, draft: $d) { ${fields} } }`, {
+      id: first.id,
+      d: { type: '', to: [], topic: 'x', content: 'Later', timestamp: 60 },
+    });
+    expect(edited.data!.editDraft).toEqual({ id: first.id, type: '', to: [], topic: '', content: 'Later', timestamp: 60 });
+
+    const bad = await graphql(ts, me, `mutation($d: [DraftInput!]!) { createDrafts(drafts: $d) { id } }`, {
+      d: [{ type: 'stream', to: [], topic: 't', content: 'c' }],
+    });
+    expect(graphqlError(bad)).toEqual({ code: 'BAD_REQUEST', message: 'Must specify exactly 1 channel ID for channel messages' });
+
+    const stranger = await graphql(ts, alice, `mutation { deleteDraft(id: ${first.id}) }`);
+    expect(graphqlError(stranger)).toEqual({ code: 'BAD_REQUEST', message: 'Draft does not exist' });
+    expect((await graphql(ts, me, `mutation { deleteDraft(id: ${first.id}) }`)).data).toEqual({ deleteDraft: true });
+    expect(graphqlError(await graphql(ts, null, '{ drafts { id } }')).code).toBe('UNAUTHORIZED');
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -362,4 +362,46 @@ describe('daily limit', () => {
     }
   }, 120_000);
 
+});
+
+describe('GraphQL', () => {
+  test('sends, lists, resends and revokes invitations through the same rules', async () => {
+    const a = fresh();
+    const sent = await graphql(ts, member, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) }', {
+      i: { inviteeEmails: a, streamIds: [], neverExpires: true, inviteAs: 600 },
+    });
+    expect(sent.data).toEqual({ sendInvitations: true });
+    const listed = (await graphql(ts, member, '{ invitations { id email isMultiuse expiryDate invitedAs invitedByUserId linkUrl } }')).data!.invitations;
+    const mine = listed.find((i: any) => i.email === a);
+    expect(mine).toEqual({ id: expect.any(Number), email: a, isMultiuse: false, expiryDate: null, invitedAs: 600, invitedByUserId: member.id, linkUrl: null });
+    expect((await graphql(ts, member, `mutation { resendInvitation(id: ${mine.id}) }`)).data).toEqual({ resendInvitation: true });
+    expect(mailTo(a)).toHaveLength(2);
+    expect((await graphql(ts, member, `mutation { revokeInvitation(id: ${mine.id}) }`)).data).toEqual({ revokeInvitation: true });
+
+    const partial = await graphql(ts, admin, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) }', {
+      i: { inviteeEmails: `${member.email},${fresh()}`, streamIds: [] },
+    });
+    expect(partial.errors![0].extensions).toMatchObject({
+      code: 'INVITATION_FAILED',
+      errors: [[member.email, 'Already has an account.', false]],
+      sent_invitations: true,
+    });
+    expect(graphqlError(await graphql(ts, member, 'mutation { sendInvitations(input: { inviteeEmails: "x@example.org" }) }'))).toEqual({
+      code: 'REQUEST_VARIABLE_MISSING',
+      message: "Missing 'stream_ids' argument",
+    });
+    expect(graphqlError(await graphql(ts, member, 'mutation { createInviteLink }'))).toEqual({ code: 'BAD_REQUEST', message: 'Insufficient permission' });
+
+    const link = (await graphql(ts, admin, 'mutation { createInviteLink(input: { inviteAs: 400 }) }')).data!.createInviteLink;
+    const key = keyOf(link);
+    const joined = await graphql(
+      ts,
+      null,
+      'mutation($k: String!, $e: String) { acceptInvitation(key: $k, fullName: "Graph Joiner", password: "graph-password", email: $e) { userId email apiKey } }',
+      { k: key, e: `graph-${Date.now()}@example.org` },
+    );
+    expect(joined.data!.acceptInvitation).toMatchObject({ userId: expect.any(Number), apiKey: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+    const linkId = (await invites(admin)).find((i) => i.link_url === link).id;
+    expect((await graphql(ts, admin, `mutation { revokeInviteLink(id: ${linkId}) }`)).data).toEqual({ revokeInviteLink: true });
+  });
 });

@@ -1,6 +1,6 @@
 import { navigationViewsSlice } from '../../src/core/navigation-views/state';
 import { User } from '../../src/core/users/model';
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
 import { defaultRegisterOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -179,5 +179,25 @@ describe('register slice', () => {
     apply({ type: 'navigation_view', op: 'remove', fragment: 'inbox' });
     apply({ type: 'navigation_view', op: 'remove', fragment: 'inbox' });
     expect(state).toEqual({ navigation_views: [{ fragment: 'narrow/is/x', is_pinned: true, name: 'X' }] });
+  });
+});
+
+describe('GraphQL', () => {
+  test('adds, lists, updates and removes views through the same rules', async () => {
+    const me = await makeUser(ts, 400);
+    const added = await graphql(ts, me, 'mutation { addNavigationView(fragment: "narrow/is/alerted", isPinned: true, name: "Alerts") { fragment isPinned name } }');
+    expect(added.data!.addNavigationView).toEqual({ fragment: 'narrow/is/alerted', isPinned: true, name: 'Alerts' });
+    const updated = await graphql(ts, me, 'mutation { updateNavigationView(fragment: "narrow/is/alerted", isPinned: false) { isPinned name } }');
+    expect(updated.data!.updateNavigationView).toEqual({ isPinned: false, name: 'Alerts' });
+    expect((await graphql(ts, me, '{ navigationViews { fragment } }')).data!.navigationViews).toEqual([{ fragment: 'narrow/is/alerted' }]);
+    expect(graphqlError(await graphql(ts, me, 'mutation { addNavigationView(fragment: "inbox", isPinned: true, name: "X") { name } }'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Built-in views cannot have a custom name',
+    });
+    expect(graphqlError(await graphql(ts, alice, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") }'))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Navigation view does not exist.',
+    });
+    expect((await graphql(ts, me, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") }')).data).toEqual({ removeNavigationView: true });
   });
 });

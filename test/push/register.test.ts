@@ -1,7 +1,7 @@
 import sodium from 'libsodium-wrappers';
 import { loadConfig, ConfigError } from '../../src/config';
 import { PushDevice } from '../../src/core/push/model';
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -206,5 +206,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: other, PARLEY_PUSH_BOUNCER_SECRET_KEY: sec })).toThrow(
       /not the public half/,
     );
+  });
+});
+
+describe('GraphQL', () => {
+  const mutation = `mutation($kind: String!, $id: SafeInt!, $key: String!, $bouncer: String!, $sealed: String!) {
+    registerPushDevice(tokenKind: $kind, pushAccountId: $id, pushPublicKey: $key, bouncerPublicKey: $bouncer, encryptedPushRegistration: $sealed)
+  }`;
+  test('registers through the same checks', async () => {
+    const me = await makeUser(ts, 400);
+    const vars = { kind: 'fcm', id: 2 ** 40, key: clientKey, bouncer: b64(bouncer.publicKey), sealed: seal(fcmRegistration()) };
+    expect((await graphql(ts, me, mutation, vars)).data).toEqual({ registerPushDevice: true });
+    expect((await devices(me.id)).map((d) => d.push_account_id)).toEqual([2 ** 40]);
+    expect(graphqlError(await graphql(ts, me, mutation, { ...vars, kind: 'gcm' }))).toEqual({ code: 'BAD_REQUEST', message: 'Invalid token_kind' });
+    expect(graphqlError(await graphql(ts, me, mutation, { ...vars, sealed: seal(fcmRegistration({ timestamp: 5 })) }))).toEqual({
+      code: 'REQUEST_EXPIRED',
+      message: 'Request expired',
+    });
+    const other = await makeUser(unconfigured, 400);
+    expect(graphqlError(await graphql(unconfigured, other, mutation, vars)).code).toBe('PUSH_SERVICE_NOT_CONFIGURED');
   });
 });

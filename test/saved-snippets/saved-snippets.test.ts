@@ -1,6 +1,6 @@
 import { savedSnippetsSlice } from '../../src/core/saved-snippets/state';
 import { User } from '../../src/core/users/model';
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
 import { defaultRegisterOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -172,5 +172,26 @@ describe('register slice', () => {
     apply({ type: 'saved_snippets', op: 'remove', saved_snippet_id: extra.id });
     apply({ type: 'saved_snippets', op: 'remove', saved_snippet_id: extra.id });
     expect((state.saved_snippets as any[]).map((s) => s.id)).toEqual([id]);
+  });
+});
+
+describe('GraphQL', () => {
+  test('creates, lists, edits and deletes snippets through the same rules', async () => {
+    const me = await makeUser(ts, 400);
+    const created = await graphql(ts, me, 'mutation { createSavedSnippet(title: " Hi ", content: "Hello!") { id title content dateCreated } }');
+    const snippet = created.data!.createSavedSnippet;
+    expect(snippet).toEqual({ id: expect.any(Number), title: 'Hi', content: 'Hello!', dateCreated: expect.any(Number) });
+    expect((await graphql(ts, me, '{ savedSnippets { id } }')).data!.savedSnippets).toEqual([{ id: snippet.id }]);
+    const edited = await graphql(ts, me, `mutation { editSavedSnippet(id: ${snippet.id}, content: "Bye") { title content } }`);
+    expect(edited.data!.editSavedSnippet).toEqual({ title: 'Hi', content: 'Bye' });
+    expect(graphqlError(await graphql(ts, me, 'mutation { createSavedSnippet(title: "", content: "x") { id } }'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Title cannot be empty.',
+    });
+    expect(graphqlError(await graphql(ts, alice, `mutation { editSavedSnippet(id: ${snippet.id}, title: "Mine") { id } }`))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Saved snippet does not exist.',
+    });
+    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) }`)).data).toEqual({ deleteSavedSnippet: true });
   });
 });
