@@ -24,7 +24,7 @@ export function outboxPath(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'outbox.jsonl');
 }
 
-let transports = new Map<string, Transporter>();
+const transports = new Map<string, Transporter>();
 
 function smtpTransport(url: string): Transporter {
   let transport = transports.get(url);
@@ -58,10 +58,4 @@ export function listOutbox(config: Pick<Config, 'dataDir'>): OutboxEntry[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as OutboxEntry);
-}
-
-/** Closes pooled SMTP connections (at shutdown and between tests). */
-export function closeEmailTransports(): void {
-  for (const transport of transports.values()) transport.close();
-  transports = new Map();
 }
