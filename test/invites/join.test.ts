@@ -141,6 +141,8 @@ test('a reusable link serves several people until revoked', async () => {
   const link = assertSuccess(await client(ts, admin).post('/invites/multiuse', { invite_as: 400 })).invite_link;
   const page = await fetch(`${ts.url}${pathOf(link)}`);
   expect(await page.text()).toContain('name="email"');
+  // The trailing slash is optional.
+  expect((await fetch(`${ts.url}${pathOf(link).replace(/\/$/, '')}`)).status).toBe(200);
   const one = fresh();
   const two = fresh();
   const viaForm = await submitForm(`${ts.url}${pathOf(link)}`, { email: one, full_name: 'Link User One', password: 'password-one' });
@@ -163,7 +165,7 @@ test('a reusable link serves several people until revoked', async () => {
     'BAD_REQUEST',
     'The confirmation link has expired or been deactivated.',
   );
-  // The link stays valid for everyone after the first use, so it is still listed until revoked.
+  // Accounts made through the link before it was revoked keep working.
   expect(assertSuccess(await client(ts, null).post('/fetch_api_key', { username: two, password: 'password-two' })).email).toBe(two);
 });
 
