@@ -4,6 +4,11 @@ import * as groupsAndFolders from './20261121000100_groups_and_folders';
 import * as groupSettingsAndProfileFields from './20261121000400_group_settings_and_profile_fields';
 import * as channels from './20261121000600_channels';
 import * as realmEmoji from './20261121000700_realm_emoji';
+import * as drafts from './20261121000500_drafts';
+import * as savedSnippets from './20261121000501_saved_snippets';
+import * as navigationViews from './20261121000502_navigation_views';
+import * as pushDevices from './20261121000503_push_devices';
+import * as invitations from './20261121000504_invitations';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -12,4 +17,9 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000400_group_settings_and_profile_fields', module: groupSettingsAndProfileFields },
   { name: '20261121000600_channels', module: channels },
   { name: '20261121000700_realm_emoji', module: realmEmoji },
+  { name: '20261121000500_drafts', module: drafts },
+  { name: '20261121000501_saved_snippets', module: savedSnippets },
+  { name: '20261121000502_navigation_views', module: navigationViews },
+  { name: '20261121000503_push_devices', module: pushDevices },
+  { name: '20261121000504_invitations', module: invitations },
 ];

@@ -6,6 +6,7 @@ import { serveRealmEmojiImage } from './rest/emoji';
 import { restDispatcher, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { graphQLHandler } from './schema/apollo';
+import { joinRouter } from './web/join';
 
 export interface BuiltApp {
   app: express.Express;
@@ -24,6 +25,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use('/graphql', ...graphql.handler);
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
+  app.use(joinRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 
 /** Runtime configuration, read from the environment once at start-up. */
@@ -16,6 +17,21 @@ export interface Config {
   heartbeatSeconds: number;
   queueTimeoutSeconds: number;
   logRequests: boolean;
+  /** The push bouncer's NaCl key pair; null when push notifications are not set up. */
+  pushBouncer: PushBouncerKeys | null;
+  /** smtp:// or smtps:// URL for outgoing email; null writes email to the outbox under dataDir. */
+  smtpUrl: string | null;
+  /** Sender address of outgoing email. */
+  emailFrom: string;
+  /** Invitation emails the organization may send per 24 hours. */
+  invitesDailyMax: number;
+  /** Validity of an invitation when the inviter does not choose one. */
+  invitationValidityMinutes: number;
+}
+
+export interface PushBouncerKeys {
+  publicKey: Buffer;
+  secretKey: Buffer;
 }
 
 export class ConfigError extends Error {}
@@ -77,5 +93,47 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatSeconds: intVar(env, 'PARLEY_HEARTBEAT_SECONDS', 60, 1, 3600),
     queueTimeoutSeconds: intVar(env, 'PARLEY_QUEUE_TIMEOUT_SECONDS', 600, 1, 7 * 24 * 3600),
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
+    pushBouncer: pushBouncerKeys(env),
+    smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    emailFrom: emailFrom(env, externalUrl),
+    invitesDailyMax: intVar(env, 'PARLEY_INVITES_DAILY_MAX', 100, 0, 1_000_000),
+    invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
   };
+}
+
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function base64Key(env: Env, name: string): Buffer {
+  const raw = (env[name] ?? '').trim();
+  const bytes = BASE64_RE.test(raw) ? Buffer.from(raw, 'base64') : null;
+  if (!bytes || bytes.length !== 32) throw new ConfigError(`${name} must be a 32-byte key in standard base64`);
+  return bytes;
+}
+
+/** Both halves or neither; the public key must belong to the secret key (X25519). */
+function pushBouncerKeys(env: Env): PushBouncerKeys | null {
+  const hasPublic = Boolean(env.PARLEY_PUSH_BOUNCER_PUBLIC_KEY?.trim());
+  const hasSecret = Boolean(env.PARLEY_PUSH_BOUNCER_SECRET_KEY?.trim());
+  if (!hasPublic && !hasSecret) return null;
+  if (!hasPublic || !hasSecret) {
+    throw new ConfigError('PARLEY_PUSH_BOUNCER_PUBLIC_KEY and PARLEY_PUSH_BOUNCER_SECRET_KEY must be set together');
+  }
+  const publicKey = base64Key(env, 'PARLEY_PUSH_BOUNCER_PUBLIC_KEY');
+  const secretKey = base64Key(env, 'PARLEY_PUSH_BOUNCER_SECRET_KEY');
+  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), secretKey]);
+  const derived = crypto.createPublicKey(crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
+  const x = (derived.export({ format: 'jwk' }) as { x: string }).x;
+  if (!Buffer.from(x, 'base64url').equals(publicKey)) {
+    throw new ConfigError('PARLEY_PUSH_BOUNCER_PUBLIC_KEY is not the public half of PARLEY_PUSH_BOUNCER_SECRET_KEY');
+  }
+  return { publicKey, secretKey };
+}
+
+function emailFrom(env: Env, externalUrl: string): string {
+  const raw = (env.PARLEY_EMAIL_FROM ?? '').trim();
+  if (raw !== '') {
+    if (!/^[^\s@<>]+@[^\s@<>]+$/.test(raw)) throw new ConfigError(`PARLEY_EMAIL_FROM is not an email address: "${raw}"`);
+    return raw;
+  }
+  return `noreply@${new URL(externalUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}`;
 }

@@ -4,9 +4,13 @@ import { userGroupsSlice } from '../core/groups/state';
 import { channelFoldersSlice } from '../core/channel-folders/state';
 import { customProfileFieldsSlice } from '../core/profile-fields/state';
 import type { StateSlice } from './state';
+import { draftsSlice } from '../core/drafts/state';
+import { savedSnippetsSlice } from '../core/saved-snippets/state';
+import { navigationViewsSlice } from '../core/navigation-views/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice, subscriptionsSlice, streamsSlice];
 import { realmEmojiSlice } from '../core/emoji/state';
 
 export const stateSlices: StateSlice[] = [usersSlice, realmEmojiSlice];
+export const stateSlices: StateSlice[] = [usersSlice, draftsSlice, savedSnippetsSlice, navigationViewsSlice];

@@ -12,3 +12,10 @@ import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 
 export const routes: Route[] = [...serverRoutes, ...userRoutes, ...markdownRoutes, ...emojiRoutes];
+import { draftRoutes } from './drafts';
+import { savedSnippetRoutes } from './saved-snippets';
+import { navigationViewRoutes } from './navigation-views';
+import { pushRoutes } from './push';
+import { inviteRoutes } from './invites';
+
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes, ...navigationViewRoutes, ...pushRoutes, ...inviteRoutes];

@@ -8,6 +8,11 @@ import { UserGroupResolver } from '../resolvers/groups';
 import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
+import { DraftResolver } from '../resolvers/drafts';
+import { SavedSnippetResolver } from '../resolvers/saved-snippets';
+import { NavigationViewResolver } from '../resolvers/navigation-views';
+import { PushResolver } from '../resolvers/push';
+import { InvitationResolver } from '../resolvers/invites';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -17,6 +22,14 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
 };
 
 export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver, ChannelResolver, MarkdownResolver] as const;
+export const resolvers = [
+  UserResolver,
+  DraftResolver,
+  SavedSnippetResolver,
+  NavigationViewResolver,
+  PushResolver,
+  InvitationResolver,
+] as const;
 
 let cached: GraphQLSchema | null = null;
 

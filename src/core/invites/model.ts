@@ -1,0 +1,29 @@
+import { Model } from 'objection';
+
+export const InviteStatus = { ACTIVE: 0, USED: 1, REVOKED: 2 } as const;
+
+export class Invitation extends Model {
+  static tableName = 'invitations';
+
+  id!: number;
+  realm_id!: number;
+  is_multiuse!: boolean;
+  email!: string | null;
+  referred_by_id!: number;
+  invited_as!: number;
+  stream_ids!: number[];
+  group_ids!: number[];
+  include_realm_default_subscriptions!: boolean;
+  notify_referrer_on_join!: boolean;
+  welcome_message_custom_text!: string | null;
+  key!: string;
+  invited_at!: Date;
+  expiry_date!: Date | null;
+  status!: number;
+  used_by_id!: number | null;
+}
+
+/** Active and not past its expiry. */
+export function isUsable(invite: Invitation, now = new Date()): boolean {
+  return invite.status === InviteStatus.ACTIVE && (invite.expiry_date === null || new Date(invite.expiry_date) > now);
+}

@@ -1,0 +1,20 @@
+import type { AppDeps } from '../../deps';
+import type { User } from '../users/model';
+import { isAdminRole } from '../users/roles';
+import { requireMemberOrAdmin } from './access';
+import { Invitation, InviteStatus } from './model';
+import { invitationDict } from './view';
+
+/**
+ * GET /invites: the unexpired invitations the user may manage: everyone's for administrators,
+ * their own for others. Email invitations first, then reusable links.
+ */
+export async function listInvitations(deps: AppDeps, actor: User): Promise<Record<string, unknown>[]> {
+  requireMemberOrAdmin(actor);
+  const query = Invitation.query(deps.knex)
+    .where({ realm_id: deps.realmId, status: InviteStatus.ACTIVE })
+    .where((q) => q.whereNull('expiry_date').orWhere('expiry_date', '>', new Date()))
+    .orderBy([{ column: 'is_multiuse' }, { column: 'id' }]);
+  if (!isAdminRole(actor.role)) query.where('referred_by_id', actor.id);
+  return (await query).map((invite) => invitationDict(deps.config, invite));
+}

@@ -1,0 +1,100 @@
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import {
+  acceptInvitation,
+  createMultiuseInvite,
+  InvitationOptions,
+  inviteUsers,
+  MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
+  resendEmailInvite,
+  revokeEmailInvite,
+  revokeMultiuseInvite,
+} from '../core/invites/actions';
+import { listInvitations } from '../core/invites/queries';
+import type { User } from '../core/users/model';
+import { errors } from '../errors';
+import type { GraphQLContext } from '../schema/context';
+import { InvitationOptionsInput, InvitationType, SendInvitationsInput } from '../schema/invites';
+import { ApiKeyResult } from '../schema/user';
+
+const me = (ctx: GraphQLContext) => ctx.user as User;
+
+function options(input: InvitationOptionsInput, defaultStreams: number[] | null): InvitationOptions {
+  const text = input.welcomeMessageCustomText ?? null;
+  if (text !== null && [...text].length > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) {
+    throw errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH} characters)`);
+  }
+  const streamIds = input.streamIds ?? defaultStreams;
+  if (streamIds === null) throw errors.missing('stream_ids');
+  return {
+    expiresInMinutes: input.neverExpires ? null : (input.expiresInMinutes ?? undefined),
+    inviteAs: input.inviteAs ?? 400,
+    streamIds,
+    groupIds: input.groupIds ?? null,
+    includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions ?? false,
+    welcomeMessageCustomText: text,
+  };
+}
+
+@Resolver(() => InvitationType)
+export class InvitationResolver {
+  @Authorized()
+  @Query(() => [InvitationType], { description: 'Unexpired invitations you may manage (all of them for administrators).' })
+  async invitations(@Ctx() ctx: GraphQLContext): Promise<InvitationType[]> {
+    return (await listInvitations(ctx.deps, me(ctx))).map(InvitationType.from);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description: 'Invites addresses by email. Addresses that already have accounts fail with INVITATION_FAILED after the others were invited.',
+  })
+  async sendInvitations(@Arg('input') input: SendInvitationsInput, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await inviteUsers(ctx.deps, me(ctx), {
+      ...options(input, null),
+      inviteeEmails: input.inviteeEmails,
+      notifyReferrerOnJoin: input.notifyReferrerOnJoin ?? true,
+    });
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => String, { description: 'Creates a reusable invitation link and returns its URL.' })
+  async createInviteLink(
+    @Arg('input', () => InvitationOptionsInput, { nullable: true }) input: InvitationOptionsInput | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<string> {
+    return createMultiuseInvite(ctx.deps, me(ctx), options(input ?? new InvitationOptionsInput(), []));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean)
+  async revokeInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await revokeEmailInvite(ctx.deps, me(ctx), id);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean)
+  async revokeInviteLink(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await revokeMultiuseInvite(ctx.deps, me(ctx), id);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean)
+  async resendInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await resendEmailInvite(ctx.deps, me(ctx), id);
+    return true;
+  }
+
+  @Mutation(() => ApiKeyResult, { description: 'Creates the account an invitation link offers; needs no authentication.' })
+  async acceptInvitation(
+    @Arg('key', { description: 'The last part of the invitation link.' }) key: string,
+    @Arg('fullName') fullName: string,
+    @Arg('password') password: string,
+    @Arg('email', () => String, { nullable: true, description: 'For reusable links.' }) email: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<ApiKeyResult> {
+    const { user, apiKey } = await acceptInvitation(ctx.deps, key, { fullName, password, email: email ?? undefined });
+    return Object.assign(new ApiKeyResult(), { apiKey, email: user.delivery_email, userId: user.id });
+  }
+}
