@@ -15,11 +15,11 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000000_foundation', module: foundation },
   { name: '20261121000100_groups_and_folders', module: groupsAndFolders },
   { name: '20261121000400_group_settings_and_profile_fields', module: groupSettingsAndProfileFields },
-  { name: '20261121000600_channels', module: channels },
-  { name: '20261121000700_realm_emoji', module: realmEmoji },
   { name: '20261121000500_drafts', module: drafts },
   { name: '20261121000501_saved_snippets', module: savedSnippets },
   { name: '20261121000502_navigation_views', module: navigationViews },
   { name: '20261121000503_push_devices', module: pushDevices },
   { name: '20261121000504_invitations', module: invitations },
+  { name: '20261121000600_channels', module: channels },
+  { name: '20261121000700_realm_emoji', module: realmEmoji },
 ];

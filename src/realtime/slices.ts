@@ -7,10 +7,18 @@ import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
-
-/** Every feature's POST /register slice. Features add theirs here. */
-export const stateSlices: StateSlice[] = [usersSlice, userGroupsSlice, channelFoldersSlice, customProfileFieldsSlice, subscriptionsSlice, streamsSlice];
 import { realmEmojiSlice } from '../core/emoji/state';
 
-export const stateSlices: StateSlice[] = [usersSlice, realmEmojiSlice];
-export const stateSlices: StateSlice[] = [usersSlice, draftsSlice, savedSnippetsSlice, navigationViewsSlice];
+/** Every feature's POST /register slice. Features add theirs here. */
+export const stateSlices: StateSlice[] = [
+  usersSlice,
+  userGroupsSlice,
+  channelFoldersSlice,
+  customProfileFieldsSlice,
+  subscriptionsSlice,
+  streamsSlice,
+  realmEmojiSlice,
+  draftsSlice,
+  savedSnippetsSlice,
+  navigationViewsSlice,
+];

@@ -25,7 +25,7 @@ import {
   ChannelPermissionChangesInput,
   ChannelPermissionsInput,
   ChannelType,
-  GroupSettingValueInput,
+  groupSettingInputToValue,
   PERMISSION_FIELDS,
   SubscribeInput,
   SubscribeResultType,
@@ -55,7 +55,7 @@ function permissionValues(input: ChannelPermissionsInput | undefined | null): Pa
   if (!input) return out;
   for (const [field, setting] of PERMISSION_FIELDS) {
     const value = input[field];
-    if (value) out[setting] = GroupSettingValueInput.toValue(value);
+    if (value) out[setting] = groupSettingInputToValue(value);
   }
   return out;
 }
@@ -67,8 +67,8 @@ function permissionChanges(input: ChannelPermissionChangesInput | undefined | nu
     const change = input[field];
     if (!change) continue;
     out[setting] = {
-      new: GroupSettingValueInput.toValue(change.new),
-      ...(change.old ? { old: GroupSettingValueInput.toValue(change.old) } : {}),
+      new: groupSettingInputToValue(change.newValue),
+      ...(change.oldValue ? { old: groupSettingInputToValue(change.oldValue) } : {}),
     };
   }
   return out;

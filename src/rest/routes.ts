@@ -5,17 +5,27 @@ import { userRoutes } from './users';
 import { userGroupRoutes } from './user-groups';
 import { channelFolderRoutes } from './channel-folders';
 import { profileFieldRoutes } from './profile-fields';
-
-/** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...userGroupRoutes, ...channelFolderRoutes, ...profileFieldRoutes, ...channelRoutes];
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
-
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...markdownRoutes, ...emojiRoutes];
 import { draftRoutes } from './drafts';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
 import { pushRoutes } from './push';
 import { inviteRoutes } from './invites';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...draftRoutes, ...savedSnippetRoutes, ...navigationViewRoutes, ...pushRoutes, ...inviteRoutes];
+/** Every /api/v1 route, gathered from the features. */
+export const routes: Route[] = [
+  ...serverRoutes,
+  ...userRoutes,
+  ...userGroupRoutes,
+  ...channelFolderRoutes,
+  ...profileFieldRoutes,
+  ...channelRoutes,
+  ...markdownRoutes,
+  ...emojiRoutes,
+  ...draftRoutes,
+  ...savedSnippetRoutes,
+  ...navigationViewRoutes,
+  ...pushRoutes,
+  ...inviteRoutes,
+];

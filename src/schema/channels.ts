@@ -1,21 +1,8 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { GroupSettingValue } from '../core/channels/group-settings';
 import type { ChannelDict, SubscriptionDict } from '../core/channels/view';
+import { GroupSettingChangeInput, GroupSettingValueInput, GroupSettingValueType } from './groups';
 import { errors } from '../errors';
-
-@ObjectType({ description: 'Who holds a channel permission: one user group, or a collection of users and groups.' })
-export class GroupSettingValueType {
-  @Field(() => Int, { nullable: true, description: 'Set when the permission is held by exactly one user group.' })
-  groupId!: number | null;
-  @Field(() => [Int], { nullable: true }) directMembers!: number[] | null;
-  @Field(() => [Int], { nullable: true }) directSubgroups!: number[] | null;
-
-  static from(value: GroupSettingValue): GroupSettingValueType {
-    return Object.assign(new GroupSettingValueType(), typeof value === 'number'
-      ? { groupId: value, directMembers: null, directSubgroups: null }
-      : { groupId: null, directMembers: value.direct_members, directSubgroups: value.direct_subgroups });
-  }
-}
 
 @ObjectType({ description: 'A channel (called a stream in older API names), as the requester may see it.' })
 export class ChannelType {
@@ -137,26 +124,13 @@ export class UnsubscribeResultType {
   @Field(() => [String]) notRemoved!: string[];
 }
 
-@InputType({ description: 'A group id, or a collection of users and groups.' })
-export class GroupSettingValueInput {
-  @Field(() => Int, { nullable: true }) groupId?: number;
-  @Field(() => [Int], { nullable: true }) directMembers?: number[];
-  @Field(() => [Int], { nullable: true }) directSubgroups?: number[];
-
-  static toValue(input: GroupSettingValueInput): GroupSettingValue {
-    const hasGroup = input.groupId !== undefined && input.groupId !== null;
-    const hasCollection = (input.directMembers ?? null) !== null || (input.directSubgroups ?? null) !== null;
-    if (hasGroup === hasCollection) throw errors.badRequest('Give either groupId or directMembers/directSubgroups');
-    if (hasGroup) return input.groupId!;
-    return { direct_members: input.directMembers ?? [], direct_subgroups: input.directSubgroups ?? [] };
-  }
-}
-
-@InputType()
-export class GroupSettingChangeInput {
-  @Field(() => GroupSettingValueInput) new!: GroupSettingValueInput;
-  @Field(() => GroupSettingValueInput, { nullable: true, description: 'The value you expect it to have now.' })
-  old?: GroupSettingValueInput;
+/** A group-setting input as a stored value; exactly one of the two forms must be given. */
+export function groupSettingInputToValue(input: GroupSettingValueInput): GroupSettingValue {
+  const hasGroup = input.groupId !== undefined && input.groupId !== null;
+  const hasCollection = (input.directMembers ?? null) !== null || (input.directSubgroups ?? null) !== null;
+  if (hasGroup === hasCollection) throw errors.badRequest('Give either groupId or directMembers/directSubgroups');
+  if (hasGroup) return input.groupId!;
+  return { direct_members: input.directMembers ?? [], direct_subgroups: input.directSubgroups ?? [] };
 }
 
 /** Field names of the permission inputs, in GraphQL and REST spelling. */

@@ -21,9 +21,13 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver, UserGroupResolver, ChannelFolderResolver, ProfileFieldResolver, ChannelResolver, MarkdownResolver] as const;
 export const resolvers = [
   UserResolver,
+  UserGroupResolver,
+  ChannelFolderResolver,
+  ProfileFieldResolver,
+  ChannelResolver,
+  MarkdownResolver,
   DraftResolver,
   SavedSnippetResolver,
   NavigationViewResolver,

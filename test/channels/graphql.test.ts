@@ -111,7 +111,7 @@ test('updateChannel, updateSubscriptionProperties, unsubscribe, archiveChannel',
     ts,
     member,
     `mutation($id: Int!) {
-      updateChannel(id: $id, input: { newName: "gql-renamed", description: "New", permissions: { canSendMessageGroup: { new: { groupId: ${groups['role:everyone']} }, old: { groupId: ${groups['role:members']} } } } }) {
+      updateChannel(id: $id, input: { newName: "gql-renamed", description: "New", permissions: { canSendMessageGroup: { newValue: { groupId: ${groups['role:everyone']} }, oldValue: { groupId: ${groups['role:members']} } } } }) {
         name description canSendMessageGroup { groupId }
       }
     }`,
