@@ -79,3 +79,8 @@ export function loadConfig(env: Env = process.env): Config {
     logRequests: env.PARLEY_LOG_REQUESTS === '1',
   };
 }
+
+/** Where the embedded database keeps its files (server and operator commands alike); null with PostgreSQL. */
+export function embeddedDatabaseDir(config: Config): string | null {
+  return config.databaseUrl ? null : path.join(config.dataDir, 'pgdata');
+}
