@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
 import type { AppDeps } from '../deps';
+import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
 import {
   createUser,
@@ -75,7 +76,7 @@ async function findUser(deps: AppDeps, ref: string): Promise<User> {
   const key = ref.trim();
   const query = User.query(deps.knex).where('realm_id', deps.realmId);
   if (/^\d+$/.test(key)) {
-    const user = await query.where('id', Number(key)).first();
+    const user = isRowId(Number(key)) ? await query.where('id', Number(key)).first() : undefined;
     if (!user) throw new CommandError(`No user with id ${key}`);
     return user;
   }

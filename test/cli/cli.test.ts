@@ -7,7 +7,7 @@ import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, TestServer } from '../helpers/server';
+import { freshPostgresDatabase, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 // Every command opens the database itself; on PGlite that means files in DATA_DIR, which is slow.
 jest.setTimeout(240_000);
@@ -56,10 +56,10 @@ describe('arguments', () => {
   let ws: Awaited<ReturnType<typeof workspace>>;
   beforeAll(async () => {
     ws = await workspace();
-  });
+  }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
     await ws.cleanup();
-  });
+  }, SERVER_HOOK_TIMEOUT);
 
   test('help lists every command', async () => {
     const res = await ws.cli(['help']);
@@ -115,10 +115,10 @@ describe('commands', () => {
   let ws: Awaited<ReturnType<typeof workspace>>;
   beforeAll(async () => {
     ws = await workspace();
-  });
+  }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
     await ws.cleanup();
-  });
+  }, SERVER_HOOK_TIMEOUT);
   beforeEach(() => resetLoginLimits());
 
   test('migrate applies every migration once; migrate --rollback undoes them', async () => {
@@ -175,7 +175,9 @@ describe('commands', () => {
       stdout: '',
       stderr: 'error: could not change the role: The owner permission cannot be removed from the only organization owner.\n',
     });
-    expect(await ws.cli(['set-role', '999999', 'member'])).toEqual({ code: 1, stdout: '', stderr: 'error: No user with id 999999\n' });
+    for (const id of ['999999', '3000000000']) {
+      expect(await ws.cli(['set-role', id, 'member'])).toEqual({ code: 1, stdout: '', stderr: `error: No user with id ${id}\n` });
+    }
     expect(await ws.cli(['deactivate', 'nobody@example.com'])).toEqual({
       code: 1,
       stdout: '',

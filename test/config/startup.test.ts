@@ -5,7 +5,10 @@ import { loadConfig } from '../../src/config';
 import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { RunningServer, startServer } from '../../src/server';
 import { assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, TestServer } from '../helpers/server';
+import { freshPostgresDatabase, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
+
+// Each test starts its own servers.
+jest.setTimeout(SERVER_HOOK_TIMEOUT);
 
 /**
  * Starts the real server the way main.ts does, with a zuliprc directory and a fresh database:

@@ -1,7 +1,7 @@
 import { buildSchema, getIntrospectionQuery, GraphQLError, Kind, OperationDefinitionNode, parse } from 'graphql';
 import { checkOperationLimits, MAX_QUERY_COST, MAX_QUERY_DEPTH, operationDepth } from '../../src/schema/limits';
 import { graphql } from '../helpers/api';
-import { startTestServer, TestServer } from '../helpers/server';
+import { startTestServer, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 // A schema that can nest without end, to reach depths the application schema cannot express yet.
 const nested = buildSchema(`
@@ -67,10 +67,10 @@ describe('over HTTP', () => {
   let ts: TestServer;
   beforeAll(async () => {
     ts = await startTestServer();
-  });
+  }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
     await ts.close();
-  });
+  }, SERVER_HOOK_TIMEOUT);
 
   test('an oversized query is refused with 400 before anything runs', async () => {
     const aliases = Array.from({ length: MAX_QUERY_COST / 2 + 1 }, (_, i) => `m${i}: me { userId }`).join(' ');

@@ -1,16 +1,16 @@
 import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, basicAuth, client, graphql, graphqlError } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 let creator: TestUser;
 beforeAll(async () => {
   ts = await startTestServer();
   creator = await makeUser(ts, 200, { canCreateUsers: true });
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 beforeEach(() => resetLoginLimits());
 
 const USER_FIELDS = `userId email deliveryEmail fullName dateJoined isActive isOwner isAdmin isGuest isBot botType botOwnerId

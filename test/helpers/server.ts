@@ -67,6 +67,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
+/** For beforeAll/afterAll hooks that start or stop a server: on a busy machine that takes a while. */
+export const SERVER_HOOK_TIMEOUT = 120_000;
+
 let counter = 0;
 
 /** Creates an account directly through the action (as the operator would), with a known password. */

@@ -1,13 +1,13 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 beforeAll(async () => {
   ts = await startTestServer();
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 
 /** A raw request to /api/v1 with exactly the Authorization header given (or none). */
 async function rawGet(path: string, authorization?: string) {

@@ -1,15 +1,15 @@
 import { assertError, assertSuccess, basicAuth, client, graphql } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 let creator: TestUser;
 beforeAll(async () => {
   ts = await startTestServer();
   creator = await makeUser(ts, 200, { canCreateUsers: true });
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 
 let seq = 0;
 const fresh = () => `conv${++seq}@example.com`;

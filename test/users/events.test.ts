@@ -1,7 +1,7 @@
 import { inTransaction } from '../../src/db/unit-of-work';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { captureEvents } from '../helpers/events';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 let creator: TestUser;
@@ -11,11 +11,11 @@ beforeAll(async () => {
   ts = await startTestServer();
   creator = await makeUser(ts, 200, { canCreateUsers: true });
   events = captureEvents(ts);
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   events.stop();
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 beforeEach(() => events.clear());
 
 const activeIds = async () =>

@@ -1,14 +1,14 @@
 import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 beforeAll(async () => {
   ts = await startTestServer();
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 beforeEach(() => resetLoginLimits());
 
 const login = (username: string, password: string) => client(ts, null).post('/fetch_api_key', { username, password });

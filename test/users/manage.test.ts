@@ -1,16 +1,16 @@
 import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 let creator: TestUser;
 beforeAll(async () => {
   ts = await startTestServer();
   creator = await makeUser(ts, 200, { canCreateUsers: true });
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 
 let seq = 0;
 const fresh = () => `new${++seq}@example.com`;
@@ -249,8 +249,11 @@ describe('DELETE /users/{user_id} and POST /users/{user_id}/reactivate', () => {
     expect(await activeOf(ts.owner.id)).toBe(true);
   });
 
-  test('an unknown user is "No such user"', async () => {
-    assertError(await client(ts, ts.owner).delete('/users/999999'), 'BAD_REQUEST', 'No such user');
-    assertError(await client(ts, ts.owner).post('/users/999999/reactivate'), 'BAD_REQUEST', 'No such user');
+  test('an unknown user is "No such user", however large the id', async () => {
+    for (const id of [999999, 3000000000]) {
+      assertError(await client(ts, ts.owner).delete(`/users/${id}`), 'BAD_REQUEST', 'No such user');
+      assertError(await client(ts, ts.owner).post(`/users/${id}/reactivate`), 'BAD_REQUEST', 'No such user');
+      assertError(await client(ts, ts.owner).patch(`/users/${id}`, { role: 400 }), 'BAD_REQUEST', 'No such user');
+    }
   });
 });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 let admin: TestUser;
@@ -14,10 +14,10 @@ beforeAll(async () => {
   moderator = await makeUser(ts, 300);
   member = await makeUser(ts, 400);
   guest = await makeUser(ts, 600);
-});
+}, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
-});
+}, SERVER_HOOK_TIMEOUT);
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const gravatar = (email: string) =>
@@ -131,8 +131,10 @@ describe('GET /users/{user_id}', () => {
     expect(body.user.is_active).toBe(false);
   });
 
-  test('an unknown id is "No such user"', async () => {
-    assertError(await client(ts, member).get('/users/999999'), 'BAD_REQUEST', 'No such user');
+  test('an unknown id is "No such user", however large', async () => {
+    for (const id of ['999999', '3000000000', '99999999999999999999']) {
+      assertError(await client(ts, member).get(`/users/${id}`), 'BAD_REQUEST', 'No such user');
+    }
   });
 
   test('a bad boolean parameter is refused', async () => {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
 import { User } from './model';
 import { isAdminRole, isOwnerRole } from './roles';
@@ -27,7 +28,7 @@ export function requireOwnerFor(actor: User | null): void {
 
 /** Any user of the realm, active or not, or "No such user". */
 export async function findUser(db: Knex, realmId: number, userId: number): Promise<User> {
-  const user = await User.query(db).findOne({ realm_id: realmId, id: userId });
+  const user = isRowId(userId) ? await User.query(db).findOne({ realm_id: realmId, id: userId }) : undefined;
   if (!user) throw errors.noSuchUser();
   return user;
 }

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
 import { User } from './model';
 import { canSeeDeliveryEmail, placeholderDomain, userDict, UserDict } from './view';
@@ -19,6 +20,7 @@ export async function getUserForViewer(
 }
 
 async function userById(deps: AppDeps, id: number): Promise<User | undefined> {
+  if (!isRowId(id)) return undefined;
   return User.query(deps.knex).where({ realm_id: deps.realmId, id }).first();
 }
 
