@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { isValidEmail } from './core/users/validation';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {
@@ -62,8 +63,6 @@ function urlVar(env: Env, name: string, protocols: string[]): string | null {
   return raw.trim();
 }
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
-
 export function loadConfig(env: Env = process.env): Config {
   const port = intVar(env, 'PORT', 9991, 0, 65535);
   const host = (env.HOST ?? '').trim() || '127.0.0.1';
@@ -71,7 +70,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const ownerEmail = (env.PARLEY_OWNER_EMAIL ?? '').trim() || 'owner@example.com';
-  if (!EMAIL_RE.test(ownerEmail)) throw new ConfigError(`PARLEY_OWNER_EMAIL is not an email address: "${ownerEmail}"`);
+  // Checked as account creation will check it, so a bad address stops the start-up here.
+  if (!isValidEmail(ownerEmail)) throw new ConfigError(`PARLEY_OWNER_EMAIL is not an email address: "${ownerEmail}"`);
   const ownerPassword = env.PARLEY_OWNER_PASSWORD ? env.PARLEY_OWNER_PASSWORD : null;
   if (ownerPassword !== null && ownerPassword.length < 8) {
     throw new ConfigError('PARLEY_OWNER_PASSWORD must be at least 8 characters long');
@@ -136,4 +136,9 @@ function emailFrom(env: Env, externalUrl: string): string {
     return raw;
   }
   return `noreply@${new URL(externalUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost'}`;
+}
+
+/** Where the embedded database keeps its files (server and operator commands alike); null with PostgreSQL. */
+export function embeddedDatabaseDir(config: Config): string | null {
+  return config.databaseUrl ? null : path.join(config.dataDir, 'pgdata');
 }

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import path from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, embeddedDatabaseDir, loadConfig } from './config';
 import { startServer } from './server';
 
 async function main(): Promise<void> {
@@ -15,7 +14,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const server = await startServer(config, {
-    pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'pgdata'),
+    pgliteDir: embeddedDatabaseDir(config),
     zuliprcDir: config.dataDir,
   });
   if (server.owner) {

@@ -34,6 +34,18 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const built = await buildApp(deps);
   const server = http.createServer(built.app);
   server.keepAliveTimeout = 65_000;
+  // Responses not yet finished, so a shutdown can tell their connections not to stay open.
+  const unfinished = new Set<http.ServerResponse>();
+  let stopping = false;
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    unfinished.add(res);
+    res.once('finish', () => {
+      // A connection that was busy when the shutdown began is idle now: close it too.
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+    res.once('close', () => unfinished.delete(res));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -44,7 +56,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish, then release the database.
+      // Stop accepting, let in-flight requests finish (their connections then close instead of
+      // idling in keep-alive), then release the database.
+      stopping = true;
+      for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

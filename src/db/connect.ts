@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
+import { lockDatabaseDir } from './lock';
 
 // PostgreSQL returns bigint and count(*) as strings; PGlite returns numbers. Parse them the same way
 // so the code above the database sees one behaviour. Our ids and counts stay far below 2^53.
@@ -39,8 +40,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { PGlite } = await import('@electric-sql/pglite');
   const ClientPgLite = (await import('knex-pglite')).default as unknown as Knex.Client;
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
-  const pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir)) : new PGlite();
-  await pglite.waitReady;
+  const unlock = options.pgliteDir ? lockDatabaseDir(options.pgliteDir) : () => undefined;
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir)) : new PGlite();
+    await pglite.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const knex = knexFactory({
     client: ClientPgLite as never,
     dialect: 'postgres',
@@ -50,8 +58,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     knex,
     kind: 'pglite',
     close: async () => {
-      await knex.destroy();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await knex.destroy();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -149,5 +149,6 @@ function unknownParams(specs: ParamMap, request: Record<string, string>): string
     known.add(name);
     for (const alias of param.aliases) known.add(alias);
   }
-  return Object.keys(request).filter((key) => !known.has(key));
+  // Sorted, as Zulip lists them.
+  return Object.keys(request).filter((key) => !known.has(key)).sort();
 }

@@ -100,7 +100,9 @@ export function restDispatcher(deps: AppDeps, routes: Route[]) {
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const ep = found.path.methods.get(method);
       if (!ep) {
-        const allowed = [...found.path.methods.keys()];
+        // HEAD is served wherever GET is, so it is allowed there too.
+        const allowed: string[] = [...found.path.methods.keys()];
+        if (allowed.includes('GET')) allowed.push('HEAD');
         res.setHeader('Allow', allowed.join(', '));
         throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed });
       }

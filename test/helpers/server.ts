@@ -25,7 +25,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `parley_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE "${name}"`);
@@ -66,6 +66,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/** For beforeAll/afterAll hooks that start or stop a server: on a busy machine that takes a while. */
+export const SERVER_HOOK_TIMEOUT = 120_000;
 
 let counter = 0;
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
 import { User } from './model';
 import { isAdminRole, isOwnerRole } from './roles';
@@ -15,15 +16,19 @@ export function requireCanCreateUsers(actor: User): void {
   }
 }
 
-/** Changes to other accounts are for administrators; owners' accounts only for owners. */
-export function requireCanManage(actor: User, target: User): void {
-  if (!isAdminRole(actor.role)) throw errors.insufficientPermission();
-  if (isOwnerRole(target.role) && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
+/** Changing another account is for administrators (the operator, actor null, may do anything). */
+export function requireCanAdminUser(actor: User | null): void {
+  if (actor && !isAdminRole(actor.role)) throw errors.insufficientPermission();
+}
+
+/** Granting or taking away ownership, and deactivating an owner, are for owners. */
+export function requireOwnerFor(actor: User | null): void {
+  if (actor && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
 }
 
 /** Any user of the realm, active or not, or "No such user". */
 export async function findUser(db: Knex, realmId: number, userId: number): Promise<User> {
-  const user = await User.query(db).findOne({ realm_id: realmId, id: userId });
+  const user = isRowId(userId) ? await User.query(db).findOne({ realm_id: realmId, id: userId }) : undefined;
   if (!user) throw errors.noSuchUser();
   return user;
 }

@@ -1,10 +1,18 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { emitRoleMembershipMoves } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
-import { activeOwnerCount, activeUserIds, findUser, requireCanCreateUsers, requireCanManage } from './access';
+import {
+  activeOwnerCount,
+  activeUserIds,
+  findUser,
+  requireCanAdminUser,
+  requireCanCreateUsers,
+  requireOwnerFor,
+} from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
@@ -27,16 +35,15 @@ export interface NewUser {
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
 export async function createUser(deps: AppDeps, actor: User | null, input: NewUser): Promise<{ user: User; apiKey: string }> {
   if (actor) requireCanCreateUsers(actor);
-  const email = checkEmail(input.email);
+  // Checked in the order Zulip checks them, so the first problem reported is the same.
   const fullName = checkFullName(input.fullName);
+  const email = checkEmail(input.email);
+  if (await emailInUse(deps.knex, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
   const passwordHash = input.password === null ? null : await hashPassword(checkPassword(input.password));
   const apiKey = generateApiKey();
   const user = await inTransaction(deps, deps.realmId, async (uow) => {
-    const existing = await User.query(uow.trx)
-      .where('realm_id', deps.realmId)
-      .whereRaw('lower(delivery_email) = lower(?)', [email])
-      .first();
-    if (existing) throw errors.badRequest('Email is already in use.');
+    // Checked again: another request may have taken the address while the password was hashed.
+    if (await emailInUse(uow.trx, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
     let created: User;
     try {
       created = await User.query(uow.trx).insertAndFetch({
@@ -61,6 +68,11 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
   return { user, apiKey };
 }
 
+async function emailInUse(db: Knex, realmId: number, email: string): Promise<boolean> {
+  const found = await User.query(db).where('realm_id', realmId).whereRaw('lower(delivery_email) = lower(?)', [email]).first();
+  return found !== undefined;
+}
+
 /** realm_user/add goes to every active user, with the address each of them may see. */
 async function emitPersonAdd(deps: AppDeps, uow: UnitOfWork, person: User): Promise<void> {
   const viewers = await User.query(uow.trx).select('id', 'role').where({ realm_id: deps.realmId, is_active: true });
@@ -82,52 +94,56 @@ export interface UserChanges {
   role?: number;
 }
 
-export async function updateUser(deps: AppDeps, actor: User, userId: number, changes: UserChanges): Promise<void> {
+/** actor null: the operator, through the CLI. */
+export async function updateUser(deps: AppDeps, actor: User | null, userId: number, changes: UserChanges): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
-    requireCanManage(actor, target);
+    requireCanAdminUser(actor);
     const patch: Partial<User> = {};
+    if (changes.role !== undefined && !(ROLE_VALUES as readonly number[]).includes(changes.role)) throw errors.badRequest('Invalid role');
+    if (changes.role !== undefined && changes.role !== target.role) {
+      // Granting or removing ownership is for owners only, and an organization keeps one owner.
+      if (isOwnerRole(changes.role) || isOwnerRole(target.role)) requireOwnerFor(actor);
+      if (isOwnerRole(target.role) && target.is_active && !target.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
+        throw errors.badRequest('The owner permission cannot be removed from the only organization owner.');
+      }
+      patch.role = changes.role as RoleValue;
+    }
     // A blank name is ignored rather than refused, as Zulip does.
     if (changes.fullName !== undefined && changes.fullName.trim() !== '') {
       const fullName = checkFullName(changes.fullName);
       if (fullName !== target.full_name) patch.full_name = fullName;
     }
-    if (changes.role !== undefined && !(ROLE_VALUES as readonly number[]).includes(changes.role)) throw errors.badRequest('Invalid role');
-    if (changes.role !== undefined && changes.role !== target.role) {
-      // Granting or removing ownership is for owners only, and an organization keeps one owner.
-      if ((isOwnerRole(changes.role) || isOwnerRole(target.role)) && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
-      if (isOwnerRole(target.role) && target.is_active && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
-        throw errors.badRequest('The owner permission cannot be removed from the only organization owner.');
-      }
-      patch.role = changes.role as RoleValue;
-    }
     if (Object.keys(patch).length === 0) return;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
     const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
     const recipients = await activeUserIds(uow.trx, deps.realmId);
-    if (patch.full_name !== undefined) {
-      uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
-    }
     if (patch.role !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
     }
     if (moves) await emitRoleMembershipMoves(uow, target.id, moves);
+    if (patch.full_name !== undefined) {
+      uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
+    }
   });
 }
 
-/** actor null: the operator, through the CLI. */
+/**
+ * actor null: the operator, through the CLI. The account's API keys are kept: authentication
+ * refuses them while it is deactivated, and they work again once it is reactivated, as in Zulip.
+ */
 export async function deactivateUser(deps: AppDeps, actor: User | null, userId: number): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
-    if (actor) requireCanManage(actor, target);
     if (!target.is_active) throw errors.badRequest('User is deactivated');
+    requireCanAdminUser(actor);
+    if (isOwnerRole(target.role)) requireOwnerFor(actor);
     if (isOwnerRole(target.role) && !target.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
-    const recipients = await activeUserIds(uow.trx, deps.realmId);
     await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
-    // Its keys stop working at once; reactivation issues new ones.
-    await ApiKey.query(uow.trx).delete().where({ user_id: target.id });
+    // Told to the accounts still active afterwards.
+    const recipients = await activeUserIds(uow.trx, deps.realmId);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
   });
 }
@@ -135,7 +151,7 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
 export async function reactivateUser(deps: AppDeps, actor: User | null, userId: number): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
-    if (actor) requireCanManage(actor, target);
+    requireCanAdminUser(actor);
     // Reactivating an active account changes nothing and tells nobody.
     if (target.is_active) return;
     await User.query(uow.trx).patch({ is_active: true }).where({ id: target.id });

@@ -1,8 +1,9 @@
 import type { AppDeps } from '../../deps';
+import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
 import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
-import { userDict, UserDict } from './view';
+import { canSeeDeliveryEmail, placeholderDomain, userDict, UserDict } from './view';
 
 /** Read side of the users feature: what one viewer may see of the organization's accounts. */
 export async function getUserForViewer(
@@ -11,19 +12,32 @@ export async function getUserForViewer(
   idOrEmail: number | string,
   opts: { clientGravatar: boolean; includeCustomProfileFields: boolean },
 ): Promise<UserDict> {
-  const query = User.query(deps.knex).where('realm_id', deps.realmId);
-  if (typeof idOrEmail === 'number') query.where('id', idOrEmail);
-  else query.whereRaw('lower(delivery_email) = lower(?)', [idOrEmail]);
-  const target = await query.first();
-  // An address the viewer may not see must not be usable to find the account.
-  if (!target || (typeof idOrEmail === 'string' && viewer.id !== target.id && userDict(deps.config, viewer, target, { clientGravatar: false, includeProfileData: false }).delivery_email === null)) {
-    throw errors.noSuchUser();
-  }
+  const target = typeof idOrEmail === 'number' ? await userById(deps, idOrEmail) : await userByEmailForViewer(deps, viewer, idOrEmail);
+  if (!target) throw errors.noSuchUser();
   return userDict(deps.config, viewer, target, {
     clientGravatar: opts.clientGravatar,
     includeProfileData: opts.includeCustomProfileFields,
     profileData: opts.includeCustomProfileFields ? await profileDataFor(deps.knex, deps.realmId, [target.id]) : undefined,
   });
+}
+
+async function userById(deps: AppDeps, id: number): Promise<User | undefined> {
+  if (!isRowId(id)) return undefined;
+  return User.query(deps.knex).where({ realm_id: deps.realmId, id }).first();
+}
+
+/**
+ * An address names a user when it is their placeholder, or their real address and the viewer may
+ * see it: a hidden address must not be usable to find the account.
+ */
+async function userByEmailForViewer(deps: AppDeps, viewer: User, email: string): Promise<User | undefined> {
+  const wanted = email.trim().toLowerCase();
+  const placeholder = /^user(\d+)@(.+)$/.exec(wanted);
+  if (placeholder && placeholder[2] === placeholderDomain(deps.config).toLowerCase() && Number.isSafeInteger(Number(placeholder[1]))) {
+    return userById(deps, Number(placeholder[1]));
+  }
+  const target = await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw('lower(delivery_email) = ?', [wanted]).first();
+  return target && canSeeDeliveryEmail(viewer, target) ? target : undefined;
 }
 
 export async function listUsersForViewer(

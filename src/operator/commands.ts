@@ -1,0 +1,243 @@
+import type { Knex } from 'knex';
+import type { ParseArgsConfig } from 'node:util';
+import type { AppDeps } from '../deps';
+import { isRowId } from '../db/ids';
+import { migrateLatest, migrateRollback } from '../db/migrate';
+import {
+  createUser,
+  deactivateUser,
+  issueApiKey,
+  reactivateUser,
+  regenerateApiKey,
+  setCanCreateUsers,
+  updateUser,
+} from '../core/users/actions';
+import { generatePassword } from '../core/users/credentials';
+import { User } from '../core/users/model';
+import { Role, RoleValue } from '../core/users/roles';
+
+/**
+ * Operator commands. Each parses its arguments first (a mistake there is a usage error, before the
+ * database is touched), then runs through the same actions as the API with actor null (the operator).
+ */
+export class UsageError extends Error {}
+/** A failure to report to the operator as it is (exit code 1). */
+export class CommandError extends Error {}
+
+export type Out = (line: string) => void;
+
+/** What a parsed command does: with the organization ready, or with the bare database (migrations). */
+export type Runner =
+  | { needs: 'organization'; run(deps: AppDeps, out: Out): Promise<void> }
+  | { needs: 'database'; run(knex: Knex, out: Out): Promise<void> };
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals: string[];
+  /** Prefix for errors the actions raise, saying what could not be done. */
+  failure: string;
+  parse(args: Parsed): Runner;
+}
+
+export const ROLE_NAMES: Record<string, RoleValue> = {
+  owner: Role.OWNER,
+  admin: Role.ADMINISTRATOR,
+  moderator: Role.MODERATOR,
+  member: Role.MEMBER,
+  guest: Role.GUEST,
+};
+
+const roleName = (role: number) => Object.entries(ROLE_NAMES).find(([, value]) => value === role)?.[0] ?? String(role);
+
+function parseRole(raw: string): RoleValue {
+  const role = ROLE_NAMES[raw.trim().toLowerCase()];
+  if (role === undefined) throw new UsageError(`unknown role "${raw}" (use one of ${Object.keys(ROLE_NAMES).join(', ')})`);
+  return role;
+}
+
+function required(values: Parsed['values'], name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+const describe = (user: User) => `${user.full_name} <${user.delivery_email}> (user ${user.id})`;
+
+/** A user named by id or by email address. */
+async function findUser(deps: AppDeps, ref: string): Promise<User> {
+  const key = ref.trim();
+  const query = User.query(deps.knex).where('realm_id', deps.realmId);
+  if (/^\d+$/.test(key)) {
+    const user = isRowId(Number(key)) ? await query.where('id', Number(key)).first() : undefined;
+    if (!user) throw new CommandError(`No user with id ${key}`);
+    return user;
+  }
+  const user = await query.whereRaw('lower(delivery_email) = lower(?)', [key]).first();
+  if (!user) throw new CommandError(`No user with email "${key}"`);
+  return user;
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'create-user',
+    usage: 'create-user --email EMAIL --name NAME [--role ROLE] [--password PASSWORD]',
+    summary: 'Create an account (role member unless given) and print its API key. Without --password one is generated and printed.',
+    options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } },
+    positionals: [],
+    failure: 'could not create the user',
+    parse({ values }) {
+      const email = required(values, 'email');
+      const fullName = required(values, 'name');
+      const role = typeof values.role === 'string' ? parseRole(values.role) : Role.MEMBER;
+      const given = typeof values.password === 'string' ? values.password : null;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const password = given ?? generatePassword();
+          const { user, apiKey } = await createUser(deps, null, { email, fullName, password, role });
+          out(`Created ${describe(user)} with the role ${roleName(user.role)}.`);
+          if (given === null) out(`Password: ${password}`);
+          out(`API key: ${apiKey}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'set-role',
+    usage: 'set-role USER ROLE',
+    summary: "Change a user's role.",
+    options: {},
+    positionals: ['USER', 'ROLE'],
+    failure: 'could not change the role',
+    parse({ positionals: [ref, rawRole] }) {
+      const role = parseRole(rawRole);
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          if (user.role === role) {
+            out(`${describe(user)} already has the role ${roleName(role)}.`);
+            return;
+          }
+          await updateUser(deps, null, user.id, { role });
+          out(`Changed the role of ${describe(user)} from ${roleName(user.role)} to ${roleName(role)}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'grant-create-users',
+    usage: 'grant-create-users USER [--revoke]',
+    summary: 'Allow an administrator to create users through the API (POST /users); --revoke takes it back.',
+    options: { revoke: { type: 'boolean' } },
+    positionals: ['USER'],
+    failure: 'could not change the permission',
+    parse({ values, positionals: [ref] }) {
+      const allow = values.revoke !== true;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          await setCanCreateUsers(deps, user.id, allow);
+          out(`${describe(user)} ${allow ? 'may now' : 'may no longer'} create users.`);
+          if (allow && user.role > Role.ADMINISTRATOR) {
+            out(`Note: the permission takes effect only while the user is an administrator or owner (now ${roleName(user.role)}).`);
+          }
+        },
+      };
+    },
+  },
+  {
+    name: 'api-key',
+    usage: 'api-key USER [--regenerate]',
+    summary: "Print a newly issued API key for a user (their other keys keep working); --regenerate replaces all of the user's keys with it.",
+    options: { regenerate: { type: 'boolean' } },
+    positionals: ['USER'],
+    failure: 'could not issue an API key',
+    parse({ values, positionals: [ref] }) {
+      const replace = values.regenerate === true;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          if (!user.is_active) throw new CommandError(`${describe(user)} is deactivated; reactivate the account first.`);
+          const apiKey = replace ? await regenerateApiKey(deps, user.id) : await issueApiKey(deps, user.id);
+          out(replace ? `Replaced every API key of ${describe(user)}.` : `Issued an API key for ${describe(user)}.`);
+          out(`API key: ${apiKey}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'deactivate',
+    usage: 'deactivate USER',
+    summary: 'Deactivate an account: it can no longer log in or use its API keys.',
+    options: {},
+    positionals: ['USER'],
+    failure: 'could not deactivate the user',
+    parse({ positionals: [ref] }) {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          if (!user.is_active) throw new CommandError(`${describe(user)} is already deactivated.`);
+          await deactivateUser(deps, null, user.id);
+          out(`Deactivated ${describe(user)}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'reactivate',
+    usage: 'reactivate USER',
+    summary: 'Reactivate a deactivated account; its earlier API keys work again.',
+    options: {},
+    positionals: ['USER'],
+    failure: 'could not reactivate the user',
+    parse({ positionals: [ref] }) {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          if (user.is_active) {
+            out(`${describe(user)} is already active.`);
+            return;
+          }
+          await reactivateUser(deps, null, user.id);
+          out(`Reactivated ${describe(user)}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'migrate',
+    usage: 'migrate [--rollback]',
+    summary: 'Apply pending database migrations; --rollback undoes the most recent batch.',
+    options: { rollback: { type: 'boolean' } },
+    positionals: [],
+    failure: 'migration failed',
+    parse({ values }) {
+      const rollback = values.rollback === true;
+      return {
+        needs: 'database',
+        async run(knex, out) {
+          if (rollback) {
+            const undone = await migrateRollback(knex);
+            out(undone.length === 0 ? 'No migrations to roll back.' : `Rolled back ${undone.length} migration(s): ${undone.join(', ')}`);
+            return;
+          }
+          const applied = await migrateLatest(knex);
+          out(applied.length === 0 ? 'The database schema is up to date.' : `Applied ${applied.length} migration(s): ${applied.join(', ')}`);
+        },
+      };
+    },
+  },
+];

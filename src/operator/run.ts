@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util';
+import { ensureOwner, ensureRealm } from '../bootstrap';
+import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config';
+import { Database, openDatabase } from '../db/connect';
+import { DatabaseInUseError } from '../db/lock';
+import { migrateLatest } from '../db/migrate';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../errors';
+import { InProcessBus } from '../realtime/bus';
+import { Command, CommandError, COMMANDS, Out, Parsed, UsageError } from './commands';
+
+export interface CliIO {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+const INVOCATION = 'npm run cli --';
+
+function overview(): string {
+  const lines = [`Usage: ${INVOCATION} <command> [arguments]`, '', 'Commands:'];
+  for (const command of COMMANDS) lines.push(`  ${command.usage}`, `      ${command.summary}`);
+  lines.push(
+    '  help [COMMAND]',
+    '      Show this help, or the help of one command.',
+    '',
+    'USER is an account\'s email address or user id. ROLE is one of owner, admin, moderator, member, guest.',
+    'The database is the server\'s, from the same environment (DATA_DIR or DATABASE_URL). Commands',
+    'other than migrate first prepare it as the server\'s start does: pending migrations are applied,',
+    'and an empty database gets its organization and owner.',
+  );
+  return lines.join('\n');
+}
+
+const commandHelp = (command: Command) => `Usage: ${INVOCATION} ${command.usage}\n\n${command.summary}`;
+
+function parseCommandArgs(command: Command, args: string[]): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== command.positionals.length) {
+    const expected = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
+    throw new UsageError(`expected ${expected}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => `"${p}"`).join(' ')}`);
+  }
+  return { values: parsed.values as Parsed['values'], positionals: parsed.positionals };
+}
+
+/** Opens the organization as the server does at start, telling the operator if it was just created. */
+async function prepareOrganization(db: Database, config: Config, out: Out): Promise<AppDeps> {
+  await migrateLatest(db.knex);
+  const realmId = await ensureRealm(db.knex, config);
+  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId };
+  const owner = await ensureOwner(deps, config.dataDir);
+  if (owner) {
+    out('The database had no accounts yet, so the organization owner was created:');
+    out(`  email:    ${owner.email}`);
+    out(`  password: ${owner.password}`);
+    out(`  API key:  ${owner.apiKey}`);
+    if (owner.zuliprcPath) out(`  zuliprc:  ${owner.zuliprcPath}`);
+  }
+  return deps;
+}
+
+/**
+ * Runs one operator command. Returns the exit code: 0 done, 1 the command failed, 2 bad arguments
+ * or configuration.
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const out: Out = (line) => io.stdout.write(`${line}\n`);
+  const err: Out = (line) => io.stderr.write(`${line}\n`);
+  const [name, ...rest] = argv;
+
+  if (name === 'help' || name === '--help' || name === '-h') {
+    if (rest.length === 0) {
+      out(overview());
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.name === rest[0]);
+    if (!command || rest.length > 1) {
+      err(`error: unknown command "${rest.join(' ')}"\n\n${overview()}`);
+      return 2;
+    }
+    out(commandHelp(command));
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    err(`${name === undefined ? 'error: no command given' : `error: unknown command "${name}"`}\n\n${overview()}`);
+    return 2;
+  }
+
+  let runner;
+  let config: Config;
+  try {
+    runner = command.parse(parseCommandArgs(command, rest));
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`error: ${error.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      err(`Configuration error: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+
+  let db: Database | null = null;
+  try {
+    db = await openDatabase({ url: config.databaseUrl, pgliteDir: embeddedDatabaseDir(config), poolMax: 2 });
+    if (runner.needs === 'organization') await runner.run(await prepareOrganization(db, config, out), out);
+    else await runner.run(db.knex, out);
+    return 0;
+  } catch (error) {
+    if (error instanceof ApiError) err(`error: ${command.failure}: ${error.message}`);
+    else if (error instanceof CommandError || error instanceof DatabaseInUseError) err(`error: ${error.message}`);
+    else err(`error: ${command.failure}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await db?.close().catch((error: Error) => err(`warning: closing the database failed: ${error.message}`));
+  }
+}

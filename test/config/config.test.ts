@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('defaults', () => {
+  test('an empty environment gives a working local configuration', () => {
+    expect(loadConfig({})).toEqual({
+      port: 9991,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      realmName: 'Parley',
+      externalUrl: 'http://127.0.0.1:9991',
+      ownerEmail: 'owner@example.com',
+      ownerPassword: null,
+      redisUrl: null,
+      heartbeatSeconds: 60,
+      queueTimeoutSeconds: 600,
+      logRequests: false,
+    });
+  });
+
+  test('empty values count as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ', PARLEY_OWNER_EMAIL: '', REDIS_URL: '' })).toMatchObject({
+      port: 9991,
+      databaseUrl: null,
+      ownerEmail: 'owner@example.com',
+      redisUrl: null,
+    });
+  });
+});
+
+describe('accepted values', () => {
+  test('are parsed and normalized', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/parley',
+      DATABASE_URL: 'postgresql://parley:secret@db.internal:5432/parley',
+      PARLEY_OWNER_EMAIL: ' boss@example.org ',
+      PARLEY_OWNER_PASSWORD: 'long-enough',
+      PARLEY_REALM_NAME: 'Acme',
+      REDIS_URL: 'redis://cache:6379',
+      PARLEY_HEARTBEAT_SECONDS: '30',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/parley',
+      databaseUrl: 'postgresql://parley:secret@db.internal:5432/parley',
+      ownerEmail: 'boss@example.org',
+      ownerPassword: 'long-enough',
+      realmName: 'Acme',
+      redisUrl: 'redis://cache:6379',
+      heartbeatSeconds: 30,
+      // A wildcard listen address is not one a client can reach.
+      externalUrl: 'http://127.0.0.1:8080',
+    });
+  });
+
+  test('the external URL loses its trailing slashes', () => {
+    expect(loadConfig({ PARLEY_EXTERNAL_URL: 'https://chat.example.com/' }).externalUrl).toBe('https://chat.example.com');
+  });
+});
+
+describe('bad values are refused with a message naming the variable', () => {
+  test.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number, got "abc"'],
+    [{ PORT: '-1' }, 'PORT must be a whole number, got "-1"'],
+    [{ PORT: '80.5' }, 'PORT must be a whole number, got "80.5"'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL: "not a url"'],
+    [{ DATABASE_URL: 'mysql://db/parley' }, 'DATABASE_URL must start with postgres:// or postgresql://, got "mysql://db/parley"'],
+    [{ REDIS_URL: 'http://cache' }, 'REDIS_URL must start with redis:// or rediss://, got "http://cache"'],
+    [{ PARLEY_EXTERNAL_URL: 'ftp://chat.example.com' }, 'PARLEY_EXTERNAL_URL must start with http:// or https://, got "ftp://chat.example.com"'],
+    [{ PARLEY_OWNER_EMAIL: 'not-an-email' }, 'PARLEY_OWNER_EMAIL is not an email address: "not-an-email"'],
+    [{ PARLEY_OWNER_EMAIL: 'owner@localhost' }, 'PARLEY_OWNER_EMAIL is not an email address: "owner@localhost"'],
+    [{ PARLEY_OWNER_EMAIL: 'two@@example.com' }, 'PARLEY_OWNER_EMAIL is not an email address: "two@@example.com"'],
+    [{ PARLEY_OWNER_PASSWORD: 'short' }, 'PARLEY_OWNER_PASSWORD must be at least 8 characters long'],
+    [{ PARLEY_REALM_NAME: 'x'.repeat(41) }, 'PARLEY_REALM_NAME must be at most 40 characters long'],
+    [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS must be between 1 and 3600, got 0'],
+    [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
+  ])('%j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,155 @@
+import { inTransaction } from '../../src/db/unit-of-work';
+import { assertError, assertSuccess, client } from '../helpers/api';
+import { captureEvents } from '../helpers/events';
+import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
+
+let ts: TestServer;
+let creator: TestUser;
+let events: ReturnType<typeof captureEvents>;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  creator = await makeUser(ts, 200, { canCreateUsers: true });
+  events = captureEvents(ts);
+}, SERVER_HOOK_TIMEOUT);
+afterAll(async () => {
+  events.stop();
+  await ts.close();
+}, SERVER_HOOK_TIMEOUT);
+beforeEach(() => events.clear());
+
+const activeIds = async () =>
+  ((await ts.server.deps.knex('users').where({ is_active: true }).orderBy('id').pluck('id')) as number[]).map(Number);
+const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+
+test('creating a user sends realm_user/add with the full user to every active user', async () => {
+  const res = await client(ts, creator).post('/users', { email: 'evented@example.com', password: 'a-good-password', full_name: 'Evented Person' });
+  const userId = assertSuccess(res).user_id;
+  const adds = events.of('realm_user', 'add');
+  expect(adds).toHaveLength(1);
+  expect(sorted(adds[0].userIds)).toEqual(await activeIds());
+  expect(adds[0].userIds).toContain(userId);
+  const expected = assertSuccess(
+    await client(ts, ts.owner).get(`/users/${userId}`, { client_gravatar: false, include_custom_profile_fields: true }),
+  ).user;
+  expect(adds[0].event).toEqual({ type: 'realm_user', op: 'add', person: expected });
+  expect(adds[0].event.person).toMatchObject({ profile_data: {}, avatar_url: expect.stringContaining('gravatar.com') });
+  expect(events.deliveries).toHaveLength(1);
+});
+
+test('a role change sends realm_user/update with the new role', async () => {
+  const member = await makeUser(ts);
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300 }));
+  expect(events.deliveries).toHaveLength(1);
+  expect(events.deliveries[0].event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: member.id, role: 300 } });
+  expect(sorted(events.deliveries[0].userIds)).toEqual(await activeIds());
+});
+
+test('a name change sends realm_user/update with the new name', async () => {
+  const member = await makeUser(ts);
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { full_name: '  Brand New Name ' }));
+  expect(events.deliveries).toHaveLength(1);
+  expect(events.deliveries[0].event).toEqual({
+    type: 'realm_user',
+    op: 'update',
+    person: { user_id: member.id, full_name: 'Brand New Name' },
+  });
+  expect(sorted(events.deliveries[0].userIds)).toEqual(await activeIds());
+});
+
+test('changing role and name at once sends one event for each', async () => {
+  const member = await makeUser(ts);
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 600, full_name: 'Guest Now' }));
+  expect(events.deliveries.map((d) => d.event.person)).toEqual([
+    { user_id: member.id, role: 600 },
+    { user_id: member.id, full_name: 'Guest Now' },
+  ]);
+});
+
+test('deactivation sends is_active false to the users still active; reactivation sends is_active true to all', async () => {
+  const member = await makeUser(ts);
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).delete(`/users/${member.id}`));
+  expect(events.deliveries).toHaveLength(1);
+  expect(events.deliveries[0].event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: member.id, is_active: false } });
+  expect(sorted(events.deliveries[0].userIds)).toEqual(await activeIds());
+  expect(events.deliveries[0].userIds).not.toContain(member.id);
+
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).post(`/users/${member.id}/reactivate`));
+  expect(events.deliveries).toHaveLength(1);
+  expect(events.deliveries[0].event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: member.id, is_active: true } });
+  expect(sorted(events.deliveries[0].userIds)).toEqual(await activeIds());
+  expect(events.deliveries[0].userIds).toContain(member.id);
+});
+
+test('deactivated users receive nothing', async () => {
+  const gone = await makeUser(ts);
+  assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
+  const member = await makeUser(ts);
+  events.clear();
+  assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { full_name: 'Someone Else' }));
+  expect(events.deliveries[0].userIds).not.toContain(gone.id);
+});
+
+test('events are published after the commit: listeners already see the change', async () => {
+  const member = await makeUser(ts);
+  let seen: Promise<number> | null = null;
+  const stop = ts.server.deps.bus.subscribe(() => {
+    seen ??= ts.server.deps.knex('users').where({ id: member.id }).first('role').then((r) => r.role);
+  });
+  try {
+    assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 200 }));
+  } finally {
+    stop();
+  }
+  expect(await seen).toBe(200);
+});
+
+describe('nothing is published when an action fails', () => {
+  test.each([
+    ['a member creating a user', async (member: TestUser) => client(ts, member).post('/users', { email: 'x1@example.com', password: 'a-good-password', full_name: 'X Y' })],
+    ['a duplicate address', async () => client(ts, creator).post('/users', { email: creator.email, password: 'a-good-password', full_name: 'X Y' })],
+    ['demoting the only owner', async () => client(ts, ts.owner).patch(`/users/${ts.owner.id}`, { role: 400 })],
+    ['deactivating the only owner', async () => client(ts, ts.owner).delete(`/users/${ts.owner.id}`)],
+    ['a member renaming someone', async (member: TestUser) => client(ts, member).patch(`/users/${ts.owner.id}`, { full_name: 'Hijacked Name' })],
+    ['a valid role with an invalid name', async (member: TestUser) => client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300, full_name: 'Bad*Name' })],
+  ])('%s', async (_label, act) => {
+    await ts.server.deps.knex('users').where('role', 100).whereNot('id', ts.owner.id).update({ role: 200 });
+    const member = await makeUser(ts);
+    events.clear();
+    const res = await act(member);
+    expect(res.body.result).toBe('error');
+    expect(events.deliveries).toEqual([]);
+  });
+
+  test('the failed role change above was rolled back too', async () => {
+    const member = await makeUser(ts);
+    assertError(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300, full_name: 'Bad*Name' }), 'BAD_REQUEST', 'Invalid characters in name!');
+    expect((await ts.server.deps.knex('users').where({ id: member.id }).first('role')).role).toBe(400);
+  });
+
+  test('an event queued in a transaction that then fails is dropped', async () => {
+    const deps = ts.server.deps;
+    await expect(
+      inTransaction(deps, deps.realmId, async (uow) => {
+        await uow.trx('users').where({ id: ts.owner.id }).update({ full_name: 'Never Committed' });
+        uow.emit({ type: 'realm_user', op: 'update', person: { user_id: ts.owner.id, full_name: 'Never Committed' } }, [ts.owner.id]);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(events.deliveries).toEqual([]);
+    expect((await deps.knex('users').where({ id: ts.owner.id }).first('full_name')).full_name).not.toBe('Never Committed');
+  });
+
+  test('changes that change nothing publish nothing', async () => {
+    const member = await makeUser(ts);
+    events.clear();
+    assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 400, full_name: member.fullName }));
+    assertSuccess(await client(ts, ts.owner).post(`/users/${member.id}/reactivate`));
+    expect(events.deliveries).toEqual([]);
+  });
+});
