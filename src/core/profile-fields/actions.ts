@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { renderDescription } from '../markdown/render-description';
-import { activeUserIds, findUser, requireAdmin, requireCanManage } from '../users/access';
+import { activeUserIds, findUser, requireAdmin, requireCanAdminUser } from '../users/access';
 import type { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
 import { DEFAULT_EXTERNAL_ACCOUNTS, FieldType, isRenderable, MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS } from './field-types';
@@ -258,7 +258,7 @@ export async function updateUserProfileData(
 ): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
-    requireCanManage(actor, target);
+    requireCanAdminUser(actor);
     const kept: { id: number; value: ProfileValue }[] = [];
     for (const entry of data) {
       if (entry.value === null || entry.value.length === 0) await removeValue(uow, actor, target, entry.id);
