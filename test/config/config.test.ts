@@ -16,6 +16,11 @@ describe('defaults', () => {
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logRequests: false,
+      pushBouncer: null,
+      smtpUrl: null,
+      emailFrom: 'noreply@127.0.0.1',
+      invitesDailyMax: 100,
+      invitationValidityMinutes: 14400,
     });
   });
 
