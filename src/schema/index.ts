@@ -3,6 +3,8 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { UserResolver } from '../resolvers/user';
+import { SettingsResolver } from '../resolvers/settings';
+import { PresenceResolver } from '../resolvers/presence';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -11,7 +13,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [UserResolver, SettingsResolver, PresenceResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 

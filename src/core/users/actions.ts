@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { syncRoleMembership } from '../groups/system-groups';
+import { applyDefaultsToNewUser } from '../settings/store';
 import { activeOwnerCount, activeUserIds, findUser, requireCanCreateUsers, requireCanManage } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
 import { ApiKey, User } from './model';
@@ -51,6 +52,8 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
       if (isUniqueViolation(error)) throw errors.badRequest('Email is already in use.');
       throw error;
     }
+    // New accounts start from the organization's default settings.
+    created = await applyDefaultsToNewUser(uow.trx, created);
     await storeKey(uow, created.id, apiKey);
     await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
     await emitPersonAdd(deps, uow, created);
@@ -110,6 +113,16 @@ export async function updateUser(deps: AppDeps, actor: User, userId: number, cha
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
     }
   });
+}
+
+/** A user renaming themselves (PATCH /settings): told to everyone, as an administrator's rename is. */
+export async function renameSelf(deps: AppDeps, uow: UnitOfWork, user: User, rawName: string): Promise<boolean> {
+  const fullName = checkFullName(rawName);
+  if (fullName === user.full_name) return false;
+  await User.query(uow.trx).patch({ full_name: fullName }).where({ id: user.id });
+  const recipients = await activeUserIds(uow.trx, deps.realmId);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, recipients);
+  return true;
 }
 
 /** actor null: the operator, through the CLI. */

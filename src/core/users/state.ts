@@ -50,7 +50,13 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     return;
   }
   if (event.op !== 'update') return;
-  const { user_id, is_active, ...changes } = person;
+  const { user_id, is_active, new_email, avatar_source, avatar_url_medium: _medium, ...changes } = person as typeof person & {
+    new_email?: string;
+    avatar_source?: string;
+    avatar_url_medium?: string;
+  };
+  // The API email a viewer sees changes with the user's email_address_visibility.
+  if (new_email !== undefined) changes.email = new_email;
   if (is_active === false) {
     const moving = active.find((u) => u.user_id === user_id);
     state.realm_users = active.filter((u) => u.user_id !== user_id);
@@ -72,6 +78,8 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
   }
   if (user_id === myId) {
     if (changes.full_name !== undefined) state.full_name = changes.full_name;
+    if (avatar_source !== undefined) state.avatar_source = avatar_source;
+    if (changes.avatar_url !== undefined) state.avatar_url = changes.avatar_url;
     if (changes.role !== undefined) {
       state.user_role = changes.role;
       state.is_admin = isAdminRole(changes.role);
