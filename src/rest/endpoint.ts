@@ -145,5 +145,6 @@ function unknownParams(specs: ParamMap, request: Record<string, string>): string
     known.add(name);
     for (const alias of param.aliases) known.add(alias);
   }
-  return Object.keys(request).filter((key) => !known.has(key));
+  // Zulip lists them sorted.
+  return Object.keys(request).filter((key) => !known.has(key)).sort();
 }

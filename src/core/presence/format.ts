@@ -21,7 +21,11 @@ export interface LegacyPresence {
   website: LegacyClientPresence;
 }
 
-/** What is stored for one user. A user who never reported being active counts as active at joining. */
+/**
+ * What is stored for one user. A user who never reported being active counts as active when they
+ * joined, though never after their last connection (an invisible user's connection is moved into
+ * the past, and a new account must not look present because of its recent joining date).
+ */
 export interface PresenceTimes {
   lastActive: Date | null;
   lastConnected: Date;
@@ -30,15 +34,20 @@ export interface PresenceTimes {
 
 export const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+function lastActiveOf(times: PresenceTimes): Date {
+  if (times.lastActive) return times.lastActive;
+  return times.dateJoined < times.lastConnected ? times.dateJoined : times.lastConnected;
+}
+
 export function modernPresence(times: PresenceTimes): ModernPresence {
   return {
-    active_timestamp: toSeconds(times.lastActive ?? times.dateJoined),
+    active_timestamp: toSeconds(lastActiveOf(times)),
     idle_timestamp: toSeconds(times.lastConnected),
   };
 }
 
 export function legacyClientPresence(times: PresenceTimes): LegacyClientPresence {
-  const active = times.lastActive ?? times.dateJoined;
+  const active = lastActiveOf(times);
   const isActive = active.getTime() + LEGACY_ACTIVE_WINDOW_SECS * 1000 >= times.lastConnected.getTime();
   return {
     client: 'website',
