@@ -16,7 +16,7 @@ beforeAll(async () => {
     full_name: `Bulk ${i}`,
   }));
   await ts.server.deps.knex('users').insert(rows);
-});
+}, 120_000);
 afterAll(async () => {
   events.stop();
   await ts.close();

@@ -15,7 +15,7 @@ beforeAll(async () => {
   ts = await startTestServer();
   events = capture(ts);
   knex = ts.server.deps.knex;
-});
+}, 120_000);
 afterAll(async () => {
   events.stop();
   await ts.close();

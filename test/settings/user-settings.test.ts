@@ -9,7 +9,7 @@ let events: Capture;
 beforeAll(async () => {
   ts = await startTestServer();
   events = capture(ts);
-});
+}, 120_000);
 afterAll(async () => {
   events.stop();
   await ts.close();

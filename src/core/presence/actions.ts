@@ -12,6 +12,7 @@ import {
   USER_LIMIT_FOR_PRESENCE_EVENTS,
 } from './constants';
 import { presenceEvents } from './events';
+import { presenceTimes } from './format';
 import { readOwnPresence, writePresence } from './store';
 
 export type PresenceStatus = 'active' | 'idle';
@@ -101,8 +102,9 @@ async function presenceDeliveries(
   lastConnected: Date,
   force: boolean,
 ): Promise<Delivery[]> {
-  const viewers = await activeViewers(db, deps.realmId);
+  // Past the limit nobody is told, so a large organization's member list is not even read.
+  const viewers = await activeViewers(db, deps.realmId, force ? undefined : USER_LIMIT_FOR_PRESENCE_EVENTS + 1);
   if (!force && viewers.length > USER_LIMIT_FOR_PRESENCE_EVENTS) return [];
-  const times = { lastActive, lastConnected, dateJoined: user.date_joined };
+  const times = presenceTimes(lastActive, lastConnected, new Date(user.date_joined));
   return presenceEvents(deps.config, user, times, viewers).map(({ event, userIds }) => ({ realmId: deps.realmId, userIds, event }));
 }

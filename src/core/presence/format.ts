@@ -21,40 +21,31 @@ export interface LegacyPresence {
   website: LegacyClientPresence;
 }
 
-/**
- * What is stored for one user. A user who never reported being active counts as active when they
- * joined, though never after their last connection (an invisible user's connection is moved into
- * the past, and a new account must not look present because of its recent joining date).
- */
+/** A user's presence in UNIX seconds: last activity and last connection. */
 export interface PresenceTimes {
-  lastActive: Date | null;
-  lastConnected: Date;
-  dateJoined: Date;
+  active: number;
+  connected: number;
 }
 
 export const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-function lastActiveOf(times: PresenceTimes): Date {
-  if (times.lastActive) return times.lastActive;
-  return times.dateJoined < times.lastConnected ? times.dateJoined : times.lastConnected;
+/**
+ * A user who never reported being active counts as active when they joined, though never after
+ * their last connection (an invisible user's connection is moved into the past, and a new account
+ * must not look present because of its recent joining date). The SQL of store.ts does the same.
+ */
+export function presenceTimes(lastActive: Date | null, lastConnected: Date, dateJoined: Date): PresenceTimes {
+  const active = lastActive ?? (dateJoined < lastConnected ? dateJoined : lastConnected);
+  return { active: toSeconds(active), connected: toSeconds(lastConnected) };
 }
 
 export function modernPresence(times: PresenceTimes): ModernPresence {
-  return {
-    active_timestamp: toSeconds(lastActiveOf(times)),
-    idle_timestamp: toSeconds(times.lastConnected),
-  };
+  return { active_timestamp: times.active, idle_timestamp: times.connected };
 }
 
 export function legacyClientPresence(times: PresenceTimes): LegacyClientPresence {
-  const active = lastActiveOf(times);
-  const isActive = active.getTime() + LEGACY_ACTIVE_WINDOW_SECS * 1000 >= times.lastConnected.getTime();
-  return {
-    client: 'website',
-    status: isActive ? 'active' : 'idle',
-    timestamp: toSeconds(isActive ? active : times.lastConnected),
-    pushable: false,
-  };
+  const isActive = times.active + LEGACY_ACTIVE_WINDOW_SECS >= times.connected;
+  return { client: 'website', status: isActive ? 'active' : 'idle', timestamp: isActive ? times.active : times.connected, pushable: false };
 }
 
 export function legacyFromClient(website: LegacyClientPresence): LegacyPresence {

@@ -25,16 +25,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Far enough back to mean "everything", near enough for a valid date.
 const MAX_HISTORY_DAYS = 100_000;
 
-const timesOf = (row: PresenceRow): PresenceTimes => ({
-  lastActive: row.last_active_time,
-  lastConnected: row.last_connected_time,
-  dateJoined: row.date_joined,
-});
+const timesOf = (row: PresenceRow): PresenceTimes => ({ active: row.active, connected: row.connected });
 
 /** The API email `viewer` sees for the user of a presence row. */
 function apiEmail(deps: AppDeps, viewer: User, row: PresenceRow): string {
-  const target = { id: row.user_id, is_bot: row.is_bot, email_address_visibility: row.email_address_visibility } as User;
-  return canSeeDeliveryEmail(viewer, target) ? row.delivery_email : placeholderEmail(deps.config, row.user_id);
+  const target = { id: row.user_id, is_bot: false, email_address_visibility: row.email_address_visibility } as User;
+  return canSeeDeliveryEmail(viewer, target) ? row.delivery_email! : placeholderEmail(deps.config, row.user_id);
 }
 
 export async function realmPresence(deps: AppDeps, viewer: User, query: PresenceQuery, now = new Date()): Promise<PresenceSnapshot> {
@@ -48,6 +44,7 @@ export async function realmPresence(deps: AppDeps, viewer: User, query: Presence
       afterUpdateId: lastUpdateId,
       // A client that already holds data is limited by its update id alone.
       connectedSince: lastUpdateId === null || lastUpdateId <= 0 ? since : null,
+      withAddresses: !query.slim,
     });
   }
   const presences: PresenceSnapshot['presences'] = {};

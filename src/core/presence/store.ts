@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * SQL of the presence feature. A report costs one primary-key read and, at most once a minute per
- * user, one write; fetching "changed since" uses the (realm_id, last_update_id) index.
+ * user, one write; "changed since" reads use the (realm_id, last_update_id) index and return
+ * timestamps already in UNIX seconds, so large answers build no Date objects.
  */
 export interface OwnPresence {
   presenceEnabled: boolean;
@@ -12,15 +13,15 @@ export interface OwnPresence {
 }
 
 export async function readOwnPresence(db: Knex, userId: number): Promise<OwnPresence> {
-  const row = await db('users')
-    .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
-    .leftJoin('user_presence', 'user_presence.user_id', 'users.id')
-    .where('users.id', userId)
-    .first(
-      'user_settings.presence_enabled',
-      'user_presence.last_active_time',
-      'user_presence.last_connected_time',
-    );
+  const result = await db.raw(
+    `SELECT s.presence_enabled, p.last_active_time, p.last_connected_time
+       FROM users u
+       LEFT JOIN user_settings s ON s.user_id = u.id
+       LEFT JOIN user_presence p ON p.user_id = u.id
+      WHERE u.id = ?`,
+    [userId],
+  );
+  const row = result.rows[0];
   return {
     // An account without a settings row has the default, which is on.
     presenceEnabled: row?.presence_enabled ?? true,
@@ -60,49 +61,58 @@ export async function writePresence(
 
 export interface PresenceRow {
   user_id: number;
-  last_active_time: Date | null;
-  last_connected_time: Date;
   last_update_id: number;
-  date_joined: Date;
-  delivery_email: string;
-  email_address_visibility: number;
-  role: number;
-  is_bot: boolean;
-  bot_type: number | null;
+  /** UNIX seconds; a user never reported active counts as active at min(joining, last connection). */
+  active: number;
+  connected: number;
+  /** Only when addresses were asked for (the legacy format is keyed by email). */
+  delivery_email?: string;
+  email_address_visibility?: number;
 }
 
-const ROW_COLUMNS = [
-  'user_presence.user_id',
-  'user_presence.last_active_time',
-  'user_presence.last_connected_time',
-  'user_presence.last_update_id',
-  'users.date_joined',
-  'users.delivery_email',
-  'users.email_address_visibility',
-  'users.role',
-  'users.is_bot',
-  'users.bot_type',
-];
+const SECONDS = (column: string) => `floor(extract(epoch FROM ${column}))::bigint`;
+
+const SELECT_ROWS = `SELECT p.user_id, p.last_update_id,
+       ${SECONDS('coalesce(p.last_active_time, least(u.date_joined, p.last_connected_time))')} AS active,
+       ${SECONDS('p.last_connected_time')} AS connected`;
+
+function normalize(rows: PresenceRow[]): PresenceRow[] {
+  // Both drivers are told to parse bigint as numbers; be explicit anyway.
+  for (const row of rows) {
+    row.last_update_id = Number(row.last_update_id);
+    row.active = Number(row.active);
+    row.connected = Number(row.connected);
+  }
+  return rows;
+}
 
 /** Presence of active human users, changed after `afterUpdateId` and/or connected since `since`. */
 export async function presenceRows(
   db: Knex,
   realmId: number,
-  filter: { afterUpdateId: number | null; connectedSince: Date | null },
+  filter: { afterUpdateId: number | null; connectedSince: Date | null; withAddresses: boolean },
 ): Promise<PresenceRow[]> {
-  const query = db('user_presence')
-    .join('users', 'users.id', 'user_presence.user_id')
-    .where('user_presence.realm_id', realmId)
-    .where('users.is_active', true)
-    .where('users.is_bot', false)
-    .select(ROW_COLUMNS);
-  if (filter.afterUpdateId !== null) query.where('user_presence.last_update_id', '>', filter.afterUpdateId);
-  if (filter.connectedSince !== null) query.where('user_presence.last_connected_time', '>=', filter.connectedSince);
-  const rows: PresenceRow[] = await query;
-  for (const row of rows) row.last_update_id = Number(row.last_update_id);
-  return rows;
+  const bindings: Knex.RawBinding[] = [realmId];
+  let where = '';
+  if (filter.afterUpdateId !== null) {
+    where += ' AND p.last_update_id > ?';
+    bindings.push(filter.afterUpdateId);
+  }
+  if (filter.connectedSince !== null) {
+    where += ' AND p.last_connected_time >= ?';
+    bindings.push(filter.connectedSince);
+  }
+  const addresses = filter.withAddresses ? ', u.delivery_email, u.email_address_visibility' : '';
+  const result = await db.raw(
+    `${SELECT_ROWS}${addresses}
+       FROM user_presence p JOIN users u ON u.id = p.user_id
+      WHERE p.realm_id = ? AND u.is_active AND NOT u.is_bot${where}`,
+    bindings,
+  );
+  return normalize(result.rows);
 }
 
 export async function presenceRowForUser(db: Knex, userId: number): Promise<PresenceRow | undefined> {
-  return db('user_presence').join('users', 'users.id', 'user_presence.user_id').where('user_presence.user_id', userId).first(ROW_COLUMNS);
+  const result = await db.raw(`${SELECT_ROWS} FROM user_presence p JOIN users u ON u.id = p.user_id WHERE p.user_id = ?`, [userId]);
+  return normalize(result.rows)[0];
 }

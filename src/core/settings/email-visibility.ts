@@ -11,8 +11,11 @@ import { canSeeDeliveryEmail, placeholderEmail, userDict } from '../users/view';
  */
 export type Viewer = Pick<User, 'id' | 'role'>;
 
-export async function activeViewers(db: Knex, realmId: number): Promise<Viewer[]> {
-  return db('users').where({ realm_id: realmId, is_active: true }).select('id', 'role');
+/** Active users of the realm (at most `limit` of them, when given). */
+export async function activeViewers(db: Knex, realmId: number, limit?: number): Promise<Viewer[]> {
+  const query = db('users').where({ realm_id: realmId, is_active: true }).select('id', 'role');
+  if (limit !== undefined) query.limit(limit);
+  return query;
 }
 
 /** Recipients grouped by the API email of `target` they see. */
