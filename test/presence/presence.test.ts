@@ -454,6 +454,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     const viewer = await newUser();
     const silent = await newUser();
     assertError(await client(ts, viewer).get('/users/999999/presence'), 'BAD_REQUEST', 'No such user');
+    assertError(await client(ts, viewer).get('/users/99999999999999999999/presence'), 'BAD_REQUEST', 'No such user');
     assertError(await client(ts, viewer).get('/users/nobody@example.com/presence'), 'BAD_REQUEST', 'No such user');
     assertError(await client(ts, viewer).get(`/users/${silent.id}/presence`), 'BAD_REQUEST', `No presence data for ${silent.id}`);
     assertError(

@@ -84,7 +84,8 @@ async function findActiveUser(deps: AppDeps, viewer: User, key: string): Promise
   const base = () => User.query(deps.knex).where({ realm_id: deps.realmId, is_active: true });
   let target: User | undefined;
   if (/^[0-9]+$/.test(key)) {
-    target = Number.isSafeInteger(Number(key)) ? await base().findById(Number(key)) : undefined;
+    // Ids are 32-bit integers in the database; anything larger names nobody.
+    target = Number(key) <= 2_147_483_647 ? await base().findById(Number(key)) : undefined;
   } else {
     const placeholder = new RegExp(`^user([0-9]+)@${placeholderDomain(deps.config).replace(/\./g, '\\.')}$`, 'i').exec(key);
     if (placeholder) target = await base().findById(Number(placeholder[1]));
