@@ -114,9 +114,24 @@ async function serveParley(): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) await knex('user_presence').insert(rows.slice(i, i + 500));
   await knex('presence_sequences').insert({ realm_id: realmId, last_update_id: rows.length }).onConflict('realm_id').merge();
 
+  // Requests still queued when the load stops are answered before the database closes.
+  let inFlight = 0;
+  server.http.on('request', (_req, res) => {
+    inFlight += 1;
+    res.on('close', () => (inFlight -= 1));
+  });
   process.send!({ url: server.url, users, lastUpdateId: rows.length } satisfies Ready);
-  process.on('disconnect', () => {
-    void server.close().then(() => pg?.drop()).finally(() => process.exit(0));
+  const pool = (knex.client as { pool?: { numUsed(): number; numPendingAcquires(): number } }).pool;
+  const busy = () => inFlight > 0 || (pool !== undefined && pool.numUsed() + pool.numPendingAcquires() > 0);
+  process.on('disconnect', async () => {
+    // Handlers outlive their clients' sockets: wait for half a second of quiet on the database too.
+    for (let quiet = 0, waited = 0; quiet < 5 && waited < 60_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      quiet = busy() ? 0 : quiet + 1;
+    }
+    await server.close();
+    await pg?.drop();
+    process.exit(0);
   });
 }
 
