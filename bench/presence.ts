@@ -9,6 +9,7 @@
  *
  * The servers run in a child process, so the load generator does not share their event loop.
  * Embedded database by default; BENCH_DATABASE_URL=postgres://... uses a fresh PostgreSQL database.
+ * BENCH_DURATION_SECONDS (15) and BENCH_CONNECTIONS (50) tune the load.
  *
  *   npm run build && node -e "require('./dist/bench/presence').run()"
  */
@@ -20,7 +21,7 @@ import knexFactory from 'knex';
 
 export const ORGANIZATION_SIZE = 10_000;
 export const SIMULATED_USERS = 1_000;
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 
 interface BenchUser {
