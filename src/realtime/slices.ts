@@ -3,6 +3,8 @@ import { usersSlice } from '../core/users/state';
 import { userGroupsSlice } from '../core/groups/state';
 import { channelFoldersSlice } from '../core/channel-folders/state';
 import { customProfileFieldsSlice } from '../core/profile-fields/state';
+import { settingsSlices } from '../core/settings/state';
+import { presenceSlice } from '../core/presence/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
@@ -21,4 +23,6 @@ export const stateSlices: StateSlice[] = [
   draftsSlice,
   savedSnippetsSlice,
   navigationViewsSlice,
+  ...settingsSlices,
+  presenceSlice,
 ];

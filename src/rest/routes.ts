@@ -12,6 +12,8 @@ import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
 import { pushRoutes } from './push';
 import { inviteRoutes } from './invites';
+import { settingsRoutes } from './settings';
+import { presenceRoutes } from './presence';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -28,4 +30,6 @@ export const routes: Route[] = [
   ...navigationViewRoutes,
   ...pushRoutes,
   ...inviteRoutes,
+  ...settingsRoutes,
+  ...presenceRoutes,
 ];

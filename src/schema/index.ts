@@ -13,6 +13,8 @@ import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
 import { InvitationResolver } from '../resolvers/invites';
+import { SettingsResolver } from '../resolvers/settings';
+import { PresenceResolver } from '../resolvers/presence';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -33,6 +35,8 @@ export const resolvers = [
   NavigationViewResolver,
   PushResolver,
   InvitationResolver,
+  SettingsResolver,
+  PresenceResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

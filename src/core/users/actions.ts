@@ -5,6 +5,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { emitRoleMembershipMoves } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
+import { applyDefaultsToNewUser } from '../settings/store';
 import {
   activeOwnerCount,
   activeUserIds,
@@ -59,6 +60,8 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
       if (isUniqueViolation(error)) throw errors.badRequest('Email is already in use.');
       throw error;
     }
+    // New accounts start from the organization's default settings.
+    created = await applyDefaultsToNewUser(uow.trx, created);
     await storeKey(uow, created.id, apiKey);
     const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
     await emitPersonAdd(deps, uow, created);
@@ -126,6 +129,16 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
     }
   });
+}
+
+/** A user renaming themselves (PATCH /settings): told to everyone, as an administrator's rename is. */
+export async function renameSelf(deps: AppDeps, uow: UnitOfWork, user: User, rawName: string): Promise<boolean> {
+  const fullName = checkFullName(rawName);
+  if (fullName === user.full_name) return false;
+  await User.query(uow.trx).patch({ full_name: fullName }).where({ id: user.id });
+  const recipients = await activeUserIds(uow.trx, deps.realmId);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, recipients);
+  return true;
 }
 
 /**

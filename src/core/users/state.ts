@@ -52,9 +52,15 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     return;
   }
   if (event.op !== 'update') return;
-  const { user_id, is_active, custom_profile_field, ...changes } = person as typeof person & {
-    custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
-  };
+  const { user_id, is_active, custom_profile_field, new_email, avatar_source, avatar_url_medium: _medium, ...changes } =
+    person as typeof person & {
+      custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
+      new_email?: string;
+      avatar_source?: string;
+      avatar_url_medium?: string;
+    };
+  // The API email a viewer sees changes with the user's email_address_visibility.
+  if (new_email !== undefined) changes.email = new_email;
   if (is_active === false) {
     const moving = active.find((u) => u.user_id === user_id);
     state.realm_users = active.filter((u) => u.user_id !== user_id);
@@ -82,6 +88,8 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
   }
   if (user_id === myId) {
     if (changes.full_name !== undefined) state.full_name = changes.full_name;
+    if (avatar_source !== undefined) state.avatar_source = avatar_source;
+    if (changes.avatar_url !== undefined) state.avatar_url = changes.avatar_url;
     if (changes.role !== undefined) {
       state.user_role = changes.role;
       state.is_admin = isAdminRole(changes.role);
