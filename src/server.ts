@@ -5,7 +5,7 @@ import { migrateLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
-import { InProcessBus } from './realtime/bus';
+import { createRealtime } from './realtime/realtime';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -28,8 +28,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const db = await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir });
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  const bus = new InProcessBus();
-  const deps: AppDeps = { config, knex: db.knex, bus, realmId };
+  const realtime = createRealtime(config);
+  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime };
   const owner = await ensureOwner(deps, options.zuliprcDir);
   const built = await buildApp(deps);
   const server = http.createServer(built.app);
@@ -44,14 +44,30 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish, then release the database.
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
+      // event queues and the database.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await realtime.shutdown();
+      await drainConnections(server, closed);
       await built.stop();
-      await bus.close();
+      await realtime.close();
       await db.close();
     })());
   return { deps, db, http: server, url: `http://${host}:${port}`, owner, close };
+}
+
+/**
+ * Waits for the connections to end. Keep-alive connections that finished their last request are
+ * closed as they become idle; any still busy after the grace period are cut.
+ */
+async function drainConnections(server: http.Server, closed: Promise<void>, graceMs = 10_000): Promise<void> {
+  let done = false;
+  void closed.then(() => (done = true));
+  const started = Date.now();
+  while (!done) {
+    server.closeIdleConnections();
+    if (Date.now() - started > graceMs) server.closeAllConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 25))]);
+  }
 }

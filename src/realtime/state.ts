@@ -55,3 +55,6 @@ export interface StateSlice {
   fetch(deps: AppDeps, user: User, options: RegisterOptions): Promise<RegisterState>;
   apply?(state: RegisterState, event: ZulipEvent, user: User, options: RegisterOptions): void;
 }
+
+export type CapabilityName = keyof ClientCapabilities;
+export const CAPABILITY_NAMES = Object.keys(NO_CAPABILITIES) as CapabilityName[];
