@@ -72,6 +72,8 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
 export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
   heartbeat: () => {},
+  // Typing is ephemeral: no register state.
+  typing: () => {},
   restart: () => {},
 };
 
