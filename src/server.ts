@@ -30,6 +30,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const realmId = await ensureRealm(db.knex, config);
   const realtime = createRealtime(config);
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime };
+  await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
   const built = await buildApp(deps);
   const server = http.createServer(built.app);
@@ -51,6 +52,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.shutdown();
       await drainConnections(server, closed);
       await built.stop();
+      try {
+        await realtime.save(db.knex);
+      } catch (error) {
+        console.error('could not save the event queues', error);
+      }
       await realtime.close();
       await db.close();
     })());

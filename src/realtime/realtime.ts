@@ -1,7 +1,9 @@
+import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Delivery, EventBus, BusListener } from './bus';
 import { InProcessBus } from './bus';
 import { MemoryQueueStore } from './memory-store';
+import { announceRestart, loadQueues, saveQueues } from './persist';
 import { EventQueues } from './queues';
 import type { QueueStore } from './store';
 
@@ -13,8 +15,12 @@ import type { QueueStore } from './store';
 export interface Realtime {
   bus: EventBus;
   queues: EventQueues;
+  /** Puts back the queues saved by the previous process, each told of the restart. */
+  restore(knex: Knex, realmId: number): Promise<void>;
   /** Ends waiting requests and stops timers; queues stay in their store. */
   shutdown(): Promise<void>;
+  /** Saves in-process queues for the next start (queues in a shared store need no saving). */
+  save(knex: Knex): Promise<void>;
   /** Releases the bus and the store. */
   close(): Promise<void>;
 }
@@ -58,7 +64,14 @@ export function createRealtime(config: Config, parts: RealtimeParts = {}): Realt
   return {
     bus: new QueueingBus(inner, queues),
     queues,
+    restore: async (knex, realmId) => {
+      if (!(store instanceof MemoryQueueStore)) return;
+      await announceRestart(queues, await loadQueues(knex, realmId, store));
+    },
     shutdown: () => queues.shutdown(),
+    save: async (knex) => {
+      if (store instanceof MemoryQueueStore) await saveQueues(knex, store);
+    },
     close: async () => {
       await inner.close();
       await store.close();

@@ -1,3 +1,4 @@
+import { SERVER_GENERATION } from '../../realtime/persist';
 import type { StateSlice } from '../../realtime/state';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';
 import { MIN_PASSWORD_LENGTH } from '../users/validation';
@@ -26,9 +27,6 @@ export const PROTOCOL_TIMINGS = {
   server_typing_stopped_wait_period_milliseconds: 5000,
   server_typing_started_wait_period_milliseconds: 10000,
 } as const;
-
-/** Started once per process: clients compare it across restarts to notice a new server. */
-const SERVER_GENERATION = Math.floor(Date.now() / 1000);
 
 export const realmSlice: StateSlice = {
   fetchTypes: ['realm'],
