@@ -6,6 +6,7 @@ import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { createRealtime } from './realtime/realtime';
+import { attachSubscriptions } from './realtime/subscriptions';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -35,6 +36,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const built = await buildApp(deps);
   const server = http.createServer(built.app);
   server.keepAliveTimeout = 65_000;
+  const subscriptions = attachSubscriptions(server, deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -49,6 +51,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // event queues and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await subscriptions.close();
       await realtime.shutdown();
       await drainConnections(server, closed);
       await built.stop();

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
+import { EventsResolver } from '../resolvers/events';
 import { UserResolver } from '../resolvers/user';
 import type { GraphQLContext } from './context';
+import { busOnlyPubSub } from './pubsub';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
@@ -11,12 +13,12 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver] as const;
+export const resolvers = [UserResolver, EventsResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 
 export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false });
+  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false, pubSub: busOnlyPubSub });
   return cached;
 }
 
