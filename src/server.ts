@@ -22,14 +22,16 @@ export interface StartOptions {
   pgliteDir: string | null;
   /** Where the zuliprc of a newly created owner goes; null writes none. */
   zuliprcDir: string | null;
+  /** An already open database to serve instead (it stays open when the server closes). */
+  database?: Database;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
-  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir });
+  const db = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir }));
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  const realtime = createRealtime(config);
+  const realtime = await createRealtime(config, db.knex, realmId);
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime };
   await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
@@ -61,7 +63,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         console.error('could not save the event queues', error);
       }
       await realtime.close();
-      await db.close();
+      if (!options.database) await db.close();
     })());
   return { deps, db, http: server, url: `http://${host}:${port}`, owner, close };
 }

@@ -41,6 +41,8 @@ export type BusListener = (deliveries: Delivery[]) => void;
 export interface EventBus {
   publish(deliveries: Delivery[]): Promise<void>;
   subscribe(listener: BusListener): () => void;
+  /** Listeners subscribed in this process, where the bus can tell. */
+  readonly listenerCount?: number;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export class InProcessBus implements EventBus {
   subscribe(listener: BusListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Live subscriptions of this process. */
+  get listenerCount(): number {
+    return this.listeners.size;
   }
 
   async close(): Promise<void> {

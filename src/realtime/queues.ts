@@ -61,16 +61,19 @@ export class EventQueues {
   private waiters = new Map<string, Waiter>();
   private gcTimer: NodeJS.Timeout | null = null;
   private closing = false;
-  private stopStoreListener: (() => void) | null = null;
+  private stopListeners: (() => void)[] = [];
 
   constructor(
     readonly store: QueueStore,
     private readonly options: EventQueuesOptions,
-  ) {
-    this.stopStoreListener = store.onAppended?.((queueIds) => this.wake(queueIds)) ?? null;
-  }
+  ) {}
 
-  start(): void {
+  /** Listens to the store (for queues shared with other processes) and starts collecting garbage. */
+  async start(): Promise<void> {
+    const stopAppended = await this.store.onAppended?.((queueIds) => this.wake(queueIds));
+    // A request on another process took over: the one waiting here returns, empty-handed.
+    const stopTakeover = await this.store.onTakeover?.((queueId) => this.waiters.get(queueId)?.resolve([]));
+    for (const stop of [stopAppended, stopTakeover]) if (stop) this.stopListeners.push(stop);
     // Collect often enough that a short timeout (as in tests) is honoured within a quarter of it.
     const interval = Math.min(60_000, Math.max(250, (this.options.queueTimeoutSeconds * 1000) / 4));
     this.gcTimer = setInterval(() => void this.collectGarbage(), interval);
@@ -106,9 +109,10 @@ export class EventQueues {
       if (delivery.publicChannel) {
         for (const id of await this.store.allPublicStreamsQueueIds(delivery.realmId)) queueIds.add(id);
       }
-      for (const queueId of queueIds) {
-        const descriptor = await this.store.descriptor(queueId);
+      const descriptors = await Promise.all([...queueIds].map((id) => this.store.descriptor(id)));
+      for (const descriptor of descriptors) {
         if (!descriptor) continue;
+        const queueId = descriptor.id;
         const recipient = delivery.userIds.includes(descriptor.userId);
         // A public-channel message reaches a non-recipient's all_public_streams queue without per-user fields.
         const events = eventsForQueue(recipient ? delivery : { ...delivery, perUser: undefined }, descriptor);
@@ -141,6 +145,7 @@ export class EventQueues {
     const events = await this.readOrThrow(queueId, lastEventId);
     // A newer request replaces one still waiting on the same queue; the older one returns now.
     this.waiters.get(queueId)?.resolve(events);
+    if (this.store.announceTakeover) void this.store.announceTakeover(queueId).catch(logFailure);
     if (events.length > 0 || dontBlock || this.closing) return events;
 
     const waiter = new Waiter(queueId, lastEventId);
@@ -224,7 +229,7 @@ export class EventQueues {
   async shutdown(): Promise<void> {
     this.closing = true;
     if (this.gcTimer) clearInterval(this.gcTimer);
-    this.stopStoreListener?.();
+    for (const stop of this.stopListeners) stop();
     const waiting = [...this.waiters.values()];
     await Promise.all(
       waiting.map(async (waiter) => {

@@ -1,16 +1,21 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
-import type { Delivery, EventBus, BusListener } from './bus';
-import { InProcessBus } from './bus';
+import { BusListener, Delivery, EventBus, InProcessBus } from './bus';
 import { MemoryQueueStore } from './memory-store';
 import { announceRestart, loadQueues, saveQueues } from './persist';
 import { EventQueues } from './queues';
+import { RedisConnections } from './redis';
+import { RedisBus } from './redis-bus';
+import { RedisQueueStore } from './redis-store';
 import type { QueueStore } from './store';
 
 /**
  * The real-time side of a server process: the bus actions publish to, and the event queues it
  * feeds. Publishing first puts the events into every matching queue (once, from the publishing
  * process), then broadcasts them to bus listeners (GraphQL subscriptions) in every process.
+ *
+ * Without REDIS_URL everything lives in this process. With it, the bus runs over Redis pub/sub and
+ * the queues live in Redis, so several processes share them.
  */
 export interface Realtime {
   bus: EventBus;
@@ -21,7 +26,7 @@ export interface Realtime {
   shutdown(): Promise<void>;
   /** Saves in-process queues for the next start (queues in a shared store need no saving). */
   save(knex: Knex): Promise<void>;
-  /** Releases the bus and the store. */
+  /** Releases the bus, the store and any Redis connections. */
   close(): Promise<void>;
 }
 
@@ -46,35 +51,44 @@ class QueueingBus implements EventBus {
     return this.inner.subscribe(listener);
   }
 
+  get listenerCount(): number | undefined {
+    return this.inner.listenerCount;
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }
 }
 
-export interface RealtimeParts {
-  bus?: EventBus;
-  store?: QueueStore;
-}
-
-export function createRealtime(config: Config, parts: RealtimeParts = {}): Realtime {
-  const store = parts.store ?? new MemoryQueueStore();
-  const inner = parts.bus ?? new InProcessBus();
+export async function createRealtime(config: Config, knex: Knex, realmId: number): Promise<Realtime> {
+  let redis: RedisConnections | null = null;
+  let store: QueueStore;
+  let inner: EventBus;
+  if (config.redisUrl) {
+    redis = await RedisConnections.open(config.redisUrl, knex, realmId);
+    store = new RedisQueueStore(redis);
+    inner = await RedisBus.open(redis);
+  } else {
+    store = new MemoryQueueStore();
+    inner = new InProcessBus();
+  }
   const queues = new EventQueues(store, { heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds });
-  queues.start();
+  await queues.start();
   return {
     bus: new QueueingBus(inner, queues),
     queues,
-    restore: async (knex, realmId) => {
+    restore: async (db, realm) => {
       if (!(store instanceof MemoryQueueStore)) return;
-      await announceRestart(queues, await loadQueues(knex, realmId, store));
+      await announceRestart(queues, await loadQueues(db, realm, store));
     },
     shutdown: () => queues.shutdown(),
-    save: async (knex) => {
-      if (store instanceof MemoryQueueStore) await saveQueues(knex, store);
+    save: async (db) => {
+      if (store instanceof MemoryQueueStore) await saveQueues(db, store);
     },
     close: async () => {
       await inner.close();
       await store.close();
+      await redis?.close();
     },
   };
 }

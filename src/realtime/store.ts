@@ -57,8 +57,13 @@ export interface QueueStore {
   /** Removes queues idle past their timeout and not held; returns their ids. */
   collectExpired(now: number): Promise<string[]>;
   count(): Promise<number>;
-  /** For stores shared between processes: called when another process appended to queues. */
-  onAppended?(listener: (queueIds: string[]) => void): () => void;
+  // For stores shared between processes; each resolves once listening and returns a stop function.
+  /** Calls `listener` when another process appended to queues. */
+  onAppended?(listener: (queueIds: string[]) => void): Promise<() => void>;
+  /** Tells other processes a newer request took over the queue. */
+  announceTakeover?(queueId: string): Promise<void>;
+  /** Calls `listener` when a request on another process took over a queue. */
+  onTakeover?(listener: (queueId: string) => void): Promise<() => void>;
   close(): Promise<void>;
 }
 

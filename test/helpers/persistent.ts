@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { loadConfig } from '../../src/config';
+import type { Database } from '../../src/db/connect';
 import { startServer } from '../../src/server';
 import type { TestServer } from './server';
 
@@ -51,6 +52,7 @@ export async function startOn(
   db: PersistentDatabase,
   owner: TestServer['owner'] | null,
   env: Record<string, string> = {},
+  database?: Database,
 ): Promise<TestServer> {
   const config = loadConfig({
     PORT: '0',
@@ -60,7 +62,7 @@ export async function startOn(
     ...db.env,
     ...env,
   });
-  const server = await startServer(config, { pgliteDir: db.pgliteDir, zuliprcDir: null });
+  const server = await startServer(config, { pgliteDir: db.pgliteDir, zuliprcDir: null, database });
   const created = server.owner;
   const theOwner =
     owner ??

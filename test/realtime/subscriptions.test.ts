@@ -75,8 +75,7 @@ function subscribe(c: Client, query: string, variables: Record<string, unknown> 
 
 /** Bus listeners = live subscriptions in this process. */
 function busListenerCount(): number {
-  const bus = ts.server.deps.bus as unknown as { inner: { listeners: Set<unknown> } };
-  return bus.inner.listeners.size;
+  return ts.server.deps.bus.listenerCount ?? 0;
 }
 
 async function publish(userIds: number[], event: ZulipEvent, extra: Partial<Delivery> = {}) {
