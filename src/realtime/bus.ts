@@ -38,6 +38,18 @@ export interface Delivery extends DeliveryOptions {
 
 export type BusListener = (deliveries: Delivery[]) => void;
 
+const recipientSets = new WeakMap<Delivery, Set<number>>();
+
+/** Whether the user is a recipient; the set is built once per delivery, shared by every listener. */
+export function isRecipient(delivery: Delivery, userId: number): boolean {
+  let recipients = recipientSets.get(delivery);
+  if (!recipients) {
+    recipients = new Set(delivery.userIds);
+    recipientSets.set(delivery, recipients);
+  }
+  return recipients.has(userId);
+}
+
 export interface EventBus {
   publish(deliveries: Delivery[]): Promise<void>;
   subscribe(listener: BusListener): () => void;

@@ -75,7 +75,7 @@ export class MemoryQueueStore implements QueueStore {
       queue.events.splice(0, drop);
     }
     if (lastEventId !== queue.newestPrunedId) return { kind: 'unknown-event', lastEventId };
-    return { kind: 'ok', events: queue.events.slice() };
+    return { kind: 'ok', events: queue.events.slice(), held: queue.holdUntil > Date.now() };
   }
 
   async peek(queueId: string): Promise<StoredEvent[]> {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ApiError } from '../errors';
-import type { Delivery, ZulipEvent } from './bus';
+import { Delivery, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
 import type { QueueBatch, QueueStore, StoredEvent } from './store';
 import { eventsForQueue } from './transforms';
@@ -12,6 +12,8 @@ export const badEventQueueId = (queueId: string) =>
 class Waiter {
   done = false;
   timer: NodeJS.Timeout | null = null;
+  /** Settles once the waiter has been answered and its hold on the queue lifted. */
+  released: Promise<void> = Promise.resolve();
   readonly promise: Promise<StoredEvent[]>;
   private settle!: (events: StoredEvent[]) => void;
   private fail!: (error: unknown) => void;
@@ -110,13 +112,12 @@ export class EventQueues {
         for (const id of await this.store.allPublicStreamsQueueIds(delivery.realmId)) queueIds.add(id);
       }
       const descriptors = await Promise.all([...queueIds].map((id) => this.store.descriptor(id)));
+      // A public-channel message reaches a non-recipient's all_public_streams queue without per-user fields.
+      const forOthers = delivery.perUser ? { ...delivery, perUser: undefined } : delivery;
       for (const descriptor of descriptors) {
         if (!descriptor) continue;
-        const queueId = descriptor.id;
-        const recipient = delivery.userIds.includes(descriptor.userId);
-        // A public-channel message reaches a non-recipient's all_public_streams queue without per-user fields.
-        const events = eventsForQueue(recipient ? delivery : { ...delivery, perUser: undefined }, descriptor);
-        if (events.length > 0) batches.push({ queueId, events });
+        const events = eventsForQueue(isRecipient(delivery, descriptor.userId) ? delivery : forOthers, descriptor);
+        if (events.length > 0) batches.push({ queueId: descriptor.id, events });
       }
     }
     if (batches.length === 0) return;
@@ -142,10 +143,11 @@ export class EventQueues {
     onClientGone: (cancel: () => void) => void = () => {},
   ): Promise<StoredEvent[]> {
     await this.ownQueue(realmId, userId, queueId);
-    const events = await this.readOrThrow(queueId, lastEventId);
+    const { events, held } = await this.readOrThrow(queueId, lastEventId);
     // A newer request replaces one still waiting on the same queue; the older one returns now.
-    this.waiters.get(queueId)?.resolve(events);
-    if (this.store.announceTakeover) void this.store.announceTakeover(queueId).catch(logFailure);
+    const local = this.waiters.get(queueId);
+    if (local) local.resolve(events);
+    else if (held && this.store.announceTakeover) void this.store.announceTakeover(queueId).catch(logFailure);
     if (events.length > 0 || dontBlock || this.closing) return events;
 
     const waiter = new Waiter(queueId, lastEventId);
@@ -154,7 +156,7 @@ export class EventQueues {
     await this.store.hold(queueId, Date.now() + heartbeatMs + 30_000);
     waiter.timer = setTimeout(() => void this.appendTo(queueId, [{ type: 'heartbeat' }]).catch(logFailure), heartbeatMs);
     onClientGone(() => waiter.resolve([]));
-    void waiter.promise.then(
+    waiter.released = waiter.promise.then(
       () => this.release(waiter),
       () => this.release(waiter),
     );
@@ -170,11 +172,11 @@ export class EventQueues {
     }
   }
 
-  private async readOrThrow(queueId: string, lastEventId: number): Promise<StoredEvent[]> {
+  private async readOrThrow(queueId: string, lastEventId: number): Promise<{ events: StoredEvent[]; held: boolean }> {
     const result = await this.store.read(queueId, lastEventId);
     switch (result.kind) {
       case 'ok':
-        return result.events;
+        return { events: result.events, held: result.held ?? false };
       case 'missing':
         throw badEventQueueId(queueId);
       case 'pruned':
@@ -188,7 +190,7 @@ export class EventQueues {
   private async check(waiter: Waiter): Promise<void> {
     if (waiter.done) return;
     try {
-      const events = await this.readOrThrow(waiter.queueId, waiter.lastEventId);
+      const { events } = await this.readOrThrow(waiter.queueId, waiter.lastEventId);
       if (events.length > 0) waiter.resolve(events);
     } catch (error) {
       waiter.reject(error);
@@ -239,6 +241,7 @@ export class EventQueues {
         } finally {
           waiter.resolve([]);
         }
+        await waiter.released;
       }),
     );
   }

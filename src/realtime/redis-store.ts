@@ -80,7 +80,9 @@ while true do
 end
 redis.call('HSET', KEYS[1], 'p', p)
 if p ~= last then return {'unknown'} end
-return {'ok', redis.call('LRANGE', KEYS[2], 0, -1)}
+local held = '0'
+if hold > now then held = '1' end
+return {'ok', redis.call('LRANGE', KEYS[2], 0, -1), held}
 `;
 
 // KEYS: q, e, gc. ARGV: hold until (0: released), now.
@@ -115,7 +117,7 @@ return ids
 
 interface Scripts {
   parleyAppend(q: string, e: string, gc: string, max: number, ...events: string[]): Promise<number>;
-  parleyRead(q: string, e: string, gc: string, last: number, now: number): Promise<[string, string[]?]>;
+  parleyRead(q: string, e: string, gc: string, last: number, now: number): Promise<[string, string[]?, string?]>;
   parleyHold(q: string, e: string, gc: string, until: number, now: number): Promise<number>;
   parleyDelete(q: string, e: string, gc: string): Promise<number>;
   parleyCollect(gc: string, now: number, limit: number, prefix: string): Promise<string[]>;
@@ -210,10 +212,10 @@ export class RedisQueueStore implements QueueStore {
 
   async read(queueId: string, lastEventId: number): Promise<ReadResult> {
     const [q, e, gc] = this.queueKeys(queueId);
-    const [kind, events] = await this.scripts.parleyRead(q, e, gc, lastEventId, Date.now());
+    const [kind, events, held] = await this.scripts.parleyRead(q, e, gc, lastEventId, Date.now());
     switch (kind) {
       case 'ok':
-        return { kind: 'ok', events: (events ?? []).map((raw) => JSON.parse(raw) as StoredEvent) };
+        return { kind: 'ok', events: (events ?? []).map((raw) => JSON.parse(raw) as StoredEvent), held: held === '1' };
       case 'pruned':
         return { kind: 'pruned', lastEventId };
       case 'unknown':

@@ -11,7 +11,8 @@ export interface StoredEvent extends ZulipEvent {
 }
 
 export type ReadResult =
-  | { kind: 'ok'; events: StoredEvent[] }
+  /** `held`: a request (perhaps on another process) was waiting on the queue. */
+  | { kind: 'ok'; events: StoredEvent[]; held?: boolean }
   /** Unknown or collected queue. */
   | { kind: 'missing' }
   /** The client acknowledges less than it did before: events it may not have seen are gone. */

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import type { User } from '../core/users/model';
 import { isGuestRole } from '../core/users/roles';
 import { ApiError, errors } from '../errors';
-import type { Delivery, ZulipEvent } from './bus';
+import { Delivery, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
 import { checkNarrowForEvents, NarrowTerm } from './narrow';
 import { CAPABILITY_NAMES, ClientCapabilities } from './state';
@@ -58,7 +58,7 @@ export function eventStream(deps: AppDeps, descriptor: QueueDescriptor): AsyncIt
     if (finished) return;
     for (const delivery of deliveries) {
       if (delivery.realmId !== descriptor.realmId) continue;
-      const recipient = delivery.userIds.includes(descriptor.userId);
+      const recipient = isRecipient(delivery, descriptor.userId);
       if (!recipient && !(delivery.publicChannel && descriptor.allPublicStreams)) continue;
       for (const event of eventsForQueue(recipient ? delivery : { ...delivery, perUser: undefined }, descriptor)) {
         pending.push({ ...event, id: nextId++ });
