@@ -154,7 +154,12 @@ export class EventQueues {
     this.waiters.set(queueId, waiter);
     const heartbeatMs = this.options.heartbeatSeconds * 1000;
     await this.store.hold(queueId, Date.now() + heartbeatMs + 30_000);
-    waiter.timer = setTimeout(() => void this.appendTo(queueId, [{ type: 'heartbeat' }]).catch(logFailure), heartbeatMs);
+    waiter.timer = setTimeout(() => {
+      // Checked directly too: if the queue vanished meanwhile, nothing else would answer this request.
+      void this.appendTo(queueId, [{ type: 'heartbeat' }])
+        .catch(logFailure)
+        .then(() => this.check(waiter));
+    }, heartbeatMs);
     onClientGone(() => waiter.resolve([]));
     waiter.released = waiter.promise.then(
       () => this.release(waiter),

@@ -239,7 +239,10 @@ export class RedisQueueStore implements QueueStore {
   async delete(queueId: string): Promise<boolean> {
     const [q, e, gc] = this.queueKeys(queueId);
     this.descriptors.delete(queueId);
-    return (await this.scripts.parleyDelete(q, e, gc)) === 1;
+    const deleted = (await this.scripts.parleyDelete(q, e, gc)) === 1;
+    // A request waiting on the queue in another process learns of it as it would of an event.
+    if (deleted) await this.redis.publish('appended', JSON.stringify({ origin: this.origin, queueIds: [queueId] }));
+    return deleted;
   }
 
   async collectExpired(now: number): Promise<string[]> {

@@ -16,6 +16,7 @@ export interface RegisterRequest {
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
   presenceHistoryLimitDays?: number;
+  presenceLastUpdateId?: number;
   eventTypes?: string[];
   fetchEventTypes?: string[];
   allPublicStreams?: boolean;
@@ -82,15 +83,22 @@ export async function register(deps: AppDeps, user: User, request: RegisterReque
     includeSubscribers: request.includeSubscribers === 'partial' ? 'partial' : request.includeSubscribers ? 'true' : 'false',
     slimPresence: request.slimPresence,
     presenceHistoryLimitDays: request.presenceHistoryLimitDays ?? DEFAULT_PRESENCE_HISTORY_DAYS,
+    presenceLastUpdateId: request.presenceLastUpdateId,
     narrow: request.narrow,
     allPublicStreams: descriptor.allPublicStreams,
     capabilities: descriptor.capabilities,
   };
   const slices = selectedSlices(fetchTypes);
   const state: RegisterState = {};
-  for (const slice of slices) Object.assign(state, await slice.fetch(deps, user, options));
-
   const queues = realtimeOf(deps);
+  try {
+    for (const slice of slices) Object.assign(state, await slice.fetch(deps, user, options));
+  } catch (error) {
+    // The client gets an error, not a queue id: the queue would only wait to be collected.
+    await queues.store.delete(descriptor.id).catch(() => {});
+    throw error;
+  }
+
   const arrived = await queues.store.peek(descriptor.id);
   for (const event of arrived) {
     if (fetchTypes !== null && !fetchTypes.includes(event.type)) continue;

@@ -37,6 +37,8 @@ export interface RegisterOptions {
   includeSubscribers: 'true' | 'false' | 'partial';
   slimPresence: boolean;
   presenceHistoryLimitDays: number;
+  /** Newest presence update the client already has (modern presence API); absent: send all. */
+  presenceLastUpdateId?: number;
   narrow: [string, string][];
   allPublicStreams: boolean;
   capabilities: ClientCapabilities;

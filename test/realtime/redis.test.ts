@@ -127,6 +127,14 @@ describeWithRedis('several processes sharing Redis', () => {
     assertError(await client(a, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
   });
 
+  test('a request waiting on one process learns that the queue was deleted on the other', async () => {
+    const reg = await quiet(a, alice);
+    const waiting = client(b, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 });
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    assertSuccess(await client(a, alice).delete('/events', { queue_id: reg.queueId }));
+    assertError(await waiting, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+  });
+
   test('idle queues are collected by any process, held ones are not', async () => {
     const idle = await quiet(a, alice, { queue_lifespan_secs: 1 });
     const held = await quiet(a, alice, { queue_lifespan_secs: 1 });

@@ -108,6 +108,7 @@ describe('POST /register response', () => {
         include_subscribers: 'partial',
         slim_presence: true,
         presence_history_limit_days: 365,
+        presence_last_update_id: 5,
         event_types: ['realm_user'],
         fetch_event_types: ['realm'],
         all_public_streams: true,
@@ -248,6 +249,27 @@ describe('events that arrive while register reads the state', () => {
       },
     );
   });
+});
+
+test('a register that fails while reading the state leaves no queue behind', async () => {
+  const failing: StateSlice = {
+    fetchTypes: ['failing_slice'],
+    async fetch() {
+      throw new Error('state unavailable');
+    },
+  };
+  stateSlices.push(failing);
+  const errorLog = jest.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    const queues = ts.server.deps.realtime!.queues;
+    const before = await queues.store.count();
+    const res = await register(ts.owner, { fetch_event_types: ['failing_slice'] });
+    expect(res.status).toBe(500);
+    expect(await queues.store.count()).toBe(before);
+  } finally {
+    errorLog.mockRestore();
+    stateSlices.splice(stateSlices.indexOf(failing), 1);
+  }
 });
 
 describe('realm_user events reproduce a fresh register', () => {
