@@ -10,11 +10,13 @@ import * as navigationViews from './20261121000502_navigation_views';
 import * as pushDevices from './20261121000503_push_devices';
 import * as invitations from './20261121000504_invitations';
 import * as settingsAndPresence from './20261121000300_settings_and_presence';
+import * as eventQueues from './20261121000200_event_queues';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000000_foundation', module: foundation },
   { name: '20261121000100_groups_and_folders', module: groupsAndFolders },
+  { name: '20261121000200_event_queues', module: eventQueues },
   { name: '20261121000300_settings_and_presence', module: settingsAndPresence },
   { name: '20261121000400_group_settings_and_profile_fields', module: groupSettingsAndProfileFields },
   { name: '20261121000500_drafts', module: drafts },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
 import type { EventBus } from './realtime/bus';
+import type { Realtime } from './realtime/realtime';
 
 /** What every action and adapter needs: configuration, the database, the event bus, the realm. */
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   bus: EventBus;
   /** This server hosts one organization; every row still carries its id. */
   realmId: number;
+  /** Event queues and live subscriptions; absent in tools that serve no clients (e.g. the CLI). */
+  realtime?: Realtime;
 }

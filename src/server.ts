@@ -5,7 +5,8 @@ import { migrateLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
-import { InProcessBus } from './realtime/bus';
+import { createRealtime } from './realtime/realtime';
+import { attachSubscriptions } from './realtime/subscriptions';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -21,15 +22,18 @@ export interface StartOptions {
   pgliteDir: string | null;
   /** Where the zuliprc of a newly created owner goes; null writes none. */
   zuliprcDir: string | null;
+  /** An already open database to serve instead (it stays open when the server closes). */
+  database?: Database;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
-  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir });
+  const db = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir }));
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  const bus = new InProcessBus();
-  const deps: AppDeps = { config, knex: db.knex, bus, realmId };
+  const realtime = await createRealtime(config, db.knex, realmId);
+  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime };
+  await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
   const built = await buildApp(deps);
   const server = http.createServer(built.app);
@@ -46,6 +50,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     });
     res.once('close', () => unfinished.delete(res));
   });
+  const subscriptions = attachSubscriptions(server, deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -56,17 +61,40 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish (their connections then close instead of
-      // idling in keep-alive), then release the database.
+      // Stop accepting; in-flight responses close their connections instead of idling in
+      // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
+      // event queues and the database.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await subscriptions.close();
+      await realtime.shutdown();
+      await drainConnections(server, closed);
       await built.stop();
-      await bus.close();
-      await db.close();
+      try {
+        await realtime.save(db.knex);
+      } catch (error) {
+        console.error('could not save the event queues', error);
+      }
+      await realtime.close();
+      if (!options.database) await db.close();
     })());
   return { deps, db, http: server, url: `http://${host}:${port}`, owner, close };
+}
+
+/**
+ * Waits for the connections to end. Keep-alive connections that finished their last request are
+ * closed as they become idle; any still busy after the grace period are cut.
+ */
+async function drainConnections(server: http.Server, closed: Promise<void>, graceMs = 10_000): Promise<void> {
+  let done = false;
+  void closed.then(() => (done = true));
+  const started = Date.now();
+  while (!done) {
+    server.closeIdleConnections();
+    if (Date.now() - started > graceMs) server.closeAllConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 25))]);
+  }
 }

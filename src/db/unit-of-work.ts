@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import type { Delivery, EventBus, ZulipEvent } from '../realtime/bus';
+import type { Delivery, DeliveryOptions, EventBus, ZulipEvent } from '../realtime/bus';
 
 /**
  * One transaction plus the events it will publish. Events are collected while the transaction runs
@@ -14,9 +14,10 @@ export class UnitOfWork {
     readonly realmId: number,
   ) {}
 
-  emit(event: ZulipEvent, userIds: Iterable<number>): void {
+  /** `options` carries per-recipient fields and capability variants (see DeliveryOptions). */
+  emit(event: ZulipEvent, userIds: Iterable<number>, options: DeliveryOptions = {}): void {
     const ids = [...new Set(userIds)];
-    if (ids.length > 0) this.deliveries.push({ realmId: this.realmId, userIds: ids, event });
+    if (ids.length > 0 || options.publicChannel) this.deliveries.push({ ...options, realmId: this.realmId, userIds: ids, event });
   }
 
   afterCommit(hook: () => void): void {

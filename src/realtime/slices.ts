@@ -1,4 +1,5 @@
 import { streamsSlice, subscriptionsSlice } from '../core/channels/state';
+import { realmSlice } from '../core/realm/state';
 import { usersSlice } from '../core/users/state';
 import { userGroupsSlice } from '../core/groups/state';
 import { channelFoldersSlice } from '../core/channel-folders/state';
@@ -25,4 +26,5 @@ export const stateSlices: StateSlice[] = [
   navigationViewsSlice,
   ...settingsSlices,
   presenceSlice,
+  realmSlice,
 ];

@@ -37,6 +37,8 @@ export interface RegisterOptions {
   includeSubscribers: 'true' | 'false' | 'partial';
   slimPresence: boolean;
   presenceHistoryLimitDays: number;
+  /** Newest presence update the client already has (modern presence API); absent: send all. */
+  presenceLastUpdateId?: number;
   narrow: [string, string][];
   allPublicStreams: boolean;
   capabilities: ClientCapabilities;
@@ -60,3 +62,6 @@ export interface StateSlice {
    */
   finalize?(deps: AppDeps, state: RegisterState, user: User, options: RegisterOptions): Promise<void>;
 }
+
+export type CapabilityName = keyof ClientCapabilities;
+export const CAPABILITY_NAMES = Object.keys(NO_CAPABILITIES) as CapabilityName[];

@@ -1,6 +1,8 @@
 import { channelRoutes } from './channels';
+import { eventRoutes } from './events';
 import type { Route } from './router';
 import { serverRoutes } from './server-settings';
+import { typingRoutes } from './typing';
 import { userRoutes } from './users';
 import { userGroupRoutes } from './user-groups';
 import { channelFolderRoutes } from './channel-folders';
@@ -32,4 +34,6 @@ export const routes: Route[] = [
   ...inviteRoutes,
   ...settingsRoutes,
   ...presenceRoutes,
+  ...eventRoutes,
+  ...typingRoutes,
 ];

@@ -3,6 +3,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { ChannelResolver } from '../resolvers/channels';
+import { EventsResolver } from '../resolvers/events';
 import { UserResolver } from '../resolvers/user';
 import { UserGroupResolver } from '../resolvers/groups';
 import { ChannelFolderResolver } from '../resolvers/channel-folders';
@@ -16,6 +17,7 @@ import { InvitationResolver } from '../resolvers/invites';
 import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import type { GraphQLContext } from './context';
+import { busOnlyPubSub } from './pubsub';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
@@ -37,12 +39,13 @@ export const resolvers = [
   InvitationResolver,
   SettingsResolver,
   PresenceResolver,
+  EventsResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
 
 export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false });
+  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false, pubSub: busOnlyPubSub });
   return cached;
 }
 

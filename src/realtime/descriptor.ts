@@ -1,0 +1,43 @@
+import type { ZulipEvent } from './bus';
+import { matchesNarrow, NarrowTerm } from './narrow';
+import type { ClientCapabilities } from './state';
+
+/**
+ * Everything an event queue remembers about the client that registered it: whose it is, which
+ * events it wants, and the options and capabilities that shape their payloads. Immutable once the
+ * queue exists, so processes may cache it.
+ */
+export interface QueueDescriptor {
+  id: string;
+  realmId: number;
+  userId: number;
+  /** The user's own address, for the legacy events that carry it. */
+  userEmail: string;
+  /** null: every type. */
+  eventTypes: string[] | null;
+  narrow: NarrowTerm[];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  capabilities: ClientCapabilities;
+  /** Idle time after which the queue is collected. */
+  timeoutSecs: number;
+  createdAt: number;
+}
+
+/** The per-queue filter, applied to each event after its payload was shaped for the queue. */
+export function acceptsEvent(queue: QueueDescriptor, event: ZulipEvent): boolean {
+  if (queue.eventTypes !== null) {
+    if (!queue.eventTypes.includes(event.type)) return false;
+    // A client asking for both gets the modern form only.
+    if (event.type === 'muted_topics' && queue.eventTypes.includes('user_topic')) return false;
+  }
+  if (event.type === 'message') return matchesNarrow(queue.narrow, event.message, event.flags);
+  // Channel typing notifications only go to clients that said they can show them.
+  if (event.type === 'typing' && 'stream_id' in event) return queue.capabilities.stream_typing_notifications;
+  if ((event.type === 'update_display_settings' || event.type === 'update_global_notifications') && queue.capabilities.user_settings_object) {
+    return false;
+  }
+  return true;
+}

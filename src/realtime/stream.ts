@@ -1,0 +1,124 @@
+import type { AppDeps } from '../deps';
+import type { User } from '../core/users/model';
+import { isGuestRole } from '../core/users/roles';
+import { ApiError, errors } from '../errors';
+import { Delivery, isRecipient, ZulipEvent } from './bus';
+import type { QueueDescriptor } from './descriptor';
+import { checkNarrowForEvents, NarrowTerm } from './narrow';
+import { CAPABILITY_NAMES, ClientCapabilities } from './state';
+import { eventsForQueue } from './transforms';
+
+/**
+ * Live events for one GraphQL subscription: the bus deliveries this process sees, filtered and
+ * shaped exactly as for an event queue registered with the same options, numbered from 0. The
+ * subscriber is a modern client (every capability declared) that wants rendered content.
+ */
+export interface StreamOptions {
+  eventTypes: string[] | null;
+  narrow: NarrowTerm[];
+  allPublicStreams: boolean;
+}
+
+/** Undelivered events one subscription may hold before it is ended as too slow. */
+export const MAX_PENDING_SUBSCRIPTION_EVENTS = 1000;
+
+const ALL_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as unknown as ClientCapabilities;
+
+export function streamDescriptor(deps: AppDeps, user: User, options: StreamOptions): QueueDescriptor {
+  if (options.allPublicStreams && isGuestRole(user.role)) throw errors.badRequest('User not authorized for this query');
+  options.narrow.forEach((term, i) => {
+    if (term.length !== 2) throw errors.badRequest(`narrow[${i}] should have exactly 2 items`);
+  });
+  checkNarrowForEvents(options.narrow);
+  return {
+    id: 'subscription',
+    realmId: deps.realmId,
+    userId: user.id,
+    userEmail: user.delivery_email,
+    eventTypes: options.eventTypes,
+    narrow: options.narrow,
+    allPublicStreams: options.allPublicStreams,
+    applyMarkdown: true,
+    clientGravatar: false,
+    slimPresence: true,
+    capabilities: ALL_CAPABILITIES,
+    timeoutSecs: 0,
+    createdAt: Date.now(),
+  };
+}
+
+export function eventStream(deps: AppDeps, descriptor: QueueDescriptor): AsyncIterableIterator<ZulipEvent> {
+  const pending: ZulipEvent[] = [];
+  let waiting: { resolve: (result: IteratorResult<ZulipEvent>) => void; reject: (error: unknown) => void } | null = null;
+  let failure: ApiError | null = null;
+  let finished = false;
+  let nextId = 0;
+
+  const listener = (deliveries: Delivery[]) => {
+    if (finished) return;
+    for (const delivery of deliveries) {
+      if (delivery.realmId !== descriptor.realmId) continue;
+      const recipient = isRecipient(delivery, descriptor.userId);
+      if (!recipient && !(delivery.publicChannel && descriptor.allPublicStreams)) continue;
+      for (const event of eventsForQueue(recipient ? delivery : { ...delivery, perUser: undefined }, descriptor)) {
+        pending.push({ ...event, id: nextId++ });
+      }
+    }
+    if (pending.length > MAX_PENDING_SUBSCRIPTION_EVENTS) {
+      failure = new ApiError('BAD_REQUEST', 'Subscription ended: events were not read fast enough', 400);
+      pending.length = 0;
+      stop();
+    }
+    flush();
+  };
+  const unsubscribe = deps.bus.subscribe(listener);
+
+  function stop() {
+    if (finished) return;
+    finished = true;
+    unsubscribe();
+  }
+
+  function flush() {
+    if (!waiting) return;
+    const { resolve, reject } = waiting;
+    if (pending.length > 0) {
+      waiting = null;
+      resolve({ value: pending.shift()!, done: false });
+    } else if (failure) {
+      waiting = null;
+      const error = failure;
+      failure = null;
+      reject(error);
+    } else if (finished) {
+      waiting = null;
+      resolve({ value: undefined, done: true });
+    }
+  }
+
+  const iterator: AsyncIterableIterator<ZulipEvent> = {
+    next() {
+      if (pending.length > 0) return Promise.resolve({ value: pending.shift()!, done: false });
+      if (failure) {
+        const error = failure;
+        failure = null;
+        return Promise.reject(error);
+      }
+      if (finished) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+      });
+    },
+    return() {
+      stop();
+      const current = waiting;
+      waiting = null;
+      current?.resolve({ value: undefined, done: true });
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

@@ -1,0 +1,63 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Authorized, Resolver, Root, Subscription } from 'type-graphql';
+import type { User } from '../core/users/model';
+import type { ZulipEvent } from '../realtime/bus';
+import type { NarrowTerm } from '../realtime/narrow';
+import { eventStream, streamDescriptor, StreamOptions } from '../realtime/stream';
+import type { GraphQLContext } from '../schema/context';
+import { MessageEventType, ReactionEventType } from '../schema/events';
+
+interface SubscribeData {
+  args: { eventTypes?: string[] | null; narrow?: string[][] | null; allPublicStreams?: boolean | null };
+  context: GraphQLContext;
+}
+
+function subscribeWith(fixedTypes: string[] | null) {
+  return ({ args, context }: SubscribeData) => {
+    const options: StreamOptions = {
+      eventTypes: fixedTypes ?? args.eventTypes ?? null,
+      narrow: (args.narrow ?? []) as NarrowTerm[],
+      allPublicStreams: args.allPublicStreams ?? false,
+    };
+    return eventStream(context.deps, streamDescriptor(context.deps, context.user as User, options));
+  };
+}
+
+const narrowDoc = 'Message filter as in POST /register: [operator, operand] pairs, e.g. [["is", "dm"]].';
+
+/**
+ * Live subscriptions (over graphql-ws on /graphql), fed by the same bus as the REST event queues.
+ */
+@Resolver()
+export class EventsResolver {
+  @Authorized()
+  @Subscription(() => GraphQLJSONObject, {
+    subscribe: subscribeWith(null),
+    description: 'Every event an event queue registered with the same options would receive, in Zulip\'s shape (each with an id from 0).',
+  })
+  events(
+    @Root() event: ZulipEvent,
+    @Arg('eventTypes', () => [String], { nullable: true, description: 'Event types to receive; all when absent.' }) _eventTypes: string[] | null,
+    @Arg('narrow', () => [[String]], { nullable: true, description: narrowDoc }) _narrow: string[][] | null,
+    @Arg('allPublicStreams', () => Boolean, { nullable: true, description: 'Also receive messages of public channels one is not subscribed to.' })
+    _allPublicStreams: boolean | null,
+  ): ZulipEvent {
+    return event;
+  }
+
+  @Authorized()
+  @Subscription(() => MessageEventType, { subscribe: subscribeWith(['message']), description: 'New messages the subscriber receives.' })
+  messages(
+    @Root() event: ZulipEvent,
+    @Arg('narrow', () => [[String]], { nullable: true, description: narrowDoc }) _narrow: string[][] | null,
+    @Arg('allPublicStreams', () => Boolean, { nullable: true }) _allPublicStreams: boolean | null,
+  ): MessageEventType {
+    return MessageEventType.from(event);
+  }
+
+  @Authorized()
+  @Subscription(() => ReactionEventType, { subscribe: subscribeWith(['reaction']), description: 'Reactions on messages the subscriber can see.' })
+  reactions(@Root() event: ZulipEvent): ReactionEventType {
+    return ReactionEventType.from(event);
+  }
+}

@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process';
+import { createClient } from 'graphql-ws';
+import Redis from 'ioredis';
+import WebSocket from 'ws';
+import { Database, openDatabase } from '../../src/db/connect';
+import { namespaceFor } from '../../src/realtime/redis';
+import type { RedisQueueStore } from '../../src/realtime/redis-store';
+import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
+import { getEvents, registerQueue } from '../helpers/events';
+import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
+import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { sleep, waitUntil } from '../helpers/wait';
+
+// Servers start slowly on a busy machine (PGlite compiles at start-up).
+jest.setTimeout(180_000);
+
+/**
+ * Two server processes (two servers in this test process, each with its own Redis connections)
+ * on one database and one Redis: queues and events are shared.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function redisReachable(): boolean {
+  const { hostname, port } = new URL(REDIS_URL);
+  const probe = `require('net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname)}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
+  return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
+}
+
+const reachable = redisReachable();
+if (!reachable) console.warn(`Redis tests skipped: no Redis at ${REDIS_URL} (set REDIS_URL to run them).`);
+const describeWithRedis = reachable ? describe : describe.skip;
+
+describeWithRedis('several processes sharing Redis', () => {
+  let db: PersistentDatabase;
+  let shared: Database | undefined;
+  let a: TestServer;
+  let b: TestServer;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    db = await persistentDatabase();
+    // Two PGlite instances cannot share files; servers on PGlite share one open instance instead.
+    shared = db.pgliteDir ? await openDatabase({ url: null, pgliteDir: db.pgliteDir }) : undefined;
+    const env = { REDIS_URL };
+    a = await startOn(db, null, env, shared);
+    b = await startOn(db, a.owner, env, shared);
+    alice = await makeUser(a, 400);
+    bob = await makeUser(b, 400);
+  });
+
+  afterAll(async () => {
+    const knex = b?.server.deps.knex;
+    const prefix = knex ? await namespaceFor(knex, b.server.deps.realmId) : null;
+    await a?.close();
+    await b?.close();
+    await shared?.close();
+    await db?.drop();
+    if (prefix) await removeKeys(prefix);
+  });
+
+  const rename = (on: TestServer, user: TestUser, name: string) => client(on, on.owner).patch(`/users/${user.id}`, { full_name: name });
+  const quiet = (on: TestServer, user: TestUser, extra: Record<string, unknown> = {}) =>
+    registerQueue(on, user, { fetchEventTypes: [], eventTypes: ['realm_user'], extra });
+
+  test('a queue registered on one process is read on the other, with events caused on either', async () => {
+    const reg = await quiet(a, alice);
+    assertSuccess(await rename(b, bob, 'Bob From B'));
+    assertSuccess(await rename(a, bob, 'Bob From A'));
+    const events = await getEvents(b, alice, reg.queueId, -1);
+    expect(events).toEqual([
+      { id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob From B' } },
+      { id: 1, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob From A' } },
+    ]);
+    expect(await getEvents(a, alice, reg.queueId, 1, { dontBlock: true })).toEqual([]);
+  });
+
+  test('events from both processes at once arrive once each, with consecutive ids', async () => {
+    const reg = await quiet(b, alice);
+    const names = Array.from({ length: 10 }, (_, i) => `Concurrent ${i}`);
+    await Promise.all(names.map((name, i) => rename(i % 2 ? a : b, bob, name).then(assertSuccess)));
+    const events = await getEvents(a, alice, reg.queueId, -1);
+    expect(events.map((e) => e.id)).toEqual([...Array(10).keys()]);
+    expect(events.map((e) => e.person.full_name).sort()).toEqual([...names].sort());
+  });
+
+  test('a request waiting on one process wakes for an event caused on the other', async () => {
+    const reg = await quiet(a, alice);
+    const waiting = getEvents(b, alice, reg.queueId, -1);
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    assertSuccess(await rename(a, bob, 'Bob Wakes'));
+    expect(await waiting).toEqual([{ id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Wakes' } }]);
+  });
+
+  test('a newer request on the other process ends the waiting one', async () => {
+    const reg = await quiet(a, alice);
+    const first = getEvents(a, alice, reg.queueId, -1);
+    await waitUntil(() => a.server.deps.realtime!.queues.waitingCount > 0);
+    const second = getEvents(b, alice, reg.queueId, -1);
+    expect(await first).toEqual([]);
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    assertSuccess(await rename(a, bob, 'Bob Second'));
+    expect((await second).map((e) => e.person.full_name)).toEqual(['Bob Second']);
+  });
+
+  test('a GraphQL subscription on one process receives events caused on the other', async () => {
+    const ws = createClient({ url: `${b.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: basicAuth(alice) }, retryAttempts: 0 });
+    const received: any[] = [];
+    const before = b.server.deps.bus.listenerCount ?? 0;
+    const stop = ws.subscribe({ query: 'subscription { events(eventTypes: ["realm_user"]) }' }, { next: (v) => received.push(v), error: () => {}, complete: () => {} });
+    try {
+      await waitUntil(() => (b.server.deps.bus.listenerCount ?? 0) > before);
+      assertSuccess(await rename(a, bob, 'Bob Subscribed'));
+      await waitUntil(() => received.length === 1);
+      expect(received[0].data.events).toEqual({ id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Subscribed' } });
+    } finally {
+      stop();
+      await ws.dispose();
+    }
+  });
+
+  test('deleting and ownership are enforced on whichever process answers', async () => {
+    const reg = await quiet(a, alice);
+    assertError(await client(b, bob).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    assertError(await client(b, bob).delete('/events', { queue_id: reg.queueId }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    assertSuccess(await client(b, alice).delete('/events', { queue_id: reg.queueId }));
+    assertError(await client(a, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+  });
+
+  test('a request waiting on one process learns that the queue was deleted on the other', async () => {
+    const reg = await quiet(a, alice);
+    const waiting = client(b, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 });
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    assertSuccess(await client(a, alice).delete('/events', { queue_id: reg.queueId }));
+    assertError(await waiting, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+  });
+
+  test('idle queues are collected by any process, held ones are not', async () => {
+    const idle = await quiet(a, alice, { queue_lifespan_secs: 1 });
+    const held = await quiet(a, alice, { queue_lifespan_secs: 1 });
+    const waiting = getEvents(b, alice, held.queueId, -1);
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    await sleep(1500);
+    const collected = await a.server.deps.realtime!.queues.collectGarbage();
+    expect(collected).toContain(idle.queueId);
+    expect(collected).not.toContain(held.queueId);
+    assertError(await client(b, alice).get('/events', { queue_id: idle.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`);
+    assertSuccess(await rename(a, bob, 'Bob Held'));
+    expect((await waiting).map((e) => e.person.full_name)).toEqual(['Bob Held']);
+  });
+
+  test('a queue that falls too far behind is dropped, whichever process appends', async () => {
+    const store = a.server.deps.realtime!.queues.store as RedisQueueStore;
+    const saved = store.maxEvents;
+    store.maxEvents = 2;
+    try {
+      const reg = await quiet(b, alice);
+      for (const name of ['Bob One', 'Bob Two', 'Bob Three']) assertSuccess(await rename(a, bob, name));
+      assertError(await client(b, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    } finally {
+      store.maxEvents = saved;
+    }
+  });
+
+  test('a process that goes away takes no queue with it', async () => {
+    const reg = await quiet(a, alice);
+    assertSuccess(await rename(a, bob, 'Bob Before'));
+    await a.close();
+    // Nothing was saved for a restart: the queues live in Redis.
+    expect(Number((await b.server.deps.knex('saved_event_queues').count('* as n').first())!.n)).toBe(0);
+    assertSuccess(await rename(b, bob, 'Bob After'));
+    const events = await getEvents(b, alice, reg.queueId, -1);
+    expect(events.map((e) => [e.id, e.person.full_name])).toEqual([
+      [0, 'Bob Before'],
+      [1, 'Bob After'],
+    ]);
+  });
+});
+
+async function removeKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
