@@ -230,7 +230,7 @@ describe('commands', () => {
       const bobRow = await server.deps.knex('users').where({ delivery_email: 'bob@example.com' }).first();
       expect(bobRow).toMatchObject({ role: 300, is_active: false, can_create_users: false });
       const groups = await server.deps.knex('user_group_members').join('user_groups', 'user_groups.id', 'group_id').where('user_id', bobRow.id).pluck('name');
-      expect(groups.sort()).toEqual(['role:fullmembers', 'role:moderators']);
+      expect(groups.sort()).toEqual(['role:moderators']);
     } finally {
       await server.close();
     }
