@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
+import type { AuthCache } from './core/users/auth-cache';
 import type { EventBus } from './realtime/bus';
 
 /** What every action and adapter needs: configuration, the database, the event bus, the realm. */
@@ -9,4 +10,6 @@ export interface AppDeps {
   bus: EventBus;
   /** This server hosts one organization; every row still carries its id. */
   realmId: number;
+  /** Recent API-key authentications; actions that change keys or accounts invalidate it. */
+  authCache: AuthCache;
 }

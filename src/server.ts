@@ -6,6 +6,7 @@ import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { InProcessBus } from './realtime/bus';
+import { AuthCache } from './core/users/auth-cache';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -29,10 +30,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
   const bus = new InProcessBus();
-  const deps: AppDeps = { config, knex: db.knex, bus, realmId };
+  const authCache = new AuthCache();
+  bus.subscribe((deliveries) => authCache.forgetFromDeliveries(deliveries));
+  const deps: AppDeps = { config, knex: db.knex, bus, realmId, authCache };
   const owner = await ensureOwner(deps, options.zuliprcDir);
   const built = await buildApp(deps);
-  const server = http.createServer(built.app);
+  const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

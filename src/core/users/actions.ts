@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { syncRoleMembership } from '../groups/system-groups';
+import { forgetAuthAfterCommit } from './auth-cache';
 import { activeOwnerCount, activeUserIds, findUser, requireCanCreateUsers, requireCanManage } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
 import { ApiKey, User } from './model';
@@ -101,6 +102,7 @@ export async function updateUser(deps: AppDeps, actor: User, userId: number, cha
     }
     if (Object.keys(patch).length === 0) return;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
+    forgetAuthAfterCommit(deps, uow, target.id);
     if (patch.role !== undefined) await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role);
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     if (patch.full_name !== undefined) {
@@ -125,6 +127,7 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
     await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
     // Its keys stop working at once; reactivation issues new ones.
     await ApiKey.query(uow.trx).delete().where({ user_id: target.id });
+    forgetAuthAfterCommit(deps, uow, target.id);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
   });
 }
@@ -136,6 +139,7 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     // Reactivating an active account changes nothing and tells nobody.
     if (target.is_active) return;
     await User.query(uow.trx).patch({ is_active: true }).where({ id: target.id });
+    forgetAuthAfterCommit(deps, uow, target.id);
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } }, recipients);
   });
@@ -147,6 +151,7 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
   await inTransaction(deps, deps.realmId, async (uow) => {
     await ApiKey.query(uow.trx).delete().where({ user_id: userId });
     await storeKey(uow, userId, apiKey);
+    forgetAuthAfterCommit(deps, uow, userId);
   });
   return apiKey;
 }
@@ -154,7 +159,11 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
 /** Issues an additional key (a new login), leaving the user's other clients logged in. */
 export async function issueApiKey(deps: AppDeps, userId: number): Promise<string> {
   const apiKey = generateApiKey();
-  await inTransaction(deps, deps.realmId, (uow) => storeKey(uow, userId, apiKey));
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await storeKey(uow, userId, apiKey);
+    // Past the per-user limit the oldest key was retired, and it may be cached.
+    forgetAuthAfterCommit(deps, uow, userId);
+  });
   return apiKey;
 }
 
@@ -172,5 +181,6 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
   await inTransaction(deps, deps.realmId, async (uow) => {
     await findUser(uow.trx, deps.realmId, userId);
     await User.query(uow.trx).patch({ can_create_users: value }).where({ id: userId });
+    forgetAuthAfterCommit(deps, uow, userId);
   });
 }

@@ -1,6 +1,8 @@
+import type { ModelObject } from 'objection';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../errors';
 import { AttemptLimiter } from '../rate-limit';
+import type { KeyOwner } from './auth-cache';
 import { API_KEY_RE, apiKeyMatches, hashApiKey, verifyPassword } from './credentials';
 import { User } from './model';
 import { issueApiKey } from './actions';
@@ -13,29 +15,41 @@ export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
- * real one or the placeholder that hides it.
+ * real one or the placeholder that hides it. The key's owner comes from the authentication cache
+ * when it is there; every check below runs on each request either way.
  */
 export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string): Promise<User> {
   apiKey = apiKey.trim();
   if (!API_KEY_RE.test(apiKey)) throw authError('INVALID_API_KEY', 'Malformed API key');
   const keyHash = hashApiKey(apiKey);
+  const owner = deps.authCache.get(keyHash) ?? (await findKeyOwner(deps, apiKey, keyHash));
+  if (!owner) throw invalidApiKey();
+  const { user, realmDeactivated } = owner;
+  const given = email.trim().toLowerCase();
+  if (given !== user.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, user.id).toLowerCase()) {
+    throw invalidApiKey();
+  }
+  if (realmDeactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
+  if (!user.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
+  // A fresh instance per request: handlers may treat it as their own.
+  return User.fromJson(user, { skipValidation: true });
+}
+
+async function findKeyOwner(deps: AppDeps, apiKey: string, keyHash: string): Promise<KeyOwner | undefined> {
+  const ticket = deps.authCache.ticket();
   const row = (await deps.knex('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
     .join('realms', 'realms.id', 'users.realm_id')
     .where('api_keys.key_hash', keyHash)
     .where('users.realm_id', deps.realmId)
     .first('users.*', 'api_keys.key_hash as key_hash', 'realms.deactivated as realm_deactivated')) as
-    | (User & { key_hash: string; realm_deactivated: boolean })
+    | (ModelObject<User> & { key_hash: string; realm_deactivated: boolean })
     | undefined;
-  if (!row || !apiKeyMatches(apiKey, row.key_hash)) throw invalidApiKey();
-  const given = email.trim().toLowerCase();
-  if (given !== row.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, row.id).toLowerCase()) {
-    throw invalidApiKey();
-  }
-  if (row.realm_deactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
-  if (!row.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
-  const { key_hash: _k, realm_deactivated: _r, ...user } = row;
-  return User.fromJson(user, { skipValidation: true });
+  if (!row || !apiKeyMatches(apiKey, row.key_hash)) return undefined;
+  const { key_hash: _k, realm_deactivated, ...user } = row;
+  const owner = { user, realmDeactivated: realm_deactivated };
+  deps.authCache.remember(keyHash, owner, ticket);
+  return owner;
 }
 
 const loginLimiter = new AttemptLimiter(5, 30 * 60 * 1000);

@@ -1,0 +1,37 @@
+import type { LoadOptions, LoadResult } from './lib/load';
+import type { BaselineProcess, DatabaseKind, ParleyProcess } from './lib/servers';
+
+/**
+ * A named benchmark. The harness calls `run` once per database (PGlite always, PostgreSQL when
+ * BENCH_DATABASE_URL is set) and prints what it returns.
+ */
+export interface Scenario {
+  name: string;
+  description: string;
+  run(ctx: BenchContext): Promise<ScenarioReport>;
+}
+
+export interface BenchContext {
+  database: DatabaseKind;
+  /** Parley in a child process on a fresh database; the context stops it after the scenario. */
+  startParley(): Promise<ParleyProcess>;
+  /** A bare node:http server in a child process, answering every request with `body` as JSON. */
+  startBaseline(body: string): Promise<BaselineProcess>;
+  /** Warm-up, then a measured autocannon run, with the harness's connections and durations. */
+  load(label: string, options: LoadOptions): Promise<LoadResult>;
+  log(message: string): void;
+}
+
+/** A figure compared against a goal, e.g. Parley's rate as a fraction of the baseline's. */
+export interface Goal {
+  label: string;
+  value: number;
+  /** The value must be at least this. */
+  atLeast: number;
+}
+
+export interface ScenarioReport {
+  results: LoadResult[];
+  goals?: Goal[];
+  notes?: string[];
+}
