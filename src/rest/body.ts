@@ -16,6 +16,11 @@ export type ApiRequest = IncomingMessage & { body?: Record<string, string>; file
  * a flat map of strings on req.body; uploaded files are kept in memory on req.files.
  */
 export function parseBody(req: ApiRequest, res: ServerResponse, next: () => void): void {
+  // Most requests (every GET) have no body at all.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    next();
+    return;
+  }
   const type = req.headers['content-type'] ?? '';
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req, res, next);

@@ -32,7 +32,7 @@ export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: s
   if (realmDeactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
   if (!user.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
   // A fresh instance per request: handlers may treat it as their own.
-  return User.fromJson(user, { skipValidation: true });
+  return User.fromDatabaseJson(user);
 }
 
 async function findKeyOwner(deps: AppDeps, apiKey: string, keyHash: string): Promise<KeyOwner | undefined> {
