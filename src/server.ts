@@ -6,7 +6,7 @@ import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { InProcessBus } from './realtime/bus';
-import { AuthCache } from './core/users/auth-cache';
+import { AuthCache, watchWrites } from './core/users/auth-cache';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -31,6 +31,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const realmId = await ensureRealm(db.knex, config);
   const bus = new InProcessBus();
   const authCache = new AuthCache();
+  watchWrites(db.knex, authCache);
   bus.subscribe((deliveries) => authCache.forgetFromDeliveries(deliveries));
   const deps: AppDeps = { config, knex: db.knex, bus, realmId, authCache };
   const owner = await ensureOwner(deps, options.zuliprcDir);

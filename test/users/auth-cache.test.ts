@@ -1,4 +1,6 @@
-import { AuthCache, KeyOwner } from '../../src/core/users/auth-cache';
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import { AuthCache, KeyOwner, watchWrites } from '../../src/core/users/auth-cache';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 
@@ -99,15 +101,25 @@ test('a name change is visible at once', async () => {
   expect(assertSuccess(await client(ts, member).get('/users/me')).full_name).toBe('Brand New Name');
 });
 
-test('a realm_user event on the bus, as another process would publish it, drops the cached account', async () => {
+test('a write to users from outside the actions (a script, another feature) is seen at once', async () => {
   const member = await makeUser(ts, 400);
   assertSuccess(await client(ts, member).get('/users/me'));
-  // Another server process changed the row and published the change; this one only hears the event.
-  await ts.server.deps.knex('users').where({ id: member.id }).update({ full_name: 'Changed Elsewhere' });
+  await ts.server.deps.knex('users').where({ id: member.id }).update({ full_name: 'Changed Directly' });
+  expect(assertSuccess(await client(ts, member).get('/users/me')).full_name).toBe('Changed Directly');
+  await ts.server.deps.knex.transaction((trx) => trx('users').where({ id: member.id }).update({ role: 600 }));
+  expect(assertSuccess(await client(ts, member).get('/users/me')).role).toBe(600);
+  await ts.server.deps.knex('api_keys').where({ user_id: member.id }).delete();
+  assertError(await client(ts, member).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+});
+
+test('a realm_user event on the bus, as another process publishes it, drops the cached account', async () => {
+  const member = await makeUser(ts, 400);
+  assertSuccess(await client(ts, member).get('/users/me'));
+  expect(await countQueries(async () => assertSuccess(await client(ts, member).get('/users/me')))).toBe(0);
   await ts.server.deps.bus.publish([
-    { realmId: ts.server.deps.realmId, userIds: [ts.owner.id], event: { type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Changed Elsewhere' } } },
+    { realmId: ts.server.deps.realmId, userIds: [ts.owner.id], event: { type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Elsewhere' } } },
   ]);
-  expect(assertSuccess(await client(ts, member).get('/users/me')).full_name).toBe('Changed Elsewhere');
+  expect(await countQueries(async () => assertSuccess(await client(ts, member).get('/users/me')))).toBe(1);
 });
 
 describe('AuthCache', () => {
@@ -160,5 +172,66 @@ describe('AuthCache', () => {
     cache.remember('b', owner(2), cache.ticket());
     cache.remember('c', owner(3), cache.ticket());
     expect([cache.get('a'), cache.get('b')?.user.id, cache.get('c')?.user.id]).toEqual([undefined, 2, 3]);
+  });
+
+  test('nothing is stored while a write is in flight, nor by a lookup that began before it settled', () => {
+    const cache = new AuthCache();
+    cache.hold('w');
+    cache.remember('k', owner(1), cache.ticket());
+    expect(cache.get('k')).toBeUndefined();
+    const during = cache.ticket();
+    cache.release('w');
+    cache.remember('k', owner(1), during);
+    expect(cache.get('k')).toBeUndefined();
+    cache.remember('k', owner(1), cache.ticket());
+    expect(cache.get('k')?.user.id).toBe(1);
+  });
+
+  test('a write whose end is never seen stops holding the cache after a minute', () => {
+    let now = 0;
+    const cache = new AuthCache(5_000, 100, () => now);
+    cache.hold('lost');
+    now += 60_001;
+    cache.remember('k', owner(1), cache.ticket());
+    expect(cache.get('k')?.user.id).toBe(1);
+  });
+
+  test('watchWrites holds for writes to users, api_keys and realms until their statement or transaction ends', () => {
+    const knex = new EventEmitter();
+    const cache = new AuthCache();
+    watchWrites(knex as unknown as Knex, cache);
+    const stored = () => {
+      cache.remember('k', owner(1), cache.ticket());
+      const found = cache.get('k') !== undefined;
+      cache.forgetAll();
+      return found;
+    };
+    knex.emit('query', { sql: 'select * from "users" where "id" = $1', __knexQueryUid: 'a' });
+    knex.emit('query', { sql: 'update "channels" set "name" = $1', __knexQueryUid: 'b' });
+    expect(stored()).toBe(true);
+
+    const write = { sql: 'update "users" set "full_name" = $1 where "id" = $2', __knexQueryUid: 'c' };
+    knex.emit('query', write);
+    expect(stored()).toBe(false);
+    knex.emit('query-response', [], write);
+    expect(stored()).toBe(true);
+
+    const failing = { sql: 'DELETE FROM api_keys WHERE user_id = $1', __knexQueryUid: 'd' };
+    knex.emit('query', failing);
+    expect(stored()).toBe(false);
+    knex.emit('query-error', new Error('lost'), failing);
+    expect(stored()).toBe(true);
+
+    knex.emit('query', { sql: 'BEGIN;', __knexTxId: 'trx1' });
+    knex.emit('query', { sql: 'insert into "api_keys" ("user_id") values ($1)', __knexTxId: 'trx1', __knexQueryUid: 'e' });
+    knex.emit('query-response', [], { sql: 'insert into "api_keys" ("user_id") values ($1)', __knexTxId: 'trx1', __knexQueryUid: 'e' });
+    expect(stored()).toBe(false);
+    knex.emit('query', { sql: 'COMMIT;', __knexTxId: 'trx1' });
+    expect(stored()).toBe(true);
+
+    knex.emit('query', { sql: 'alter table "realms" add column "x" integer', __knexTxId: 'trx2', __knexQueryUid: 'f' });
+    expect(stored()).toBe(false);
+    knex.emit('query', { sql: 'ROLLBACK', __knexTxId: 'trx2' });
+    expect(stored()).toBe(true);
   });
 });
