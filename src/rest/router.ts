@@ -65,9 +65,7 @@ function flatten(source: unknown): Record<string, string> {
 /** The JSON answer every REST response is; node:http directly, as this is the hot path. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }
 
