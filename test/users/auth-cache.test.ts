@@ -108,8 +108,12 @@ test('a write to users from outside the actions (a script, another feature) is s
   expect(assertSuccess(await client(ts, member).get('/users/me')).full_name).toBe('Changed Directly');
   await ts.server.deps.knex.transaction((trx) => trx('users').where({ id: member.id }).update({ role: 600 }));
   expect(assertSuccess(await client(ts, member).get('/users/me')).role).toBe(600);
-  await ts.server.deps.knex('api_keys').where({ user_id: member.id }).delete();
+  await ts.server.deps.knex('users').where({ id: member.id }).update({ delivery_email: `moved-${member.email}` });
   assertError(await client(ts, member).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+  const moved = { email: `moved-${member.email}`, apiKey: member.apiKey };
+  assertSuccess(await client(ts, moved).get('/users/me'));
+  await ts.server.deps.knex('api_keys').where({ user_id: member.id }).delete();
+  assertError(await client(ts, moved).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
 });
 
 test('a realm_user event on the bus, as another process publishes it, drops the cached account', async () => {

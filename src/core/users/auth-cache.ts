@@ -5,10 +5,10 @@ import type { Delivery } from '../../realtime/bus';
 import type { User } from './model';
 
 /**
- * Recent successful API-key lookups, so a busy client's requests skip the api_keys/users/realms
- * query. Entries are keyed by the key's SHA-256 (what api_keys stores), hold the account row as it
- * was read, and live a few seconds at most. Only successes are cached: unknown keys always reach
- * the database, so guessing fills nothing.
+ * Recent successful authentications, so a busy client's requests skip parsing and the
+ * api_keys/users/realms query. Entries are keyed by the SHA-256 of the credentials as sent (the
+ * Authorization header), hold the account row as it was read, and live a few seconds at most. Only
+ * successes are cached: unknown credentials always reach the database, so guessing fills nothing.
  *
  * A cached row must not outlive a change to it. Four paths forget entries:
  * 1. Actions that change keys, role, name, activation or permissions call `forgetAuthAfterCommit`:
@@ -52,30 +52,30 @@ export class AuthCache {
     return this.generation;
   }
 
-  get(keyHash: string): KeyOwner | undefined {
-    const entry = this.entries.get(keyHash);
+  get(credentialsHash: string): KeyOwner | undefined {
+    const entry = this.entries.get(credentialsHash);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(keyHash);
+      this.entries.delete(credentialsHash);
       return undefined;
     }
     return entry.owner;
   }
 
-  remember(keyHash: string, owner: KeyOwner, ticket: number): void {
+  remember(credentialsHash: string, owner: KeyOwner, ticket: number): void {
     if (ticket !== this.generation || this.ttlMs <= 0 || !this.writesSettled()) return;
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(keyHash, { owner, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(credentialsHash, { owner, expiresAt: this.now() + this.ttlMs });
   }
 
   forgetUser(userId: number): void {
     this.generation++;
-    for (const [keyHash, entry] of this.entries) {
-      if (entry.owner.user.id === userId) this.entries.delete(keyHash);
+    for (const [credentialsHash, entry] of this.entries) {
+      if (entry.owner.user.id === userId) this.entries.delete(credentialsHash);
     }
   }
 

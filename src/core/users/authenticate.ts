@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../errors';
 import { AttemptLimiter } from '../rate-limit';
 import type { KeyOwner } from './auth-cache';
-import { API_KEY_RE, apiKeyMatches, hashApiKey, verifyPassword } from './credentials';
+import { API_KEY_RE, apiKeyMatches, hashApiKey, sha256Hex, verifyPassword } from './credentials';
 import { User } from './model';
 import { issueApiKey } from './actions';
 import { placeholderEmail } from './view';
@@ -15,28 +15,43 @@ export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
- * real one or the placeholder that hides it. The key's owner comes from the authentication cache
- * when it is there; every check below runs on each request either way.
+ * real one or the placeholder that hides it. With `credentials` (the Authorization header they came
+ * in), a success is remembered under that header's SHA-256 for `rememberedAuthentication`.
  */
-export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string): Promise<User> {
+export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string, credentials?: string): Promise<User> {
   apiKey = apiKey.trim();
   if (!API_KEY_RE.test(apiKey)) throw authError('INVALID_API_KEY', 'Malformed API key');
-  const keyHash = hashApiKey(apiKey);
-  const owner = deps.authCache.get(keyHash) ?? (await findKeyOwner(deps, apiKey, keyHash));
+  const ticket = deps.authCache.ticket();
+  const owner = await findKeyOwner(deps, apiKey);
   if (!owner) throw invalidApiKey();
-  const { user, realmDeactivated } = owner;
   const given = email.trim().toLowerCase();
-  if (given !== user.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, user.id).toLowerCase()) {
+  if (given !== owner.user.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, owner.user.id).toLowerCase()) {
     throw invalidApiKey();
   }
+  const user = activeAccount(owner);
+  if (credentials !== undefined) deps.authCache.remember(sha256Hex(credentials), owner, ticket);
+  return user;
+}
+
+/**
+ * The account behind credentials that were accepted moments ago, while the cache still vouches for
+ * them (every change to keys, addresses or accounts empties it): no parsing, no database, no address
+ * check. Deactivation is still checked.
+ */
+export function rememberedAuthentication(deps: AppDeps, credentials: string): User | undefined {
+  const owner = deps.authCache.get(sha256Hex(credentials));
+  return owner && activeAccount(owner);
+}
+
+function activeAccount({ user, realmDeactivated }: KeyOwner): User {
   if (realmDeactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
   if (!user.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
   // A fresh instance per request: handlers may treat it as their own.
   return User.fromDatabaseJson(user);
 }
 
-async function findKeyOwner(deps: AppDeps, apiKey: string, keyHash: string): Promise<KeyOwner | undefined> {
-  const ticket = deps.authCache.ticket();
+async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | undefined> {
+  const keyHash = hashApiKey(apiKey);
   const row = (await deps.knex('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
     .join('realms', 'realms.id', 'users.realm_id')
@@ -47,9 +62,7 @@ async function findKeyOwner(deps: AppDeps, apiKey: string, keyHash: string): Pro
     | undefined;
   if (!row || !apiKeyMatches(apiKey, row.key_hash)) return undefined;
   const { key_hash: _k, realm_deactivated, ...user } = row;
-  const owner = { user, realmDeactivated: realm_deactivated };
-  deps.authCache.remember(keyHash, owner, ticket);
-  return owner;
+  return { user, realmDeactivated: realm_deactivated };
 }
 
 const loginLimiter = new AttemptLimiter(5, 30 * 60 * 1000);

@@ -16,8 +16,9 @@ export function generateApiKey(): string {
   return key;
 }
 
-// Every authenticated request hashes its key: the one-shot form (node 20.12+) allocates no Hash object.
-const sha256Hex: (text: string) => string =
+// Every authenticated request hashes its credentials: the one-shot form (node 20.12+) allocates no
+// Hash object.
+export const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function'
     ? (text) => crypto.hash('sha256', text, 'hex')
     : (text) => crypto.createHash('sha256').update(text).digest('hex');
