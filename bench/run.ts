@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LoadResult, LoadSettings, measure } from './lib/load';
+import { LoadResult, LoadSettings, measureTargets } from './lib/load';
 import { DatabaseKind, startBaseline, startParley } from './lib/servers';
 import type { BenchContext, Scenario, ScenarioReport } from './scenario';
 
 /**
- * `npm run bench [-- <name>...] [--connections=N] [--warmup=S] [--duration=S] [--list]`
+ * `npm run bench [-- <name>...] [--connections=N] [--warmup=S] [--duration=S] [--rounds=N] [--list]`
  * Runs every scenario in bench/scenarios (or the named ones) on PGlite, and on PostgreSQL too when
  * BENCH_DATABASE_URL is set, then prints a report. Exits 1 when a figure misses its goal.
  */
@@ -24,16 +24,17 @@ function loadScenarios(): Scenario[] {
 }
 
 function parseArgs(argv: string[]) {
-  const settings: LoadSettings = { connections: 100, warmupSeconds: 3, durationSeconds: 10 };
+  const settings: LoadSettings = { connections: 100, warmupSeconds: 3, durationSeconds: 10, rounds: 5 };
   const names: string[] = [];
   let list = false;
   for (const arg of argv) {
-    const option = /^--(connections|warmup|duration)=(\d+)$/.exec(arg);
+    const option = /^--(connections|warmup|duration|rounds)=(\d+)$/.exec(arg);
     if (option) {
       const value = Number(option[2]);
       if (option[1] === 'connections') settings.connections = value;
       else if (option[1] === 'warmup') settings.warmupSeconds = value;
-      else settings.durationSeconds = value;
+      else if (option[1] === 'duration') settings.durationSeconds = value;
+      else settings.rounds = Math.max(1, value);
     } else if (arg === '--list') list = true;
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else names.push(arg);
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
 
   console.log(
     `# Parley benchmark: ${os.cpus().length} cores, node ${process.version}, ${settings.connections} connections, ` +
-      `${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured`,
+      `${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured per target in ${settings.rounds} alternating slices`,
   );
   let ok = true;
   for (const scenario of chosen) {
@@ -86,9 +87,9 @@ async function main(): Promise<void> {
         database,
         startParley: () => startParley(database, adminUrl),
         startBaseline,
-        load: (label, options) => {
-          console.error(`  ${scenario.name}/${database}: loading ${label}…`);
-          return measure(label, options, settings);
+        measure: (targets) => {
+          console.error(`  ${scenario.name}/${database}: measuring ${targets.map((t) => t.label).join(', ')}…`);
+          return measureTargets(targets, settings);
         },
         log: (message) => console.error(`  ${scenario.name}/${database}: ${message}`),
       };

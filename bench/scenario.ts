@@ -1,4 +1,4 @@
-import type { LoadOptions, LoadResult } from './lib/load';
+import type { LoadResult, Target } from './lib/load';
 import type { BaselineProcess, DatabaseKind, ParleyProcess } from './lib/servers';
 
 /**
@@ -17,8 +17,11 @@ export interface BenchContext {
   startParley(): Promise<ParleyProcess>;
   /** A bare node:http server in a child process, answering every request with `body` as JSON. */
   startBaseline(body: string): Promise<BaselineProcess>;
-  /** Warm-up, then a measured autocannon run, with the harness's connections and durations. */
-  load(label: string, options: LoadOptions): Promise<LoadResult>;
+  /**
+   * Warms each target up, then measures them in alternating slices (so all see the same load from
+   * elsewhere), with the harness's connections and durations. One result per target, in order.
+   */
+  measure(targets: Target[]): Promise<LoadResult[]>;
   log(message: string): void;
 }
 

@@ -17,18 +17,19 @@ export const scenario: Scenario = {
       if (probe.status !== 200) throw new Error(`GET /users/me answered ${probe.status}: ${body}`);
 
       const baselineServer = await ctx.startBaseline(body);
-      let baseline;
       try {
-        baseline = await ctx.load('node:http baseline', { url: `${baselineServer.url}/api/v1/users/me`, headers, server: baselineServer });
+        const [baseline, measured] = await ctx.measure([
+          { label: 'node:http baseline', options: { url: `${baselineServer.url}/api/v1/users/me`, headers, server: baselineServer } },
+          { label: 'Parley', options: { url, headers, server: parley } },
+        ]);
+        return {
+          results: [baseline, measured],
+          goals: [{ label: 'Parley / baseline', value: measured.rps / baseline.rps, atLeast: 0.5 }],
+          notes: [`response body: ${Buffer.byteLength(body)} bytes`],
+        };
       } finally {
         await baselineServer.stop();
       }
-      const measured = await ctx.load('Parley', { url, headers, server: parley });
-      return {
-        results: [baseline, measured],
-        goals: [{ label: 'Parley / baseline', value: measured.rps / baseline.rps, atLeast: 0.5 }],
-        notes: [`response body: ${Buffer.byteLength(body)} bytes`],
-      };
     } finally {
       await parley.stop();
     }
