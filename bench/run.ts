@@ -10,14 +10,15 @@ import type { BenchContext, Scenario, ScenarioReport } from './scenario';
  * Runs every scenario in bench/scenarios (or the named ones) on PGlite, and on PostgreSQL too when
  * BENCH_DATABASE_URL is set, then prints a report. Exits 1 when a figure misses its goal.
  */
+/** Every bench/scenarios/<name>.ts, loaded from its build (listing the sources skips stale builds). */
 function loadScenarios(): Scenario[] {
-  const dir = path.join(__dirname, 'scenarios');
+  const sources = path.resolve(__dirname, '..', '..', 'bench', 'scenarios');
   return fs
-    .readdirSync(dir)
-    .filter((file) => file.endsWith('.js'))
+    .readdirSync(sources)
+    .filter((file) => file.endsWith('.ts'))
     .sort()
     .map((file) => {
-      const loaded = require(path.join(dir, file)) as { scenario?: Scenario };
+      const loaded = require(path.join(__dirname, 'scenarios', file.replace(/\.ts$/, '.js'))) as { scenario?: Scenario };
       if (!loaded.scenario) throw new Error(`bench/scenarios/${file} does not export a scenario`);
       return loaded.scenario;
     });
