@@ -1,26 +1,29 @@
+import type { RequestListener } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from './deps';
 import { ApiError, errors } from './errors';
-import { parseBody } from './rest/body';
 import { serveRealmEmojiImage } from './rest/emoji';
-import { restDispatcher, sendError, sendInternalError } from './rest/router';
+import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 
 export interface BuiltApp {
+  /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
+  handle: RequestListener;
   app: express.Express;
   stop(): Promise<void>;
 }
 
-/** The express app with both front doors; tests use it on an ephemeral port. */
+/** Both front doors: REST on node:http directly (the hot path), GraphQL and the rest on express. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+  const rest = restRequestHandler(deps, routes);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use('/api/v1', parseBody, restDispatcher(deps, routes));
   const graphql = await graphQLHandler(deps);
   app.use('/graphql', ...graphql.handler);
 
@@ -30,12 +33,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });
   app.use((_req: Request, res: Response) => sendError(res, errors.notFound()));
-  // Express reaches this only for errors thrown outside the dispatcher (e.g. JSON body parsing).
+  // Express reaches this only for errors thrown outside a handler (e.g. GraphQL JSON body parsing).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: number }).status;
     if (error instanceof ApiError) sendError(res, error);
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });
-  return { app, stop: graphql.stop };
+  const handle: RequestListener = (req, res) => (isRestUrl(req.url ?? '/') ? rest(req, res) : app(req, res));
+  return { handle, app, stop: graphql.stop };
 }

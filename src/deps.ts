@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
+import type { AuthCache } from './core/users/auth-cache';
 import type { EventBus } from './realtime/bus';
 import type { Realtime } from './realtime/realtime';
 
@@ -12,4 +13,6 @@ export interface AppDeps {
   realmId: number;
   /** Event queues and live subscriptions; absent in tools that serve no clients (e.g. the CLI). */
   realtime?: Realtime;
+  /** Recent API-key authentications; actions that change keys or accounts invalidate it. */
+  authCache: AuthCache;
 }

@@ -7,6 +7,7 @@ import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
+import { AuthCache, watchWrites } from './core/users/auth-cache';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -32,11 +33,14 @@ export async function startServer(config: Config, options: StartOptions): Promis
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
   const realtime = await createRealtime(config, db.knex, realmId);
-  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime };
+  const authCache = new AuthCache();
+  watchWrites(db.knex, authCache);
+  realtime.bus.subscribe((deliveries) => authCache.forgetFromDeliveries(deliveries));
+  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache };
   await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
   const built = await buildApp(deps);
-  const server = http.createServer(built.app);
+  const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();

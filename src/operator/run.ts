@@ -4,6 +4,7 @@ import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config'
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
+import { AuthCache } from '../core/users/auth-cache';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
 import { InProcessBus } from '../realtime/bus';
@@ -52,7 +53,8 @@ function parseCommandArgs(command: Command, args: string[]): Parsed {
 async function prepareOrganization(db: Database, config: Config, out: Out): Promise<AppDeps> {
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId };
+  // The CLI serves no clients: its bus has no listeners and its cache is never read.
+  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache() };
   const owner = await ensureOwner(deps, config.dataDir);
   if (owner) {
     out('The database had no accounts yet, so the organization owner was created:');

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppDeps } from '../deps';
-import { authenticateApiKey } from '../core/users/authenticate';
+import { authenticateApiKey, rememberedAuthentication } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
 import { ApiError, errors } from '../errors';
 
@@ -22,9 +22,11 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
 }
 
 export async function authenticateRequest(deps: AppDeps, header: string | undefined): Promise<User> {
+  const remembered = header === undefined ? undefined : rememberedAuthentication(deps, header);
+  if (remembered) return remembered;
   const credentials = parseBasicAuth(header);
   if (!credentials) throw errors.unauthorized();
-  return authenticateApiKey(deps, credentials.email, credentials.apiKey);
+  return authenticateApiKey(deps, credentials.email, credentials.apiKey, header);
 }
 
 export function authorizationHeader(req: Request): string | undefined {

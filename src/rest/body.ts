@@ -1,5 +1,6 @@
 import busboy from 'busboy';
-import express, { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import { sendError } from './router';
 
@@ -7,17 +8,25 @@ const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
 const urlencoded = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10000 });
 
+/** A REST request once its body is parsed. */
+export type ApiRequest = IncomingMessage & { body?: Record<string, string>; files?: UploadedFile[] };
+
 /**
  * Request bodies arrive form-encoded or as multipart/form-data (zulip-js posts that way). Both become
  * a flat map of strings on req.body; uploaded files are kept in memory on req.files.
  */
-export function parseBody(req: Request, res: Response, next: NextFunction): void {
+export function parseBody(req: ApiRequest, res: ServerResponse, next: () => void): void {
+  // Most requests (every GET) have no body at all.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    next();
+    return;
+  }
   const type = req.headers['content-type'] ?? '';
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req, res, next);
     return;
   }
-  urlencoded(req, res, (error?: unknown) => {
+  urlencoded(req as never, res as never, (error?: unknown) => {
     if (error) {
       sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', 400));
       return;
@@ -33,7 +42,7 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-function parseMultipart(req: Request, res: Response, next: NextFunction): void {
+function parseMultipart(req: ApiRequest, res: ServerResponse, next: () => void): void {
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, limits: { fileSize: MAX_BODY_BYTES, fields: 10000 } });
@@ -60,7 +69,7 @@ function parseMultipart(req: Request, res: Response, next: NextFunction): void {
   parser.on('close', () => {
     if (failed) return;
     req.body = fields;
-    (req as Request & { files?: UploadedFile[] }).files = files;
+    req.files = files;
     next();
   });
   req.pipe(parser);

@@ -1,7 +1,8 @@
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { AppDeps } from '../deps';
 import type { AuthedUser } from '../core/users/model';
 import { errors } from '../errors';
+import type { ApiRequest } from './body';
 import { parseJsonParam, v, Validator } from './validate';
 
 /**
@@ -72,8 +73,9 @@ export interface HandlerContext<P extends ParamMap, U> {
   deps: AppDeps;
   user: U;
   params: Decoded<P>;
-  req: Request;
-  res: Response;
+  /** node:http's request, with the parsed body (and uploaded files) attached. */
+  req: ApiRequest;
+  res: ServerResponse;
 }
 
 export type AuthMode = 'required' | 'none';
@@ -81,7 +83,7 @@ export type AuthMode = 'required' | 'none';
 export interface Endpoint {
   auth: AuthMode;
   params: ParamMap;
-  run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: Request; res: Response }): Promise<unknown>;
+  run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse }): Promise<unknown>;
 }
 
 export type RawParams = { request: Record<string, string>; path: Record<string, string> };

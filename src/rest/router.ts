@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { authenticateRequest } from './auth';
+import { ApiRequest, parseBody } from './body';
 import type { Endpoint } from './endpoint';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -60,42 +62,75 @@ function flatten(source: unknown): Record<string, string> {
   return out;
 }
 
-export function sendError(res: Response, error: ApiError): void {
+/** The JSON answer every REST response is; node:http directly, as this is the hot path. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+export function sendError(res: ServerResponse, error: ApiError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.httpStatus).json(error.body());
+  sendJson(res, error.httpStatus, error.body());
 }
 
-export function sendInternalError(res: Response, error: unknown, req: Request): void {
+export function sendInternalError(res: ServerResponse, error: unknown, req: IncomingMessage): void {
   const requestId = crypto.randomUUID();
-  console.error(`[${requestId}] ${req.method} ${req.originalUrl} failed:`, error);
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
+  console.error(`[${requestId}] ${req.method} ${url} failed:`, error);
   if (res.headersSent) return;
-  res.status(500).json({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
+  sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }
 
-/** One express handler for every /api/v1 route: match, authenticate, decode, run, envelope. */
-export function restDispatcher(deps: AppDeps, routes: Route[]) {
-  const paths: CompiledPath[] = [];
+export const REST_PREFIX = '/api/v1';
+
+/** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */
+export function isRestUrl(url: string): boolean {
+  if (!url.startsWith(REST_PREFIX)) return false;
+  const next = url.charAt(REST_PREFIX.length);
+  return next === '' || next === '/' || next === '?';
+}
+
+/**
+ * One request listener for every /api/v1 route: parse the body, match, authenticate, decode, run,
+ * envelope. It works on node:http's objects without express, which would cost more per request
+ * than everything else a simple endpoint does.
+ */
+export function restRequestHandler(deps: AppDeps, routes: Route[]) {
+  // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.
+  const fixed = new Map<string, CompiledPath>();
+  const parameterized: CompiledPath[] = [];
   for (const route of routes) {
-    let compiled = paths.find((p) => p.segments.join('/') === route.path.split('/').filter(Boolean).join('/'));
+    const segments = route.path.split('/').filter(Boolean);
+    const key = segments.join('/');
+    const isFixed = !segments.some((seg) => seg.startsWith(':') || seg.startsWith('*'));
+    let compiled = isFixed ? fixed.get(key) : parameterized.find((p) => p.segments.join('/') === key);
     if (!compiled) {
-      compiled = { segments: route.path.split('/').filter(Boolean), methods: new Map() };
-      paths.push(compiled);
+      compiled = { segments, methods: new Map() };
+      if (isFixed) fixed.set(key, compiled);
+      else parameterized.push(compiled);
     }
     if (compiled.methods.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
     compiled.methods.set(route.method, route.endpoint);
   }
 
-  return async (req: Request, res: Response, _next: NextFunction) => {
+  const find = (parts: string[]): { path: CompiledPath; params: Record<string, string> } | null => {
+    const path = fixed.get(parts.join('/'));
+    if (path) return { path, params: {} };
+    for (const candidate of parameterized) {
+      const params = matchPath(candidate.segments, parts);
+      if (params) return { path: candidate, params };
+    }
+    return null;
+  };
+
+  const dispatch = async (req: ApiRequest, res: ServerResponse) => {
     try {
-      const parts = req.path.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
-      let found: { path: CompiledPath; params: Record<string, string> } | null = null;
-      for (const path of paths) {
-        const params = matchPath(path.segments, parts);
-        if (params) {
-          found = { path, params };
-          break;
-        }
-      }
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const pathname = url.slice(REST_PREFIX.length, queryAt < 0 ? url.length : queryAt);
+      const parts = pathname.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
+      const found = find(parts);
       if (!found) throw errors.notFound();
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const ep = found.path.methods.get(method);
@@ -107,13 +142,18 @@ export function restDispatcher(deps: AppDeps, routes: Route[]) {
         throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed });
       }
       const user = ep.auth === 'required' ? await authenticateRequest(deps, req.headers.authorization) : null;
-      const raw = { request: { ...flatten(req.query), ...flatten(req.body) }, path: found.params };
+      const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
+      const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
       const payload = await ep.run({ deps, user, raw, req, res });
       if (res.headersSent) return;
-      res.status(200).json({ result: 'success', msg: '', ...(payload as object) });
+      sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
     } catch (error) {
       if (error instanceof ApiError) sendError(res, error);
       else sendInternalError(res, error, req);
     }
+  };
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    parseBody(req, res, () => void dispatch(req, res));
   };
 }

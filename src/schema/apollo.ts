@@ -36,6 +36,9 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: true,
+    // main.ts owns SIGTERM/SIGINT and stops Apollo as part of its shutdown; with Apollo's own signal
+    // handlers as well, that shutdown hung until forced (exit code 1).
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     plugins: [limitsPlugin(schema)],

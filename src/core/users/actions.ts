@@ -5,6 +5,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { emitRoleMembershipMoves } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
+import { forgetAuthAfterCommit } from './auth-cache';
 import { applyDefaultsToNewUser } from '../settings/store';
 import {
   activeOwnerCount,
@@ -120,6 +121,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
     if (Object.keys(patch).length === 0) return;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
     const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
+    forgetAuthAfterCommit(deps, uow, target.id);
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     if (patch.role !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
@@ -157,6 +159,7 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
     await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
     // Told to the accounts still active afterwards.
     const recipients = await activeUserIds(uow.trx, deps.realmId);
+    forgetAuthAfterCommit(deps, uow, target.id);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
   });
 }
@@ -168,6 +171,7 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     // Reactivating an active account changes nothing and tells nobody.
     if (target.is_active) return;
     await User.query(uow.trx).patch({ is_active: true }).where({ id: target.id });
+    forgetAuthAfterCommit(deps, uow, target.id);
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } }, recipients);
   });
@@ -179,6 +183,7 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
   await inTransaction(deps, deps.realmId, async (uow) => {
     await ApiKey.query(uow.trx).delete().where({ user_id: userId });
     await storeKey(uow, userId, apiKey);
+    forgetAuthAfterCommit(deps, uow, userId);
   });
   return apiKey;
 }
@@ -186,7 +191,11 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
 /** Issues an additional key (a new login), leaving the user's other clients logged in. */
 export async function issueApiKey(deps: AppDeps, userId: number): Promise<string> {
   const apiKey = generateApiKey();
-  await inTransaction(deps, deps.realmId, (uow) => storeKey(uow, userId, apiKey));
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await storeKey(uow, userId, apiKey);
+    // Past the per-user limit the oldest key was retired, and it may be cached.
+    forgetAuthAfterCommit(deps, uow, userId);
+  });
   return apiKey;
 }
 
@@ -204,5 +213,6 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
   await inTransaction(deps, deps.realmId, async (uow) => {
     await findUser(uow.trx, deps.realmId, userId);
     await User.query(uow.trx).patch({ can_create_users: value }).where({ id: userId });
+    forgetAuthAfterCommit(deps, uow, userId);
   });
 }

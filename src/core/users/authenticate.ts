@@ -1,7 +1,9 @@
+import type { ModelObject } from 'objection';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../errors';
 import { AttemptLimiter } from '../rate-limit';
-import { API_KEY_RE, apiKeyMatches, hashApiKey, verifyPassword } from './credentials';
+import type { KeyOwner } from './auth-cache';
+import { API_KEY_RE, apiKeyMatches, hashApiKey, sha256Hex, verifyPassword } from './credentials';
 import { User } from './model';
 import { issueApiKey } from './actions';
 import { placeholderEmail } from './view';
@@ -13,11 +15,42 @@ export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
- * real one or the placeholder that hides it.
+ * real one or the placeholder that hides it. With `credentials` (the Authorization header they came
+ * in), a success is remembered under that header's SHA-256 for `rememberedAuthentication`.
  */
-export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string): Promise<User> {
+export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string, credentials?: string): Promise<User> {
   apiKey = apiKey.trim();
   if (!API_KEY_RE.test(apiKey)) throw authError('INVALID_API_KEY', 'Malformed API key');
+  const ticket = deps.authCache.ticket();
+  const owner = await findKeyOwner(deps, apiKey);
+  if (!owner) throw invalidApiKey();
+  const given = email.trim().toLowerCase();
+  if (given !== owner.user.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, owner.user.id).toLowerCase()) {
+    throw invalidApiKey();
+  }
+  const user = activeAccount(owner);
+  if (credentials !== undefined) deps.authCache.remember(sha256Hex(credentials), owner, ticket);
+  return user;
+}
+
+/**
+ * The account behind credentials that were accepted moments ago, while the cache still vouches for
+ * them (every change to keys, addresses or accounts empties it): no parsing, no database, no address
+ * check. Deactivation is still checked.
+ */
+export function rememberedAuthentication(deps: AppDeps, credentials: string): User | undefined {
+  const owner = deps.authCache.get(sha256Hex(credentials));
+  return owner && activeAccount(owner);
+}
+
+function activeAccount({ user, realmDeactivated }: KeyOwner): User {
+  if (realmDeactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
+  if (!user.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
+  // A fresh instance per request: handlers may treat it as their own.
+  return User.fromDatabaseJson(user);
+}
+
+async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | undefined> {
   const keyHash = hashApiKey(apiKey);
   const row = (await deps.knex('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
@@ -25,17 +58,11 @@ export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: s
     .where('api_keys.key_hash', keyHash)
     .where('users.realm_id', deps.realmId)
     .first('users.*', 'api_keys.key_hash as key_hash', 'realms.deactivated as realm_deactivated')) as
-    | (User & { key_hash: string; realm_deactivated: boolean })
+    | (ModelObject<User> & { key_hash: string; realm_deactivated: boolean })
     | undefined;
-  if (!row || !apiKeyMatches(apiKey, row.key_hash)) throw invalidApiKey();
-  const given = email.trim().toLowerCase();
-  if (given !== row.delivery_email.toLowerCase() && given !== placeholderEmail(deps.config, row.id).toLowerCase()) {
-    throw invalidApiKey();
-  }
-  if (row.realm_deactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
-  if (!row.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
-  const { key_hash: _k, realm_deactivated: _r, ...user } = row;
-  return User.fromJson(user, { skipValidation: true });
+  if (!row || !apiKeyMatches(apiKey, row.key_hash)) return undefined;
+  const { key_hash: _k, realm_deactivated, ...user } = row;
+  return { user, realmDeactivated: realm_deactivated };
 }
 
 const loginLimiter = new AttemptLimiter(5, 30 * 60 * 1000);

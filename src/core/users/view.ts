@@ -64,14 +64,25 @@ export function placeholderDomain(config: Config): string {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'parley.invalid';
 }
 
+// Every user dictionary carries one, so the digests of recent addresses are kept.
+const gravatarUrls = new Map<string, string>();
+
 export function gravatarUrl(email: string, version: number): string {
-  const digest = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
+  const memoKey = `${version}:${email}`;
+  let url = gravatarUrls.get(memoKey);
+  if (url === undefined) {
+    const digest = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    url = `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
+    if (gravatarUrls.size >= 10_000) gravatarUrls.clear();
+    gravatarUrls.set(memoKey, url);
+  }
+  return url;
 }
 
 /** ISO 8601 in the form Zulip prints (microseconds, explicit UTC offset). */
 export function isoTimestamp(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+  // toISOString always ends in ".mmmZ".
+  return `${date.toISOString().slice(0, -1)}000+00:00`;
 }
 
 export function userDict(config: Config, viewer: Pick<User, 'id' | 'role'> | null, target: User, options: ViewOptions): UserDict {

@@ -1,0 +1,134 @@
+import { ChildProcess, fork } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import type { ReadyMessage } from '../servers/child';
+
+/**
+ * Servers under load run in child processes, so the load generator and the server never share an
+ * event loop (the figures would otherwise measure both at once).
+ */
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface ServerProcess {
+  url: string;
+  /** CPU time (user + system) the server process has used so far. */
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface ParleyProcess extends ServerProcess {
+  /** The organization owner created on the fresh database. */
+  owner: { email: string; apiKey: string; userId: number };
+  /** `Authorization` header value for the owner. */
+  ownerAuth: string;
+}
+
+export type BaselineProcess = ServerProcess;
+
+export function basicAuth(email: string, apiKey: string): string {
+  return `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`;
+}
+
+const STOP_TIMEOUT_MS = 20_000;
+
+async function startChild(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Promise<{ ready: ReadyMessage; handle: Omit<ServerProcess, 'url'> }> {
+  const child = fork(path.join(__dirname, '..', 'servers', script), [], {
+    env: { ...process.env, ...env },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
+    child.once('message', (message: ReadyMessage) => resolve(message));
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
+  });
+  const cpuMicros = () =>
+    new Promise<number>((resolve) => {
+      const onMessage = (message: { type?: string; micros?: number }) => {
+        if (message?.type !== 'cpu') return;
+        child.off('message', onMessage);
+        resolve(message.micros!);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'cpu' });
+    });
+  return { ready, handle: { cpuMicros, stop: () => stopChild(child, script) } };
+}
+
+function stopChild(child: ChildProcess, script: string): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      console.error(`${script} did not stop within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; killing it`);
+      child.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startBaseline(body: string): Promise<BaselineProcess> {
+  const { ready, handle } = await startChild('baseline.js', { BENCH_BODY: body });
+  return { url: ready.url, ...handle };
+}
+
+/** A fresh database per server: a temporary PGlite directory, or a new PostgreSQL database. */
+async function freshDatabase(kind: DatabaseKind, adminUrl: string | null): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+  if (kind === 'pglite') return { env: { DATA_DIR: dir }, drop: async () => removeDir() };
+  if (!adminUrl) throw new Error('BENCH_DATABASE_URL is not set');
+  const name = `parley_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const knex = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+    try {
+      await knex.raw(sql);
+    } finally {
+      await knex.destroy();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dir },
+    drop: async () => {
+      removeDir();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+export async function startParley(kind: DatabaseKind, adminUrl: string | null): Promise<ParleyProcess> {
+  const db = await freshDatabase(kind, adminUrl);
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the Parley process there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  let started;
+  try {
+    started = await startChild('parley.js', { ...db.env, PORT: '0', HOST: '127.0.0.1' }, profile);
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+  const { ready, handle } = started;
+  const owner = ready.owner!;
+  return {
+    url: ready.url,
+    owner,
+    ownerAuth: basicAuth(owner.email, owner.apiKey),
+    cpuMicros: handle.cpuMicros,
+    stop: async () => {
+      await handle.stop();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { startServer } from '../../src/server';
+import { announceReady } from './child';
+
+/** Parley started as `npm start` starts it (same start-up, same app), reporting its owner to the harness. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const server = await startServer(config, {
+    pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'pgdata'),
+    zuliprcDir: null,
+  });
+  const owner = server.owner!;
+  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } }, () => server.close());
+}
+
+main().catch((error) => {
+  console.error('Parley failed to start for the benchmark:', error);
+  process.exit(1);
+});
