@@ -2,6 +2,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from './deps';
 import { ApiError, errors } from './errors';
 import { parseBody } from './rest/body';
+import { serveRealmEmojiImage } from './rest/emoji';
 import { restDispatcher, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { graphQLHandler } from './schema/apollo';
@@ -22,6 +23,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const graphql = await graphQLHandler(deps);
   app.use('/graphql', ...graphql.handler);
 
+  app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

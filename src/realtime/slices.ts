@@ -1,6 +1,7 @@
 import { streamsSlice, subscriptionsSlice } from '../core/channels/state';
 import { usersSlice } from '../core/users/state';
+import { realmEmojiSlice } from '../core/emoji/state';
 import type { StateSlice } from './state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
-export const stateSlices: StateSlice[] = [usersSlice, subscriptionsSlice, streamsSlice];
+export const stateSlices: StateSlice[] = [usersSlice, subscriptionsSlice, streamsSlice, realmEmojiSlice];

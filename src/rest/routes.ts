@@ -2,6 +2,8 @@ import { channelRoutes } from './channels';
 import type { Route } from './router';
 import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
+import { markdownRoutes } from './markdown';
+import { emojiRoutes } from './emoji';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes, ...markdownRoutes, ...emojiRoutes];

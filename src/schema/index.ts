@@ -4,6 +4,7 @@ import { AuthChecker, buildSchemaSync } from 'type-graphql';
 import { errors } from '../errors';
 import { ChannelResolver } from '../resolvers/channels';
 import { UserResolver } from '../resolvers/user';
+import { MarkdownResolver } from '../resolvers/markdown';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -12,7 +13,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver, ChannelResolver] as const;
+export const resolvers = [UserResolver, ChannelResolver, MarkdownResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 

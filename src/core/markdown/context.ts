@@ -1,0 +1,76 @@
+/**
+ * What the renderer may know about the organization. The renderer itself is pure: callers
+ * resolve the names a message refers to in one batch (see `referenceCandidates` and
+ * `loadRenderContext`) and hand them over here.
+ */
+export interface MentionUser {
+  id: number;
+  fullName: string;
+  /** Mentions of deactivated users render, but silently. */
+  isActive: boolean;
+}
+
+export interface MentionGroup {
+  id: number;
+  name: string;
+  /** Mentions of deactivated groups render, but silently. */
+  deactivated: boolean;
+}
+
+export interface LinkableChannel {
+  id: number;
+  name: string;
+}
+
+export interface RenderRealmEmoji {
+  id: number;
+  name: string;
+  /** Image path relative to the server's URL. */
+  sourceUrl: string;
+}
+
+export interface RenderContext {
+  /** The organization's URL; links into it become relative, as Zulip writes them. */
+  realmUrl?: string;
+  /** By full name, case-insensitively. */
+  userByName(name: string): MentionUser | undefined;
+  userById(id: number): MentionUser | undefined;
+  /** By exact name. */
+  groupByName(name: string): MentionGroup | undefined;
+  /** By exact name; only channels the author may link to. */
+  channelByName(name: string): LinkableChannel | undefined;
+  /** Active custom emoji by name. */
+  realmEmoji(name: string): RenderRealmEmoji | undefined;
+}
+
+export interface RenderContextData {
+  realmUrl?: string;
+  users?: MentionUser[];
+  groups?: MentionGroup[];
+  channels?: LinkableChannel[];
+  realmEmoji?: RenderRealmEmoji[];
+}
+
+/** Indexes resolved rows for the renderer. */
+export function buildRenderContext(data: RenderContextData = {}): RenderContext {
+  const byName = new Map<string, MentionUser>();
+  const byId = new Map<number, MentionUser>();
+  for (const user of data.users ?? []) {
+    byName.set(user.fullName.toLowerCase(), user);
+    byId.set(user.id, user);
+  }
+  const groups = new Map((data.groups ?? []).map((g) => [g.name, g]));
+  const channels = new Map((data.channels ?? []).map((c) => [c.name, c]));
+  const emoji = new Map((data.realmEmoji ?? []).map((e) => [e.name, e]));
+  return {
+    realmUrl: data.realmUrl,
+    userByName: (name) => byName.get(name.toLowerCase()),
+    userById: (id) => byId.get(id),
+    groupByName: (name) => groups.get(name),
+    channelByName: (name) => channels.get(name),
+    realmEmoji: (name) => emoji.get(name),
+  };
+}
+
+/** A context that resolves nothing: mentions and channel links stay text, Unicode emoji still render. */
+export const EMPTY_CONTEXT: RenderContext = buildRenderContext();

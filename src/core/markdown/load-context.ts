@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import { activeRealmEmojiByName } from '../emoji/queries';
+import { realmEmojiSourceUrl } from '../emoji/view';
+import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
+import { referenceCandidates } from './scan';
+
+export interface LoadContextOptions {
+  realmUrl?: string;
+  /** Looks up the channels the author may link to, by exact name (supplied by the channels feature). */
+  resolveChannels?: (names: string[]) => Promise<LinkableChannel[]>;
+}
+
+/**
+ * Fetches what a piece of Markdown refers to, one query per kind: the users named or numbered in
+ * mentions, the user groups, the custom emoji and (through the resolver) the channels.
+ * System groups stand for roles and are not mentionable by name.
+ */
+export async function loadRenderContext(
+  db: Knex,
+  realmId: number,
+  content: string,
+  options: LoadContextOptions = {},
+): Promise<RenderContext> {
+  const wanted = referenceCandidates(content);
+  const [users, groups, emoji, channels] = await Promise.all([
+    loadUsers(db, realmId, wanted.userNames, wanted.userIds),
+    loadGroups(db, realmId, wanted.groupNames),
+    activeRealmEmojiByName(db, realmId, wanted.emojiNames),
+    wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : [],
+  ]);
+  return buildRenderContext({
+    realmUrl: options.realmUrl,
+    users,
+    groups,
+    channels,
+    realmEmoji: [...emoji.values()].map((e) => ({ id: e.id, name: e.name, sourceUrl: realmEmojiSourceUrl(e) })),
+  });
+}
+
+async function loadUsers(db: Knex, realmId: number, names: string[], ids: number[]): Promise<MentionUser[]> {
+  if (names.length === 0 && ids.length === 0) return [];
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  const rows: { id: number; full_name: string; is_active: boolean }[] = await db('users')
+    .select('id', 'full_name', 'is_active')
+    .where('realm_id', realmId)
+    .andWhere((q) => {
+      if (lowered.length > 0) q.orWhereRaw(`lower(full_name) in (${lowered.map(() => '?').join(', ')})`, lowered);
+      if (ids.length > 0) q.orWhereIn('id', ids);
+    })
+    .orderBy('id');
+  return rows.map((r) => ({ id: r.id, fullName: r.full_name, isActive: r.is_active }));
+}
+
+async function loadGroups(db: Knex, realmId: number, names: string[]): Promise<MentionGroup[]> {
+  if (names.length === 0) return [];
+  const rows: { id: number; name: string; deactivated: boolean }[] = await db('user_groups')
+    .select('id', 'name', 'deactivated')
+    .where({ realm_id: realmId, is_system_group: false })
+    .whereIn('name', names);
+  return rows.map((r) => ({ id: r.id, name: r.name, deactivated: r.deactivated }));
+}
