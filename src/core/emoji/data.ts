@@ -70,7 +70,7 @@ function entryNames(entry: DatasourceEntry): string[] {
 }
 
 function build(): UnicodeEmojiData {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // Required here rather than imported so the data file is parsed on first use only.
   const entries = (require('emoji-datasource/emoji.json') as DatasourceEntry[])
     .slice()
     .sort((a, b) => a.sort_order - b.sort_order);

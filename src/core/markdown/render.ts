@@ -6,11 +6,6 @@ import { zulipBlocks } from './plugins/zulip-blocks';
 import { zulipInline } from './plugins/zulip-inline';
 import { isAllowedHref, withDefaultScheme } from './url';
 
-/**
- * Zulip-flavored Markdown on markdown-it: raw HTML is escaped, only safe link schemes are
- * linked, newlines are line breaks, and Zulip's syntax (mentions, channel links, emoji) comes
- * from the plugins. The output is the HTML Zulip stores as `rendered_content`.
- */
 export interface RenderResult {
   html: string;
   mentions: MentionSummary;
@@ -19,6 +14,11 @@ export interface RenderResult {
 /** File extensions that look like top-level domains; Zulip does not autolink "readme.md". */
 const NOT_AUTOLINKED_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);
 
+/**
+ * Zulip-flavored Markdown on markdown-it: raw HTML is escaped, only safe link schemes are
+ * linked, newlines are line breaks, and Zulip's syntax (mentions, channel links, emoji) comes
+ * from the plugins. The output is the HTML Zulip stores as `rendered_content`.
+ */
 function createRenderer(): MarkdownIt.MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   // Zulip has no setext headings, reference links, image syntax or <angle> autolinks; GFM's
