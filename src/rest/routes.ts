@@ -4,6 +4,7 @@ import { serverRoutes } from './server-settings';
 import { userRoutes } from './users';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
+import { messageRoutes } from './messages';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes, ...markdownRoutes, ...emojiRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes, ...markdownRoutes, ...emojiRoutes, ...messageRoutes];
