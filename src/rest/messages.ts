@@ -3,6 +3,7 @@ import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
 import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '../core/messages/fetch';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
+import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../core/messages/flag-actions';
 import { errors } from '../errors';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
@@ -23,6 +24,7 @@ export function clientName(req: Request, explicit?: string): string {
 
 export const narrowParam = () => p.json<NarrowTerm[]>((value, name) => parseNarrow(value, name));
 
+// Literal paths come before /messages/:message_id, which would otherwise match them first.
 export const messageRoutes: Route[] = [
   {
     method: 'POST',
@@ -95,6 +97,64 @@ export const messageRoutes: Route[] = [
           narrow: params.narrow,
           ...view,
         });
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/messages/flags',
+    endpoint: endpoint({
+      params: { messages: p.json(v.list(v.int())), op: p.string(), flag: p.string() },
+      handler: async ({ deps, user, params }) => updateMessageFlags(deps, user, params.op, params.flag, params.messages),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/messages/flags/narrow',
+    endpoint: endpoint({
+      params: {
+        anchor: p.string(),
+        include_anchor: p.bool().default(true),
+        num_before: p.int({ min: 0 }),
+        num_after: p.int({ min: 0 }),
+        narrow: narrowParam(),
+        op: p.string(),
+        flag: p.string(),
+      },
+      handler: async ({ deps, user, params }) =>
+        updateMessageFlagsForNarrow(deps, user, {
+          anchor: parseAnchor(params.anchor, false),
+          includeAnchor: params.include_anchor,
+          numBefore: params.num_before,
+          numAfter: params.num_after,
+          narrow: params.narrow,
+          op: params.op,
+          flag: params.flag,
+        }),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/mark_all_as_read',
+    endpoint: endpoint({ params: {}, handler: async ({ deps, user }) => markAllAsRead(deps, user) }),
+  },
+  {
+    method: 'POST',
+    path: '/mark_stream_as_read',
+    endpoint: endpoint({
+      params: { stream_id: p.int() },
+      handler: async ({ deps, user, params }) => {
+        await markChannelAsRead(deps, user, params.stream_id);
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/mark_topic_as_read',
+    endpoint: endpoint({
+      params: { stream_id: p.int(), topic_name: p.string() },
+      handler: async ({ deps, user, params }) => {
+        await markTopicAsRead(deps, user, params.stream_id, params.topic_name);
       },
     }),
   },
