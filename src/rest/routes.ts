@@ -5,6 +5,7 @@ import { userRoutes } from './users';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 import { messageRoutes } from './messages';
+import { reactionRoutes } from './reactions';
 
 /** Every /api/v1 route, gathered from the features. */
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes, ...markdownRoutes, ...emojiRoutes, ...messageRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...channelRoutes, ...markdownRoutes, ...emojiRoutes, ...messageRoutes, ...reactionRoutes];
