@@ -3,6 +3,9 @@ import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
 import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '../core/messages/fetch';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
+import { deleteMessage } from '../core/messages/delete';
+import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
+import { getMessageHistory } from '../core/messages/history';
 import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../core/messages/flag-actions';
 import { errors } from '../errors';
 import { endpoint, p } from './endpoint';
@@ -24,7 +27,6 @@ export function clientName(req: Request, explicit?: string): string {
 
 export const narrowParam = () => p.json<NarrowTerm[]>((value, name) => parseNarrow(value, name));
 
-// Literal paths come before /messages/:message_id, which would otherwise match them first.
 export const messageRoutes: Route[] = [
   {
     method: 'POST',
@@ -172,6 +174,50 @@ export const messageRoutes: Route[] = [
           applyMarkdown: params.apply_markdown,
           allowEmptyTopicName: params.allow_empty_topic_name,
         }),
+    }),
+  },
+  {
+    method: 'PATCH',
+    path: '/messages/:message_id',
+    endpoint: endpoint({
+      params: {
+        message_id: p.path.int(),
+        topic: p.string({ allowNul: true }).optional().alias('subject'),
+        propagate_mode: p.enum(PROPAGATE_MODES).default('change_one'),
+        send_notification_to_old_thread: p.bool().default(false),
+        send_notification_to_new_thread: p.bool().default(true),
+        content: p.string({ allowNul: true }).optional(),
+        stream_id: p.int().optional(),
+      },
+      handler: async ({ deps, user, params }) =>
+        editMessage(deps, user, params.message_id, {
+          content: params.content,
+          topic: params.topic,
+          streamId: params.stream_id,
+          propagateMode: params.propagate_mode,
+          sendNotificationToOldThread: params.send_notification_to_old_thread,
+          sendNotificationToNewThread: params.send_notification_to_new_thread,
+        }),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/messages/:message_id',
+    endpoint: endpoint({
+      params: { message_id: p.path.int() },
+      handler: async ({ deps, user, params }) => {
+        await deleteMessage(deps, user, params.message_id);
+      },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/messages/:message_id/history',
+    endpoint: endpoint({
+      params: { message_id: p.path.int(), allow_empty_topic_name: p.bool().default(false) },
+      handler: async ({ deps, user, params }) => ({
+        message_history: await getMessageHistory(deps, user, params.message_id, params.allow_empty_topic_name),
+      }),
     }),
   },
 ];
