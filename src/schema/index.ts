@@ -5,6 +5,7 @@ import { errors } from '../errors';
 import { ChannelResolver } from '../resolvers/channels';
 import { UserResolver } from '../resolvers/user';
 import { MarkdownResolver } from '../resolvers/markdown';
+import { MessageResolver } from '../resolvers/messages';
 import type { GraphQLContext } from './context';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -13,7 +14,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
   return true;
 };
 
-export const resolvers = [UserResolver, ChannelResolver, MarkdownResolver] as const;
+export const resolvers = [UserResolver, ChannelResolver, MarkdownResolver, MessageResolver] as const;
 
 let cached: GraphQLSchema | null = null;
 
