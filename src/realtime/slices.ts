@@ -6,11 +6,13 @@ import { channelFoldersSlice } from '../core/channel-folders/state';
 import { customProfileFieldsSlice } from '../core/profile-fields/state';
 import { settingsSlices } from '../core/settings/state';
 import { presenceSlice } from '../core/presence/state';
+import { realmEmojiSlice } from '../core/emoji/state';
+import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice } from '../core/messages/state';
+import { mutedTopicsSlice, userTopicsSlice } from '../core/user-topics/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
-import { realmEmojiSlice } from '../core/emoji/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -27,4 +29,10 @@ export const stateSlices: StateSlice[] = [
   ...settingsSlices,
   presenceSlice,
   realmSlice,
+  maxMessageIdSlice,
+  unreadSlice,
+  starredSlice,
+  recentConversationsSlice,
+  userTopicsSlice,
+  mutedTopicsSlice,
 ];

@@ -113,6 +113,16 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
     if (compiled.methods.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
     compiled.methods.set(route.method, route.endpoint);
   }
+  // Literal segments win over parameters (/messages/flags before /messages/:message_id), whatever
+  // order the feature tables list them in.
+  const rank = (seg: string) => (seg.startsWith('*') ? 2 : seg.startsWith(':') ? 1 : 0);
+  parameterized.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+      const diff = rank(a.segments[i]) - rank(b.segments[i]);
+      if (diff !== 0) return diff;
+    }
+    return a.segments.length - b.segments.length;
+  });
 
   const find = (parts: string[]): { path: CompiledPath; params: Record<string, string> } | null => {
     const path = fixed.get(parts.join('/'));

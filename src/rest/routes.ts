@@ -16,6 +16,9 @@ import { pushRoutes } from './push';
 import { inviteRoutes } from './invites';
 import { settingsRoutes } from './settings';
 import { presenceRoutes } from './presence';
+import { messageRoutes } from './messages';
+import { reactionRoutes } from './reactions';
+import { userTopicRoutes } from './user-topics';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -36,4 +39,9 @@ export const routes: Route[] = [
   ...presenceRoutes,
   ...eventRoutes,
   ...typingRoutes,
+  ...messageRoutes,
+  ...reactionRoutes,
+  ...userTopicRoutes,
 ];
+
+/** Every /api/v1 route, gathered from the features. */

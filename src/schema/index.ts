@@ -16,6 +16,7 @@ import { PushResolver } from '../resolvers/push';
 import { InvitationResolver } from '../resolvers/invites';
 import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
+import { MessageResolver } from '../resolvers/messages';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -40,6 +41,7 @@ export const resolvers = [
   SettingsResolver,
   PresenceResolver,
   EventsResolver,
+  MessageResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

@@ -4,6 +4,7 @@ import { errors } from '../../errors';
 import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
 import { canSeeDeliveryEmail, placeholderDomain, userDict, UserDict } from './view';
+import { highestReceivedMessageId } from '../messages/state';
 
 /** Read side of the users feature: what one viewer may see of the organization's accounts. */
 export async function getUserForViewer(
@@ -52,7 +53,7 @@ export async function listUsersForViewer(
   );
 }
 
-/** Highest message id the user has received; -1 while they have none (no messages exist yet). */
-export async function maxMessageId(_deps: AppDeps, _user: User): Promise<number> {
-  return -1;
+/** Highest message id the user has received; -1 while they have none. */
+export async function maxMessageId(deps: AppDeps, user: User): Promise<number> {
+  return highestReceivedMessageId(deps.knex, user.id);
 }

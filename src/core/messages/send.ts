@@ -1,0 +1,300 @@
+import type { Knex } from 'knex';
+import type { AppDeps } from '../../deps';
+import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
+import { ApiError, errors } from '../../errors';
+import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, findChannel, findChannelByName, loadViewer } from '../channels/access';
+import { channelAudience, RealmUsers } from '../channels/audience';
+import { streamUpdate } from '../channels/events';
+import { holdsGroupSetting } from '../channels/group-settings';
+import { Stream } from '../channels/model';
+import { realmTopicsPolicy } from '../channels/realm-policy';
+import { normalizeMessageContent } from '../markdown';
+import type { User } from '../users/model';
+import { Addressee, usersByEmails, usersByIds } from './addressee';
+import { messageEvent } from './events';
+import { FLAG_BITS, flagList } from './flags';
+import { channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
+import { apiEmail, PersonRow } from './people';
+import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-settings';
+import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
+import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
+import { realmString, WideContext, wideMessage } from './view';
+import { afterChannelMessageSent } from './send-hooks';
+
+/**
+ * Sending a message (POST /messages): the addressee is resolved and checked, the content
+ * normalized and rendered, the message stored with one `user_messages` row per recipient (flags
+ * from mentions; the sender's own copy starts read), and a `message` event published to the
+ * recipients, grouped by their flags.
+ */
+export interface SendMessageRequest {
+  addressee: Addressee;
+  /** Channel messages only; null when the client sent none. */
+  topic: string | null;
+  content: string;
+  /** The sending client's name (from the User-Agent or the `client` parameter). */
+  client: string;
+  localId?: string;
+  queueId?: string;
+  /** Whether the sender's copy starts read; by default it does. */
+  readBySender?: boolean;
+}
+
+export interface SendMessageResult {
+  id: number;
+  automatic_new_visibility_policy?: number;
+}
+
+interface Target {
+  stream: Stream | null;
+  topic: string;
+  /** Direct messages: every participant, sender included. */
+  participants: User[];
+  recipientId: number;
+}
+
+export async function sendMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+  const { addressee } = request;
+  if (addressee.type === 'stream') {
+    if (addressee.channel === null) throw errors.badRequest('Missing channel');
+    if (request.topic === null) throw errors.badRequest('Missing topic');
+  } else if ((addressee.userIds ?? addressee.emails ?? []).length === 0) {
+    throw errors.badRequest('Message must have recipients');
+  }
+  return inTransaction(deps, deps.realmId, async (uow) => {
+    const db = uow.trx;
+    let viewer: Promise<ChannelViewer> | null = null;
+    const getViewer = () => (viewer ??= loadViewer(db, sender));
+    const directUsers = addressee.type === 'private' ? await resolveDirectRecipients(deps, db, sender, addressee) : [];
+    const content = normalizeMessageContent(request.content);
+    const target =
+      addressee.type === 'stream'
+        ? await channelTarget(deps, db, sender, addressee.channel!, request.topic!, getViewer)
+        : await directTarget(deps, db, sender, directUsers);
+    const rendering = await renderMessageContent(db, deps, content, getViewer);
+    return storeAndPublish(deps, uow, sender, target, content, rendering, request, getViewer);
+  });
+}
+
+async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, addressee: Extract<Addressee, { type: 'private' }>): Promise<User[]> {
+  if (addressee.userIds) return usersByIds(db, deps.realmId, addressee.userIds);
+  const { users, unknown } = await usersByEmails(db, deps.config, deps.realmId, sender, addressee.emails ?? []);
+  if (unknown !== null) throw errors.badRequest(`Invalid email '${unknown}'`);
+  return users;
+}
+
+function effectiveTopicsPolicy(stream: Stream) {
+  return stream.topics_policy === 'inherit' ? realmTopicsPolicy() : stream.topics_policy;
+}
+
+/** The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. */
+export function checkTopicsPolicy(stream: Stream, topic: string): void {
+  const policy = effectiveTopicsPolicy(stream);
+  if (topic === '' && policy === 'disable_empty_topic') {
+    throw errors.badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
+  }
+  if (topic !== '' && policy === 'empty_topic_only') {
+    throw errors.badRequest(`Only the ${EMPTY_TOPIC_DISPLAY_NAME} topic is allowed in this channel.`);
+  }
+}
+
+/** Starting a topic needs can_create_topic_group (by default everyone holds it). */
+export async function checkCanCreateTopic(db: Knex, viewer: ChannelViewer, stream: Stream, topic: string): Promise<void> {
+  if (stream.can_create_topic_group === viewer.systemGroups['role:everyone']) return;
+  if (holdsGroupSetting(viewer.user, viewer.groupIds, stream.can_create_topic_group)) return;
+  const exists = await db('messages').where('stream_id', stream.id).whereRaw('lower(topic) = lower(?)', [topic]).first('id');
+  if (!exists) throw errors.badRequest('You do not have permission to create new topics in this channel.');
+}
+
+async function channelTarget(
+  deps: AppDeps,
+  db: Knex,
+  sender: User,
+  channel: number | string,
+  rawTopic: string,
+  getViewer: () => Promise<ChannelViewer>,
+): Promise<Target> {
+  const stream =
+    typeof channel === 'number' ? await findChannel(db, deps.realmId, channel) : await findChannelByName(db, deps.realmId, channel);
+  if (!stream) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
+  const viewer = await getViewer();
+  await accessChannelForPost(db, viewer, stream);
+  const topic = topicForStorage(rawTopic);
+  checkTopicsPolicy(stream, topic);
+  await checkCanCreateTopic(db, viewer, stream, topic);
+  return { stream, topic, participants: [], recipientId: await channelRecipientId(db, deps.realmId, stream.id) };
+}
+
+async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
+  for (const user of recipients) {
+    if (!user.is_active) throw errors.badRequest(`'${apiEmail(deps.config, user)}' is no longer using Zulip.`);
+  }
+  const participants = [sender, ...recipients.filter((u) => u.id !== sender.id)];
+  return { stream: null, topic: '', participants, recipientId: await directRecipientId(db, deps.realmId, participants.map((u) => u.id)) };
+}
+
+async function activeSubscriberIds(db: Knex, streamId: number): Promise<number[]> {
+  const rows: { user_id: number }[] = await db('subscriptions')
+    .join('users', 'users.id', 'subscriptions.user_id')
+    .where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true, 'users.is_active': true })
+    .select('subscriptions.user_id');
+  return rows.map((r) => r.user_id);
+}
+
+/** Senders of, and reactors to, the topic's messages: who `@**topic**` reaches. */
+export async function topicParticipantIds(db: Knex, streamId: number, topic: string): Promise<Set<number>> {
+  const result = await db.raw(
+    `SELECT sender_id AS user_id FROM messages WHERE stream_id = ? AND lower(topic) = lower(?)
+     UNION
+     SELECT r.user_id FROM reactions r JOIN messages m ON m.id = r.message_id WHERE m.stream_id = ? AND lower(m.topic) = lower(?)`,
+    [streamId, topic, streamId, topic],
+  );
+  return new Set((result.rows as { user_id: number }[]).map((r) => Number(r.user_id)));
+}
+
+async function checkWildcardMentions(
+  db: Knex,
+  deps: AppDeps,
+  viewer: ChannelViewer,
+  stream: Stream,
+  subscriberCount: number,
+  topicParticipants: Set<number> | null,
+  rendering: MessageRendering,
+): Promise<void> {
+  const { streamWildcard, topicWildcard } = rendering.mentions;
+  const large = streamWildcard ? subscriberCount > WILDCARD_MENTION_THRESHOLD : (topicParticipants?.size ?? 0) > WILDCARD_MENTION_THRESHOLD;
+  if (!(streamWildcard || topicWildcard) || !large) return;
+  const settings = await loadRealmMessageSettings(db, deps.realmId, viewer.systemGroups);
+  if (holdsGroupSetting(viewer.user, viewer.groupIds, settings.groups.can_mention_many_users_group)) return;
+  if (streamWildcard) {
+    throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
+  }
+  throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
+}
+
+/** Inserts the recipients' rows in one statement whatever their number. */
+export async function insertUserMessages(db: Knex, realmId: number, messageId: number, rows: { userId: number; flags: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.raw(
+    'INSERT INTO user_messages (user_id, message_id, realm_id, flags) SELECT u, ?, ?, f FROM unnest(?::int[], ?::int[]) AS t(u, f)',
+    [messageId, realmId, rows.map((r) => r.userId), rows.map((r) => r.flags)],
+  );
+}
+
+async function storeAndPublish(
+  deps: AppDeps,
+  uow: UnitOfWork,
+  sender: User,
+  target: Target,
+  content: string,
+  rendering: MessageRendering,
+  request: SendMessageRequest,
+  getViewer: () => Promise<ChannelViewer>,
+): Promise<SendMessageResult> {
+  const db = uow.trx;
+  const { stream } = target;
+  const recipientIds = new Set<number>(stream ? await activeSubscriberIds(db, stream.id) : target.participants.filter((u) => u.is_active).map((u) => u.id));
+  const subscriberCount = recipientIds.size;
+  recipientIds.add(sender.id);
+
+  const { mentions } = rendering;
+  const topicParticipants = stream && mentions.topicWildcard ? await topicParticipantIds(db, stream.id, target.topic) : null;
+  topicParticipants?.add(sender.id);
+  if (stream) await checkWildcardMentions(db, deps, await getViewer(), stream, subscriberCount, topicParticipants, rendering);
+  const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
+
+  const now = new Date();
+  const [inserted] = await db('messages')
+    .insert({
+      realm_id: deps.realmId,
+      sender_id: sender.id,
+      recipient_id: target.recipientId,
+      stream_id: stream?.id ?? null,
+      dm_key: stream ? null : dmKey(target.participants.map((u) => u.id)),
+      topic: target.topic,
+      content,
+      rendered_content: rendering.html,
+      sending_client: request.client.slice(0, 30),
+      date_sent: now,
+      has_link: rendering.hasLink,
+      has_image: rendering.hasImage,
+      has_attachment: rendering.hasAttachment,
+    })
+    .returning('id');
+  const messageId: number = typeof inserted === 'object' ? inserted.id : inserted;
+
+  let base = 0;
+  if (!stream) base |= FLAG_BITS.is_private;
+  if (mentions.streamWildcard) base |= FLAG_BITS.stream_wildcard_mentioned;
+  const rows = [...recipientIds].map((userId) => {
+    let flags = base;
+    if (userId === sender.id && request.readBySender !== false) flags |= FLAG_BITS.read;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
+    return { userId, flags };
+  });
+  await insertUserMessages(db, deps.realmId, messageId, rows);
+
+  const row: MessageRow = {
+    id: messageId,
+    realm_id: deps.realmId,
+    sender_id: sender.id,
+    recipient_id: target.recipientId,
+    stream_id: stream?.id ?? null,
+    dm_key: stream ? null : dmKey(target.participants.map((u) => u.id)),
+    topic: target.topic,
+    content,
+    rendered_content: rendering.html,
+    sending_client: request.client.slice(0, 30),
+    date_sent: now,
+    last_edit_time: null,
+    has_link: rendering.hasLink,
+    has_image: rendering.hasImage,
+    has_attachment: rendering.hasAttachment,
+  };
+  const people = new Map<number, PersonRow>([[sender.id, sender as PersonRow], ...target.participants.map((u) => [u.id, u as PersonRow] as const)]);
+  const ctx: WideContext = {
+    people,
+    streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
+    reactions: new Map(),
+    edits: new Map(),
+    realmStr: await realmString(db, deps),
+    editHistoryVisibility: 1,
+  };
+  const wide = wideMessage(row, ctx, deps.config);
+
+  // One event per distinct flag set; the sender's copy alone, as it may carry the local echo id.
+  const groups = new Map<number, number[]>();
+  for (const r of rows) {
+    if (r.userId === sender.id) continue;
+    groups.set(r.flags, [...(groups.get(r.flags) ?? []), r.userId]);
+  }
+  const senderRow = rows.find((r) => r.userId === sender.id)!;
+  uow.emit(messageEvent(wide, flagList(senderRow.flags), { localId: request.localId, queueId: request.queueId }), [sender.id]);
+  for (const [flags, userIds] of groups) uow.emit(messageEvent(wide, flagList(flags)), userIds);
+
+  const result: SendMessageResult = { id: messageId };
+  if (stream) {
+    await markChannelActive(db, uow, deps, stream, messageId);
+    const policy = await afterChannelMessageSent(deps, uow, sender, stream, target.topic, messageId, mentioned, recipientIds);
+    if (policy !== null) result.automatic_new_visibility_policy = policy;
+  }
+  return result;
+}
+
+/** A channel's first message sets first_message_id; a message revives an inactive channel. */
+async function markChannelActive(db: Knex, uow: UnitOfWork, deps: AppDeps, stream: Stream, messageId: number): Promise<void> {
+  if (stream.first_message_id !== null && stream.is_recently_active) return;
+  const changes: { property: 'first_message_id' | 'is_recently_active'; value: unknown }[] = [];
+  if (stream.first_message_id === null) {
+    const updated = await db('streams').where({ id: stream.id }).whereNull('first_message_id').update({ first_message_id: messageId });
+    if (updated > 0) changes.push({ property: 'first_message_id', value: messageId });
+  }
+  if (!stream.is_recently_active) {
+    const updated = await db('streams').where({ id: stream.id, is_recently_active: false }).update({ is_recently_active: true });
+    if (updated > 0) changes.push({ property: 'is_recently_active', value: true });
+  }
+  if (changes.length === 0) return;
+  const audience = await channelAudience(db, stream, await RealmUsers.load(db, deps.realmId));
+  for (const change of changes) uow.emit(streamUpdate(stream, change.property, change.value), audience);
+}
