@@ -5,6 +5,7 @@ import { migrateLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
+import { connectFeatures } from './core/connect';
 import { InProcessBus } from './realtime/bus';
 
 export interface RunningServer {
@@ -25,6 +26,7 @@ export interface StartOptions {
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
+  connectFeatures();
   const db = await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir });
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);

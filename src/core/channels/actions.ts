@@ -12,6 +12,7 @@ import {
   accessChannelForUpdate,
   canAddSubscribers,
   canRemoveSubscribers,
+  canSeeSubscribers,
   ChannelViewer,
   channelContentAccessRequired,
   hasContentAccess,
@@ -873,4 +874,37 @@ async function announceSettingsNaming(uow: UnitOfWork, user: User): Promise<void
       if (namesUserDirectly(stream[setting], user.id)) uow.emit(ev.streamUpdate(stream, setting, dict[setting]), audience);
     }
   }
+}
+
+/** Active channels the account can see exist: what its stream and subscription state lists. */
+async function visibleChannels(db: Knex, user: User): Promise<{ viewer: ChannelViewer; streams: Stream[] }> {
+  const viewer = await loadViewer(db, user);
+  const streams = await Stream.query(db).where({ realm_id: user.realm_id, deactivated: false }).orderBy('id');
+  return { viewer, streams: streams.filter((s) => hasMetadataAccess(viewer, s)) };
+}
+
+/**
+ * A role change can show or hide channels (administrators see every private channel; guests only
+ * their own). As in Zulip, the account gets stream/create, then peer_add with the subscribers, for
+ * channels it now sees, and stream/delete for those it no longer sees. Call before the change is
+ * written; the returned step runs after it.
+ */
+export async function noteChannelsBeforeRoleChange(uow: UnitOfWork, user: User): Promise<(changed: User) => Promise<void>> {
+  const db = uow.trx;
+  const before = new Set((await visibleChannels(db, user)).streams.map((s) => s.id));
+  return async (changed) => {
+    const { viewer, streams } = await visibleChannels(db, changed);
+    const gained = streams.filter((s) => !before.has(s.id));
+    const lost = [...before].filter((id) => !streams.some((s) => s.id === id));
+    if (gained.length > 0) {
+      const dicts = await channelDicts(db, changed.realm_id, gained, true);
+      uow.emit(ev.streamCreate(gained.map((s) => dicts.get(s.id)!)), [changed.id]);
+      for (const stream of gained) {
+        if (!canSeeSubscribers(viewer, stream)) continue;
+        const subscribers = [...(await activeSubscriberIds(db, stream.id))];
+        if (subscribers.length > 0) uow.emit(ev.peerAdd([stream.id], subscribers), [changed.id]);
+      }
+    }
+    if (lost.length > 0) uow.emit(ev.streamDelete(lost), [changed.id]);
+  };
 }
