@@ -8,6 +8,7 @@ import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
+import { connectFeatures } from './core/connect';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -29,6 +30,7 @@ export interface StartOptions {
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
+  connectFeatures();
   const db = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir }));
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureOwner, ensureRealm } from '../bootstrap';
 import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config';
+import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
@@ -51,6 +52,7 @@ function parseCommandArgs(command: Command, args: string[]): Parsed {
 
 /** Opens the organization as the server does at start, telling the operator if it was just created. */
 async function prepareOrganization(db: Database, config: Config, out: Out): Promise<AppDeps> {
+  connectFeatures();
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
   // The CLI serves no clients: its bus has no listeners and its cache is never read.

@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { channelLinkResolver } from '../core/channels/links';
 import { listRealmEmoji } from '../core/emoji/queries';
 import { renderMessagePreview } from '../core/markdown';
 import type { User } from '../core/users/model';
@@ -7,18 +8,22 @@ import { RealmEmojiType } from '../schema/emoji';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 
+/** Channel links resolve to the channels the caller can see, as in REST. */
+const preview = (ctx: GraphQLContext, content: string) =>
+  renderMessagePreview(ctx.deps, me(ctx), content, { resolveChannels: channelLinkResolver(ctx.deps.knex, me(ctx)) });
+
 @Resolver()
 export class MarkdownResolver {
   @Authorized()
   @Query(() => String, { name: 'renderMessage', description: 'HTML of message content, as if you sent it now.' })
   async renderMessageQuery(@Arg('content') content: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    return renderMessagePreview(ctx.deps, me(ctx), content);
+    return preview(ctx, content);
   }
 
   @Authorized()
   @Mutation(() => String, { name: 'renderMessage', description: 'Same as the renderMessage query (REST: POST /messages/render).' })
   async renderMessageMutation(@Arg('content') content: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    return renderMessagePreview(ctx.deps, me(ctx), content);
+    return preview(ctx, content);
   }
 
   @Authorized()

@@ -1,3 +1,4 @@
+import { channelLinkResolver } from '../core/channels/links';
 import { renderMessagePreview } from '../core/markdown';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
@@ -8,7 +9,10 @@ export const markdownRoutes: Route[] = [
     path: '/messages/render',
     endpoint: endpoint({
       params: { content: p.string() },
-      handler: async ({ deps, user, params }) => ({ rendered: await renderMessagePreview(deps, user, params.content) }),
+      // Channel links resolve to the channels the author can see.
+      handler: async ({ deps, user, params }) => ({
+        rendered: await renderMessagePreview(deps, user, params.content, { resolveChannels: channelLinkResolver(deps.knex, user) }),
+      }),
     }),
   },
 ];

@@ -1,7 +1,5 @@
 import { channelFoldersSlice } from '../../src/core/channel-folders/state';
-import { registerFolderUsageCheck } from '../../src/core/channel-folders/usage';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../src/core/channel-folders/limits';
-import { renderDescription } from '../../src/core/markdown/render-description';
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/realtime/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
@@ -16,15 +14,12 @@ let admin: TestUser;
 let moderator: TestUser;
 let member: TestUser;
 let guest: TestUser;
-/** Folders the test pretends hold channels (the channels feature registers the real check). */
-const occupied = new Set<number>();
 beforeAll(async () => {
   ts = await startTestServer();
   admin = await makeUser(ts, 200);
   moderator = await makeUser(ts, 300);
   member = await makeUser(ts, 400);
   guest = await makeUser(ts, 600);
-  registerFolderUsageCheck(async (_db, _realm, folderId) => occupied.has(folderId));
 });
 afterAll(async () => {
   await ts.close();
@@ -122,10 +117,10 @@ describe('PATCH /channel_folders/{id}', () => {
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { name: 'New', description: '**new**', is_archived: true }));
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { is_archived: false }));
     events.stop();
-    expect(await folder(id)).toMatchObject({ name: 'New', description: '**new**', rendered_description: renderDescription('**new**'), is_archived: false });
+    expect(await folder(id)).toMatchObject({ name: 'New', description: '**new**', rendered_description: '<p><strong>new</strong></p>', is_archived: false });
     expect(events.events('channel_folder')).toEqual([
       { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { name: 'New' } },
-      { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { description: '**new**', rendered_description: renderDescription('**new**') } },
+      { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { description: '**new**', rendered_description: '<p><strong>new</strong></p>' } },
       { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { is_archived: true } },
       { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { is_archived: false } },
     ]);
@@ -158,16 +153,22 @@ describe('PATCH /channel_folders/{id}', () => {
     }
   });
 
-  test('a folder holding channels cannot be archived', async () => {
+  test('a folder holding channels, archived ones included, cannot be archived', async () => {
     const id = await createFolder();
-    occupied.add(id);
-    assertError(
-      await client(ts, admin).patch(`/channel_folders/${id}`, { is_archived: true }),
-      'BAD_REQUEST',
-      'You need to remove all the channels from this folder to archive it.',
-    );
-    occupied.delete(id);
+    const refused = async () =>
+      assertError(
+        await client(ts, admin).patch(`/channel_folders/${id}`, { is_archived: true }),
+        'BAD_REQUEST',
+        'You need to remove all the channels from this folder to archive it.',
+      );
+    assertSuccess(await client(ts, admin).post('/users/me/subscriptions', { subscriptions: [{ name: `filed-${id}` }], folder_id: id }));
+    const channelId = assertSuccess(await client(ts, admin).get('/get_stream_id', { stream: `filed-${id}` })).stream_id;
+    await refused();
+    assertSuccess(await client(ts, admin).delete(`/streams/${channelId}`));
+    await refused();
+    assertSuccess(await client(ts, admin).patch(`/streams/${channelId}`, { folder_id: null }));
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { is_archived: true }));
+    expect((await folder(id)).is_archived).toBe(true);
   });
 });
 
@@ -223,7 +224,7 @@ describe('GraphQL', () => {
     const created = await graphql(ts, admin, 'mutation { createChannelFolder(name: "GQL", description: "*hi*") { id name renderedDescription isArchived order } }');
     expect(created.errors).toBeUndefined();
     const id = created.data!.createChannelFolder.id;
-    expect(created.data!.createChannelFolder).toMatchObject({ name: 'GQL', renderedDescription: renderDescription('*hi*'), isArchived: false });
+    expect(created.data!.createChannelFolder).toMatchObject({ name: 'GQL', renderedDescription: '<p><em>hi</em></p>', isArchived: false });
     const updated = await graphql(ts, admin, 'mutation($id: Int!) { updateChannelFolder(id: $id, isArchived: true) { isArchived } }', { id });
     expect(updated.data!.updateChannelFolder.isArchived).toBe(true);
     const list = await graphql(ts, guest, '{ channelFolders(includeArchived: true) { id } }');
@@ -237,12 +238,16 @@ describe('GraphQL', () => {
   });
 });
 
-describe('renderDescription', () => {
-  test('escapes HTML and makes paragraphs', () => {
-    expect(renderDescription('')).toBe('');
-    expect(renderDescription('  \n ')).toBe('');
-    expect(renderDescription('a < b & "c"')).toBe('<p>a &lt; b &amp; &quot;c&quot;</p>');
-    expect(renderDescription('one\ntwo\n\nthree')).toBe('<p>one<br>\ntwo</p>\n<p>three</p>');
-    expect(renderDescription('<script>alert(1)</script>')).not.toContain('<script>');
+describe('descriptions', () => {
+  test('are Markdown, rendered as messages are, with links to channels', async () => {
+    assertSuccess(await client(ts, admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'folder-news' }] }));
+    const channelId = assertSuccess(await client(ts, admin).get('/get_stream_id', { stream: 'folder-news' })).stream_id;
+    const id = await createFolder({ description: 'See #**folder-news** and #**no-such-channel**, `code` <i>x</i>' });
+    expect((await folder(id)).rendered_description).toBe(
+      `<p>See <a class="stream" data-stream-id="${channelId}" href="/#narrow/channel/${channelId}-folder-news">#folder-news</a> and ` +
+        '#<strong>no-such-channel</strong>, <code>code</code> &lt;i&gt;x&lt;/i&gt;</p>',
+    );
+    assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { description: 'one\ntwo\n\nthree' }));
+    expect((await folder(id)).rendered_description).toBe('<p>one<br>\ntwo</p>\n<p>three</p>');
   });
 });

@@ -323,6 +323,23 @@ describe('register state options', () => {
     const raw = await fetchChannelState(ts, member, modern);
     await subscriptionsSlice.finalize!(ts.server.deps, raw, user, modern);
     expect((raw.subscriptions as any[]).find((s) => s.name === 'no-lists').desktop_notifications).toBe(null);
+
+    // The defaults are the user's own settings.
+    assertSuccess(
+      await client(ts, member).patch('/settings', { enable_stream_desktop_notifications: true, enable_stream_email_notifications: true, wildcard_mentions_notify: false }),
+    );
+    const mine = await fetchChannelState(ts, member, legacy);
+    await subscriptionsSlice.finalize!(ts.server.deps, mine, user, legacy);
+    expect((mine.subscriptions as any[]).find((s) => s.name === 'no-lists')).toMatchObject({
+      desktop_notifications: true,
+      audible_notifications: false,
+      push_notifications: false,
+      email_notifications: true,
+      wildcard_mentions_notify: false,
+    });
+    assertSuccess(
+      await client(ts, member).patch('/settings', { enable_stream_desktop_notifications: false, enable_stream_email_notifications: false, wildcard_mentions_notify: true }),
+    );
   });
 
   test('applying an event the snapshot already reflects changes nothing', async () => {

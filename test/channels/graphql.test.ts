@@ -81,7 +81,7 @@ test('queries: channels, channel, subscriptions, subscribers', async () => {
         name: 'gql-room',
         subscribers: [member.id, other.id].sort((a, b) => a - b),
         subscriberCount: 2,
-        renderedDescription: '<p>From *GraphQL*</p>',
+        renderedDescription: '<p>From <em>GraphQL</em></p>',
       },
     },
   ]);

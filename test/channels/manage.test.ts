@@ -187,8 +187,15 @@ describe('PATCH /streams/{stream_id}', () => {
     assertSuccess(await patch(member, id, { description: 'Line one\nline *two* <b>' }));
     expect(await stream(id)).toMatchObject({
       description: 'Line one line *two* <b>',
-      rendered_description: '<p>Line one line *two* &lt;b&gt;</p>',
+      rendered_description: '<p>Line one line <em>two</em> &lt;b&gt;</p>',
     });
+    // Channel links resolve to channels the writer can see; others stay text.
+    await createChannel(ts, admin, 'described-secret', { invite_only: true });
+    assertSuccess(await patch(member, id, { description: 'See #**described** :smile: #**described-secret**' }));
+    expect((await stream(id)).rendered_description).toBe(
+      `<p>See <a class="stream" data-stream-id="${id}" href="/#narrow/channel/${id}-described">#described</a> ` +
+        '<span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span> #<strong>described-secret</strong></p>',
+    );
     assertSuccess(await patch(member, id, { description: '' }));
     expect(await stream(id)).toMatchObject({ description: '', rendered_description: '' });
     assertError(await patch(member, id, { description: 'd'.repeat(1025) }), 'BAD_REQUEST', 'description is too long (limit: 1024 characters)');

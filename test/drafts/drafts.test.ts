@@ -9,17 +9,25 @@ let ts: TestServer;
 let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
+/** A public channel everyone but guests can write to. */
+let channelId: number;
 beforeAll(async () => {
   ts = await startTestServer();
   alice = await makeUser(ts, 400);
   bob = await makeUser(ts, 400);
   carol = await makeUser(ts, 600);
+  channelId = await createChannel('drafts-room');
 }, 120_000);
+
+async function createChannel(name: string, extra: Record<string, unknown> = {}): Promise<number> {
+  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name }], ...extra }));
+  return assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: name })).stream_id;
+}
 afterAll(async () => {
   await ts.close();
 });
 
-const channelDraft = (extra: Record<string, unknown> = {}) => ({ type: 'stream', to: [7], topic: 'plans', content: 'Hello', ...extra });
+const channelDraft = (extra: Record<string, unknown> = {}) => ({ type: 'stream', to: [channelId], topic: 'plans', content: 'Hello', ...extra });
 
 describe('POST /drafts', () => {
   test('returns ids in submitted order and stores each draft', async () => {
@@ -38,7 +46,7 @@ describe('POST /drafts', () => {
     const list = assertSuccess(await client(ts, me).get('/drafts'));
     expect(list.count).toBe(3);
     expect(list.drafts).toEqual([
-      { id: body.ids[0], type: 'stream', to: [7], topic: 'plans', content: 'Hello', timestamp: 1595479019 },
+      { id: body.ids[0], type: 'stream', to: [channelId], topic: 'plans', content: 'Hello', timestamp: 1595479019 },
       { id: body.ids[1], type: 'private', to: [bob.id], topic: '', content: 'Hi Bob', timestamp: 1595479020 },
       { id: body.ids[2], type: '', to: [], topic: '', content: 'Unaddressed', timestamp: 1595479021 },
     ]);
@@ -64,6 +72,25 @@ describe('POST /drafts', () => {
       const res = await client(ts, alice).post('/drafts', { drafts: [channelDraft({ to })] });
       assertError(res, 'BAD_REQUEST', 'Must specify exactly 1 channel ID for channel messages');
     }
+  });
+
+  test('the channel must be an active one the user can read, else "Invalid channel ID"', async () => {
+    const secret = await createChannel('drafts-secret', { invite_only: true });
+    const archived = await createChannel('drafts-archived');
+    assertSuccess(await client(ts, ts.owner).delete(`/streams/${archived}`));
+    const me = await makeUser(ts, 400);
+    for (const to of [[999999], [2 ** 40], [secret], [archived]]) {
+      assertError(await client(ts, me).post('/drafts', { drafts: [channelDraft({ to })] }), 'BAD_REQUEST', 'Invalid channel ID');
+    }
+    // Guests read only the channels they are subscribed to.
+    assertError(await client(ts, carol).post('/drafts', { drafts: [channelDraft()] }), 'BAD_REQUEST', 'Invalid channel ID');
+    assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafts-room' }], principals: [carol.id] }));
+    assertSuccess(await client(ts, carol).post('/drafts', { drafts: [channelDraft()] }));
+    // A subscriber of the private channel may address it; an edit is checked the same way.
+    assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafts-secret' }], principals: [me.id] }));
+    const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft({ to: [secret] })] }));
+    assertError(await client(ts, me).patch(`/drafts/${ids[0]}`, { draft: channelDraft({ to: [archived] }) }), 'BAD_REQUEST', 'Invalid channel ID');
+    expect(assertSuccess(await client(ts, me).get('/drafts')).drafts.map((d: any) => d.to)).toEqual([[secret]]);
   });
 
   test('nothing is stored when one draft of a batch is invalid', async () => {
@@ -109,6 +136,11 @@ describe('POST /drafts', () => {
       await client(ts, alice).post('/drafts', { drafts: [{ type: 'private', to: [bob.id, 999999], topic: '', content: 'x' }] }),
       'BAD_REQUEST',
       'Invalid user ID 999999',
+    );
+    assertError(
+      await client(ts, alice).post('/drafts', { drafts: [{ type: 'private', to: [2 ** 40], topic: '', content: 'x' }] }),
+      'BAD_REQUEST',
+      `Invalid user ID ${2 ** 40}`,
     );
   });
 
@@ -158,7 +190,7 @@ describe('POST /drafts', () => {
       const { ids } = assertSuccess(await client(ts, alice).post('/drafts', { drafts: [channelDraft({ timestamp: 100 })] }));
       expect(events.ofType('drafts')).toEqual([
         {
-          event: { type: 'drafts', op: 'add', drafts: [{ id: ids[0], type: 'stream', to: [7], topic: 'plans', content: 'Hello', timestamp: 100 }] },
+          event: { type: 'drafts', op: 'add', drafts: [{ id: ids[0], type: 'stream', to: [channelId], topic: 'plans', content: 'Hello', timestamp: 100 }] },
           userIds: [alice.id],
         },
       ]);
@@ -250,14 +282,19 @@ describe('DELETE /drafts/{id}', () => {
 });
 
 describe('drafts synchronization setting', () => {
-  test('every drafts endpoint is refused while it is off', async () => {
+  test('turning it off deletes the stored drafts and refuses every drafts endpoint until it is on again', async () => {
     const me = await makeUser(ts, 400);
-    const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft()] }));
-    const hasColumn = await ts.server.deps.knex.schema.hasColumn('users', 'enable_drafts_synchronization');
-    if (!hasColumn) {
-      await ts.server.deps.knex.schema.alterTable('users', (t) => t.boolean('enable_drafts_synchronization').notNullable().defaultTo(true));
+    const other = await makeUser(ts, 400);
+    const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft(), channelDraft()] }));
+    assertSuccess(await client(ts, other).post('/drafts', { drafts: [channelDraft()] }));
+    const events = recordEvents(ts);
+    try {
+      assertSuccess(await client(ts, me).patch('/settings', { enable_drafts_synchronization: false }));
+      // No drafts event: clients keep their local copies.
+      expect(events.ofType('drafts')).toEqual([]);
+    } finally {
+      events.stop();
     }
-    await ts.server.deps.knex('users').where('id', me.id).update({ enable_drafts_synchronization: false });
     const msg = 'User has disabled synchronizing drafts.';
     assertError(await client(ts, me).get('/drafts'), 'BAD_REQUEST', msg);
     assertError(await client(ts, me).post('/drafts', { drafts: [channelDraft()] }), 'BAD_REQUEST', msg);
@@ -265,6 +302,10 @@ describe('drafts synchronization setting', () => {
     assertError(await client(ts, me).delete(`/drafts/${ids[0]}`), 'BAD_REQUEST', msg);
     const user = await User.query(ts.server.deps.knex).findById(me.id);
     expect(await draftsSlice.fetch(ts.server.deps, user!, registerOptions)).toEqual({ drafts: [] });
+
+    assertSuccess(await client(ts, me).patch('/settings', { enable_drafts_synchronization: true }));
+    expect(assertSuccess(await client(ts, me).get('/drafts')).drafts).toEqual([]);
+    expect(assertSuccess(await client(ts, other).get('/drafts')).count).toBe(1);
   });
 });
 
@@ -298,13 +339,13 @@ describe('GraphQL', () => {
     const me = await makeUser(ts, 400);
     const created = await graphql(ts, me, `mutation($d: [DraftInput!]!) { createDrafts(drafts: $d) { ${fields} } }`, {
       d: [
-        { type: 'stream', to: [4], topic: 'gql', content: 'Hi', timestamp: 50 },
+        { type: 'stream', to: [channelId], topic: 'gql', content: 'Hi', timestamp: 50 },
         { type: 'private', to: [bob.id], topic: '', content: 'DM' },
       ],
     });
     expect(created.errors).toBeUndefined();
     const [first, second] = created.data!.createDrafts;
-    expect(first).toEqual({ id: expect.any(Number), type: 'stream', to: [4], topic: 'gql', content: 'Hi', timestamp: 50 });
+    expect(first).toEqual({ id: expect.any(Number), type: 'stream', to: [channelId], topic: 'gql', content: 'Hi', timestamp: 50 });
     expect(second).toMatchObject({ type: 'private', to: [bob.id], content: 'DM' });
 
     const listed = await graphql(ts, me, `{ drafts { id } }`);

@@ -60,6 +60,30 @@ describe('POST /messages/render', () => {
     );
   });
 
+  test('links channels the author can see, by exact name; others stay text', async () => {
+    const channel = async (name: string, extra: Record<string, unknown> = {}) => {
+      assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name }], ...extra }));
+      return assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: name })).stream_id as number;
+    };
+    const open = await channel('town hall');
+    const secret = await channel('war room', { invite_only: true });
+    const retired = await channel('old news');
+    assertSuccess(await client(ts, ts.owner).delete(`/streams/${retired}`));
+    const openLink = `<a class="stream" data-stream-id="${open}" href="/#narrow/channel/${open}-town-hall">#town hall</a>`;
+    const secretLink = `<a class="stream" data-stream-id="${secret}" href="/#narrow/channel/${secret}-war-room">#war room</a>`;
+
+    const forAda = assertSuccess(await render('#**town hall** #**town hall>plans** #**war room** #**old news** #**Town Hall**', ada));
+    expect(forAda.rendered).toBe(
+      `<p>${openLink} ` +
+        `<a class="stream-topic" data-stream-id="${open}" href="/#narrow/channel/${open}-town-hall/topic/plans">#town hall &gt; plans</a> ` +
+        '#<strong>war room</strong> #<strong>old news</strong> #<strong>Town Hall</strong></p>',
+    );
+    // The owner, an administrator, knows the private channel exists.
+    expect(assertSuccess(await render('#**war room**')).rendered).toBe(`<p>${secretLink}</p>`);
+    const gql = await graphql(ts, ada, 'query ($c: String!) { renderMessage(content: $c) }', { c: '#**town hall** #**war room**' });
+    expect(gql.data).toEqual({ renderMessage: `<p>${openLink} #<strong>war room</strong></p>` });
+  });
+
   test('links into this server become relative', async () => {
     const body = assertSuccess(await render(`${ts.server.deps.config.externalUrl}/#narrow/channel/1-x`));
     expect(body.rendered).toBe(`<p><a href="#narrow/channel/1-x">${ts.server.deps.config.externalUrl}/#narrow/channel/1-x</a></p>`);

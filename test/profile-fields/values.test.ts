@@ -1,5 +1,5 @@
 import { customProfileFieldsSlice } from '../../src/core/profile-fields/state';
-import { renderDescription } from '../../src/core/markdown/render-description';
+import { renderDescription } from '../../src/core/markdown';
 import { usersSlice } from '../../src/core/users/state';
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/realtime/slices';

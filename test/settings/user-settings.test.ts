@@ -327,36 +327,19 @@ describe('email_address_visibility', () => {
 
 describe('enable_drafts_synchronization', () => {
   test('turning it off deletes the drafts stored for the user, and only theirs', async () => {
-    const knex = ts.server.deps.knex;
-    const present = (await knex.raw("SELECT to_regclass('drafts') IS NOT NULL AS present")).rows[0].present;
-    if (!present) {
-      // The drafts feature's table, reduced to what this rule touches.
-      await knex.schema.createTable('drafts', (t) => {
-        t.increments('id');
-        t.integer('realm_id').notNullable();
-        t.integer('user_id').notNullable();
-      });
-    }
     const alice = await newUser(400);
     const bob = await newUser(400);
-    const draftRow = async (userId: number) => {
-      const columns = await knex('information_schema.columns')
-        .where({ table_name: 'drafts', is_nullable: 'NO' })
-        .whereNull('column_default')
-        .select('column_name', 'data_type');
-      const row: Record<string, unknown> = {};
-      for (const c of columns as { column_name: string; data_type: string }[]) {
-        row[c.column_name] = /int/.test(c.data_type) ? 0 : /bool/.test(c.data_type) ? false : /time|date/.test(c.data_type) ? new Date() : /json/.test(c.data_type) ? '[]' : '';
-      }
-      return { ...row, realm_id: ts.server.deps.realmId, user_id: userId };
-    };
-    await knex('drafts').insert([await draftRow(alice.id), await draftRow(alice.id), await draftRow(bob.id)]);
+    const draft = { type: '', to: [], topic: '', content: 'Later' };
+    assertSuccess(await client(ts, alice).post('/drafts', { drafts: [draft, draft] }));
+    assertSuccess(await client(ts, bob).post('/drafts', { drafts: [draft] }));
+    events.clear();
 
     assertSuccess(await client(ts, alice).patch('/settings', { enable_drafts_synchronization: false }));
-    expect(await knex('drafts').where({ user_id: alice.id }).count('* as n').first()).toEqual({ n: 0 });
-    expect(await knex('drafts').where({ user_id: bob.id }).count('* as n').first()).toEqual({ n: 1 });
     // No drafts event: clients keep their local copies.
     expect(events.deliveries.map((d) => d.event.type)).toEqual(['user_settings']);
+    assertSuccess(await client(ts, alice).patch('/settings', { enable_drafts_synchronization: true }));
+    expect(assertSuccess(await client(ts, alice).get('/drafts')).count).toBe(0);
+    expect(assertSuccess(await client(ts, bob).get('/drafts')).count).toBe(1);
   });
 });
 

@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
-import { renderDescription } from '../markdown/render-description';
+import { channelLinkResolver } from '../channels/links';
+import { renderStoredDescription } from '../markdown';
 import { activeUserIds, requireAdmin } from '../users/access';
 import type { User } from '../users/model';
 import { ChannelFolder } from './model';
@@ -25,6 +26,14 @@ async function checkFolderName(trx: Knex, realmId: number, name: string): Promis
   return name;
 }
 
+/** Descriptions are Markdown; channel links in them resolve as the administrator writing them sees channels. */
+function renderFolderDescription(deps: AppDeps, db: Knex, writer: User, description: string): Promise<string> {
+  return renderStoredDescription(db, deps.realmId, description, {
+    realmUrl: deps.config.externalUrl,
+    resolveChannels: channelLinkResolver(db, writer),
+  });
+}
+
 async function emitToAll(uow: UnitOfWork, event: Record<string, unknown> & { type: string }): Promise<void> {
   uow.emit(event, await activeUserIds(uow.trx, uow.realmId));
 }
@@ -40,7 +49,7 @@ export async function createFolder(deps: AppDeps, actor: User, input: { name: st
         realm_id: deps.realmId,
         name,
         description: input.description,
-        rendered_description: renderDescription(input.description),
+        rendered_description: await renderFolderDescription(deps, uow.trx, actor, input.description),
         is_archived: false,
         // New folders go last.
         order: count,
@@ -81,7 +90,7 @@ export async function updateFolder(deps: AppDeps, actor: User, folderId: number,
       await update({ name }, { name });
     }
     if (changes.description !== undefined && changes.description !== folder.description) {
-      const rendered = renderDescription(changes.description);
+      const rendered = await renderFolderDescription(deps, trx, actor, changes.description);
       await update(
         { description: changes.description, rendered_description: rendered },
         { description: changes.description, rendered_description: rendered },

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { isRowId } from '../../db/ids';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { isAdminRole, isGuestRole } from '../users/roles';
 import { CHANNEL_PERMISSION_SETTINGS, METADATA_ACCESS_SETTINGS } from './constants';
 import { holdsGroupSetting, loadSystemGroupIds, recursiveGroupIdsOf, SystemGroupIds } from './group-settings';
 import { Stream, Subscription } from './model';
+import { holdsRealmPolicy } from './realm-policy';
 
 /**
  * Who may see and do what with a channel. Two levels of access, as in Zulip:
@@ -100,6 +102,7 @@ export function canSeeSubscribers(viewer: ChannelViewer, stream: Stream): boolea
 }
 
 export async function findChannel(db: Knex, realmId: number, streamId: number): Promise<Stream | undefined> {
+  if (!isRowId(streamId)) return undefined;
   return Stream.query(db).findOne({ realm_id: realmId, id: streamId });
 }
 
@@ -194,6 +197,12 @@ export function canAddSubscribers(viewer: ChannelViewer, stream: Stream, realmAl
   if (isGuest(viewer)) return false;
   if (realmAllows || isAdmin(viewer)) return true;
   return holds(viewer, stream, 'can_administer_channel_group') || holds(viewer, stream, 'can_add_subscribers_group');
+}
+
+/** Whether the viewer may subscribe others to every one of these channels (which they can access). */
+export function canAddSubscribersToAll(viewer: ChannelViewer, streams: Stream[]): boolean {
+  const realmAllows = holdsRealmPolicy(viewer.user, viewer.groupIds, viewer.systemGroups, 'can_add_subscribers_group');
+  return streams.every((stream) => canAddSubscribers(viewer, stream, realmAllows));
 }
 
 /** Whether the viewer may unsubscribe others from all these channels. */

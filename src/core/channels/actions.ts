@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
+import { renderStoredDescription } from '../markdown';
 import { User } from '../users/model';
 import { isAdminRole, isGuestRole, isOwnerRole } from '../users/roles';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
@@ -11,6 +12,7 @@ import {
   accessChannelForUpdate,
   canAddSubscribers,
   canRemoveSubscribers,
+  canSeeSubscribers,
   ChannelViewer,
   channelContentAccessRequired,
   hasContentAccess,
@@ -33,8 +35,8 @@ import * as ev from './events';
 import { checkGroupSettingValue, GroupSettingValue, normalizeGroupSettingValue, sameGroupSettingValue, SystemGroupIds } from './group-settings';
 import { channelHasOnlyEmptyTopicMessages } from './message-hooks';
 import { Stream, Subscription } from './model';
+import { channelLinkResolver } from './links';
 import { holdsRealmPolicy, webPublicChannelsEnabled } from './realm-policy';
-import { renderChannelDescription } from './render';
 import { checkChannelName, checkColor, normalizeDescription, parseMessageRetentionDays } from './validation';
 import { channelDict, ChannelDict, loadChannelViewContext, streamPostPolicy, subscriptionDict } from './view';
 
@@ -127,6 +129,14 @@ async function channelDicts(db: Knex, realmId: number, streams: Stream[], withTr
   return new Map(streams.map((s) => [s.id, channelDict(s, ctx)]));
 }
 
+/** Descriptions are Markdown; channel links in them resolve as their writer sees channels. */
+function renderChannelDescription(deps: AppDeps, db: Knex, writer: ChannelViewer['user'], description: string): Promise<string> {
+  return renderStoredDescription(db, deps.realmId, description, {
+    realmUrl: deps.config.externalUrl,
+    resolveChannels: channelLinkResolver(db, writer),
+  });
+}
+
 async function reloadStream(db: Knex, streamId: number): Promise<Stream> {
   return Stream.query(db).findById(streamId).throwIfNotFound();
 }
@@ -188,7 +198,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
     const missing = [...wanted.entries()].filter(([key]) => !existingByName.has(key)).map(([, item]) => item);
 
     const created = missing.length > 0
-      ? await createChannels(uow, viewer, missing, { ...request, groupSettings }, retentionDays)
+      ? await createChannels(deps, uow, viewer, missing, { ...request, groupSettings }, retentionDays)
       : [];
 
     const unauthorized: Stream[] = [];
@@ -222,7 +232,21 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
   });
 }
 
+/**
+ * Subscribes a just-created account to channels chosen for it by someone who was allowed to (an
+ * accepted invitation), with the events of any subscription. Channels archived since are skipped.
+ */
+export async function subscribeNewAccount(uow: UnitOfWork, user: User, streamIds: number[]): Promise<void> {
+  if (streamIds.length === 0) return;
+  const streams = await Stream.query(uow.trx)
+    .where({ realm_id: user.realm_id, deactivated: false })
+    .whereIn('id', streamIds)
+    .orderBy('id');
+  await addSubscriptions(uow, streams, [user], new Map());
+}
+
 async function createChannels(
+  deps: AppDeps,
   uow: UnitOfWork,
   viewer: ChannelViewer,
   items: { name: string; description: string }[],
@@ -262,7 +286,7 @@ async function createChannels(
       realm_id: user.realm_id,
       name: item.name,
       description: item.description,
-      rendered_description: renderChannelDescription(item.description),
+      rendered_description: await renderChannelDescription(deps, db, user, item.description),
       invite_only: settings.inviteOnly,
       is_web_public: settings.isWebPublic,
       history_public_to_subscribers: historyPublic,
@@ -623,7 +647,7 @@ export async function updateChannel(deps: AppDeps, actor: User, streamId: number
       stream = await setProperty(uow, stream, users, 'topics_policy', changes.topicsPolicy);
     }
     if (description !== undefined && description !== stream.description) {
-      const rendered = renderChannelDescription(description);
+      const rendered = await renderChannelDescription(deps, db, actor, description);
       await db('streams').where({ id: stream.id }).update({ description, rendered_description: rendered });
       stream = await reloadStream(db, stream.id);
       uow.emit(ev.streamUpdate(stream, 'description', description, { rendered_description: rendered }), await channelAudience(db, stream, users));
@@ -793,4 +817,94 @@ async function unarchive(uow: UnitOfWork, stream: Stream, users: RealmUsers): Pr
     await emitSubscriptionsAdded(uow, subscribers.map((user) => ({ user, stream: updated })), true);
   }
   return updated;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts leaving and returning (steps of the users feature's deactivate/reactivate actions)
+
+/**
+ * A deactivated account keeps its subscriptions (they return with it) but stops counting as a
+ * subscriber, so each channel's peers get peer_remove, as in Zulip. Permission values that name it
+ * directly list active users only, so they are announced again.
+ */
+export async function announceDeactivatedAccount(uow: UnitOfWork, user: User): Promise<void> {
+  await announceSubscriberChange(uow, user, 'peer_remove');
+  await announceSettingsNaming(uow, user);
+}
+
+/** The reverse: peers get peer_add for the account's subscriptions, as in Zulip. */
+export async function announceReactivatedAccount(uow: UnitOfWork, user: User): Promise<void> {
+  await announceSubscriberChange(uow, user, 'peer_add');
+  await announceSettingsNaming(uow, user);
+}
+
+/**
+ * Archived channels are included: clients that track them keep exact subscriber lists, and the
+ * others ignore ids they do not know.
+ */
+async function announceSubscriberChange(uow: UnitOfWork, user: User, op: 'peer_add' | 'peer_remove'): Promise<void> {
+  const db = uow.trx;
+  const streams = await Stream.query(db)
+    .whereIn('id', Subscription.query(db).select('stream_id').where({ user_id: user.id, active: true }))
+    .orderBy('id');
+  if (streams.length === 0) return;
+  const users = await RealmUsers.load(db, user.realm_id);
+  for (const stream of streams) {
+    const event = op === 'peer_add' ? ev.peerAdd([stream.id], [user.id]) : ev.peerRemove([stream.id], [user.id]);
+    uow.emit(event, without(await channelAudience(db, stream, users), [user.id]));
+  }
+}
+
+function namesUserDirectly(value: GroupSettingValue, userId: number): boolean {
+  return typeof value !== 'number' && value.direct_members.includes(userId);
+}
+
+async function announceSettingsNaming(uow: UnitOfWork, user: User): Promise<void> {
+  const db = uow.trx;
+  const streams = (await Stream.query(db).where('realm_id', user.realm_id).orderBy('id')).filter((stream) =>
+    CHANNEL_PERMISSION_SETTING_NAMES.some((setting) => namesUserDirectly(stream[setting], user.id)),
+  );
+  if (streams.length === 0) return;
+  const users = await RealmUsers.load(db, user.realm_id);
+  const ctx = await loadChannelViewContext(db, user.realm_id, streams, { withTraffic: false });
+  for (const stream of streams) {
+    const dict = channelDict(stream, ctx);
+    const audience = await channelAudience(db, stream, users);
+    for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
+      if (namesUserDirectly(stream[setting], user.id)) uow.emit(ev.streamUpdate(stream, setting, dict[setting]), audience);
+    }
+  }
+}
+
+/** Active channels the account can see exist: what its stream and subscription state lists. */
+async function visibleChannels(db: Knex, user: User): Promise<{ viewer: ChannelViewer; streams: Stream[] }> {
+  const viewer = await loadViewer(db, user);
+  const streams = await Stream.query(db).where({ realm_id: user.realm_id, deactivated: false }).orderBy('id');
+  return { viewer, streams: streams.filter((s) => hasMetadataAccess(viewer, s)) };
+}
+
+/**
+ * A role change can show or hide channels (administrators see every private channel; guests only
+ * their own). As in Zulip, the account gets stream/create, then peer_add with the subscribers, for
+ * channels it now sees, and stream/delete for those it no longer sees. Call before the change is
+ * written; the returned step runs after it.
+ */
+export async function noteChannelsBeforeRoleChange(uow: UnitOfWork, user: User): Promise<(changed: User) => Promise<void>> {
+  const db = uow.trx;
+  const before = new Set((await visibleChannels(db, user)).streams.map((s) => s.id));
+  return async (changed) => {
+    const { viewer, streams } = await visibleChannels(db, changed);
+    const gained = streams.filter((s) => !before.has(s.id));
+    const lost = [...before].filter((id) => !streams.some((s) => s.id === id));
+    if (gained.length > 0) {
+      const dicts = await channelDicts(db, changed.realm_id, gained, true);
+      uow.emit(ev.streamCreate(gained.map((s) => dicts.get(s.id)!)), [changed.id]);
+      for (const stream of gained) {
+        if (!canSeeSubscribers(viewer, stream)) continue;
+        const subscribers = [...(await activeSubscriberIds(db, stream.id))];
+        if (subscribers.length > 0) uow.emit(ev.peerAdd([stream.id], subscribers), [changed.id]);
+      }
+    }
+    if (lost.length > 0) uow.emit(ev.streamDelete(lost), [changed.id]);
+  };
 }

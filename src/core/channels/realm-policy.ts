@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
-import { REALM_TOPICS_POLICY_DEFAULT } from './constants';
+import { userSettings } from '../settings/store';
+import { REALM_TOPICS_POLICY_DEFAULT, SUBSCRIPTION_NOTIFICATION_SETTINGS } from './constants';
 import { holdsGroupSetting, SystemGroupIds } from './group-settings';
 import type { SystemGroupName } from '../groups/system-groups';
 
@@ -43,21 +44,20 @@ export function holdsRealmPolicy(
   return holdsGroupSetting(user, groupIds, realmPolicyGroupId(systemGroups, policy));
 }
 
+type NotificationDefault = (typeof SUBSCRIPTION_NOTIFICATION_SETTINGS)[keyof typeof SUBSCRIPTION_NOTIFICATION_SETTINGS];
+
 /**
- * The user-level defaults a subscription's null notification settings stand for (Zulip's defaults;
- * user settings are not stored yet).
+ * What a subscription's null notification settings stand for: the user's own enable_stream_* and
+ * wildcard_mentions_notify settings, read from the settings feature.
  */
 export async function userChannelNotificationDefaults(
-  _db: Knex,
-  _user: Pick<User, 'id'>,
-): Promise<Record<'enable_stream_desktop_notifications' | 'enable_stream_audible_notifications' | 'enable_stream_push_notifications' | 'enable_stream_email_notifications' | 'wildcard_mentions_notify', boolean>> {
-  return {
-    enable_stream_desktop_notifications: false,
-    enable_stream_audible_notifications: false,
-    enable_stream_push_notifications: false,
-    enable_stream_email_notifications: false,
-    wildcard_mentions_notify: true,
-  };
+  db: Knex,
+  user: Pick<User, 'id' | 'realm_id'>,
+): Promise<Record<NotificationDefault, boolean>> {
+  const settings = await userSettings(db, user);
+  const out = {} as Record<NotificationDefault, boolean>;
+  for (const name of Object.values(SUBSCRIPTION_NOTIFICATION_SETTINGS)) out[name] = settings[name] === true;
+  return out;
 }
 
 export function isRealmAdmin(user: Pick<User, 'role'>): boolean {

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
+import { isRowId } from '../../db/ids';
 import { ApiError, errors } from '../../errors';
+import { accessChannelById, loadViewer } from '../channels/access';
+import { userSettings } from '../settings/store';
 import { User } from '../users/model';
 import { placeholderEmail, canSeeDeliveryEmail } from '../users/view';
 import { Draft } from './model';
 
-/**
- * Whether the user keeps drafts on the server (the `enable_drafts_synchronization` setting). An
- * account without the setting stored has it on, which is Zulip's default.
- */
-export function draftsSyncEnabled(user: User): boolean {
-  return (user as User & { enable_drafts_synchronization?: boolean }).enable_drafts_synchronization !== false;
+/** Whether the user keeps drafts on the server: their `enable_drafts_synchronization` setting. */
+export async function draftsSyncEnabled(db: Knex, user: Pick<User, 'id' | 'realm_id'>): Promise<boolean> {
+  return (await userSettings(db, user)).enable_drafts_synchronization !== false;
 }
 
-export function requireDraftsSync(user: User): void {
-  if (!draftsSyncEnabled(user)) throw errors.badRequest('User has disabled synchronizing drafts.');
+export async function requireDraftsSync(db: Knex, user: User): Promise<void> {
+  if (!(await draftsSyncEnabled(db, user))) throw errors.badRequest('User has disabled synchronizing drafts.');
 }
 
 /** One of the user's own drafts. Someone else's draft gets the same answer as a missing one. */
@@ -25,12 +25,13 @@ export async function findOwnDraft(db: Knex, user: User, draftId: number): Promi
 }
 
 /**
- * The channel a channel draft is addressed to. Only the count is checked here; checking that the
- * channel exists and that the user may access it belongs with channel access.
+ * The channel a channel draft is addressed to: exactly one id, naming an active channel the user
+ * can read (anything else is "Invalid channel ID", as a missing channel is).
  */
-export async function resolveDraftChannel(_db: Knex, _user: User, to: number[]): Promise<number> {
+export async function resolveDraftChannel(db: Knex, user: User, to: number[]): Promise<number> {
   if (to.length !== 1) throw errors.badRequest('Must specify exactly 1 channel ID for channel messages');
-  return to[0];
+  const viewer = await loadViewer(db, user);
+  return (await accessChannelById(db, viewer, to[0])).id;
 }
 
 /**
@@ -40,7 +41,8 @@ export async function resolveDraftChannel(_db: Knex, _user: User, to: number[]):
  */
 export async function resolveDraftRecipients(db: Knex, config: Config, user: User, to: number[]): Promise<number[]> {
   const ids = [...new Set(to)];
-  const found = await User.query(db).where('realm_id', user.realm_id).whereIn('id', ids);
+  // Numbers beyond the id range name nobody (and cannot be sent in a query).
+  const found = await User.query(db).where('realm_id', user.realm_id).whereIn('id', ids.filter(isRowId));
   const byId = new Map(found.map((u) => [u.id, u]));
   for (const id of ids) {
     if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);

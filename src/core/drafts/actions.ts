@@ -42,8 +42,8 @@ const stored = (row: DraftRow) => ({ ...row, to: JSON.stringify(row.to) as unkno
 
 /** POST /drafts: the new ids, in the order the drafts were submitted. */
 export async function createDrafts(deps: AppDeps, user: User, drafts: SubmittedDraft[]): Promise<number[]> {
-  requireDraftsSync(user);
   return inTransaction(deps, deps.realmId, async (uow) => {
+    await requireDraftsSync(uow.trx, user);
     const rows: DraftRow[] = [];
     for (const draft of drafts) rows.push(await prepareDraft(deps, uow.trx, user, draft));
     if (rows.length === 0) return [];
@@ -58,8 +58,8 @@ export async function createDrafts(deps: AppDeps, user: User, drafts: SubmittedD
 
 /** PATCH /drafts/{id}: replaces the draft's content and addressing. */
 export async function editDraft(deps: AppDeps, user: User, draftId: number, draft: SubmittedDraft): Promise<void> {
-  requireDraftsSync(user);
   await inTransaction(deps, deps.realmId, async (uow) => {
+    await requireDraftsSync(uow.trx, user);
     const existing = await findOwnDraft(uow.trx, user, draftId);
     const row = await prepareDraft(deps, uow.trx, user, draft);
     const updated = await Draft.query(uow.trx).patchAndFetchById(existing.id, stored(row));
@@ -68,8 +68,8 @@ export async function editDraft(deps: AppDeps, user: User, draftId: number, draf
 }
 
 export async function deleteDraft(deps: AppDeps, user: User, draftId: number): Promise<void> {
-  requireDraftsSync(user);
   await inTransaction(deps, deps.realmId, async (uow) => {
+    await requireDraftsSync(uow.trx, user);
     const existing = await findOwnDraft(uow.trx, user, draftId);
     await Draft.query(uow.trx).deleteById(existing.id);
     uow.emit({ type: 'drafts', op: 'remove', draft_id: existing.id }, [user.id]);
@@ -77,8 +77,8 @@ export async function deleteDraft(deps: AppDeps, user: User, draftId: number): P
 }
 
 /**
- * Drops every draft of the user, without events: used when they turn drafts synchronization off,
- * after which their drafts live only in their clients (as in Zulip).
+ * Drops every draft of the user, without events: the settings feature calls this when they turn
+ * drafts synchronization off, after which their drafts live only in their clients (as in Zulip).
  */
 export async function deleteAllDrafts(db: Knex, realmId: number, userId: number): Promise<void> {
   await Draft.query(db).delete().where({ realm_id: realmId, user_id: userId });

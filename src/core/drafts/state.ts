@@ -10,7 +10,7 @@ export const MAX_DRAFTS_IN_REGISTER = 1000;
 export const draftsSlice: StateSlice = {
   fetchTypes: ['drafts'],
   async fetch(deps, user) {
-    if (!draftsSyncEnabled(user)) return { drafts: [] };
+    if (!(await draftsSyncEnabled(deps.knex, user))) return { drafts: [] };
     const drafts = await Draft.query(deps.knex)
       .where({ realm_id: deps.realmId, user_id: user.id })
       .orderBy([{ column: 'last_edit_time', order: 'desc' }, { column: 'id', order: 'desc' }])

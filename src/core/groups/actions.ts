@@ -293,6 +293,23 @@ async function addMembers(uow: UnitOfWork, realmId: number, actor: User, groupId
   await emitToAll(uow, realmId, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: userIds });
 }
 
+/**
+ * Adds a just-created account to groups chosen for it by someone allowed to (an accepted
+ * invitation). Groups deactivated since are skipped; each addition is announced as usual.
+ */
+export async function addNewAccountToGroups(uow: UnitOfWork, realmId: number, userId: number, groupIds: number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  const groups = await UserGroup.query(uow.trx)
+    .where({ realm_id: realmId, deactivated: false, is_system_group: false })
+    .whereIn('id', groupIds)
+    .orderBy('id')
+    .select('id');
+  for (const { id: groupId } of groups) {
+    await uow.trx('user_group_members').insert({ group_id: groupId, user_id: userId }).onConflict(['group_id', 'user_id']).ignore();
+    await emitToAll(uow, realmId, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] });
+  }
+}
+
 async function removeMembers(uow: UnitOfWork, realmId: number, actor: User, groupId: number, requested: number[]): Promise<void> {
   const trx = uow.trx;
   const userIds = [...new Set(requested)];

@@ -259,6 +259,17 @@ export async function revokeMultiuseInvite(deps: AppDeps, actor: User, inviteId:
 }
 
 /**
+ * Withdraws every pending invitation (email and reusable link) a user made; deactivating the user
+ * does this, as in Zulip. Administrators are told when anything changed.
+ */
+export async function revokeInvitationsBy(uow: UnitOfWork, referrerId: number): Promise<void> {
+  const revoked = await Invitation.query(uow.trx)
+    .patch({ status: InviteStatus.REVOKED })
+    .where({ realm_id: uow.realmId, referred_by_id: referrerId, status: InviteStatus.ACTIVE });
+  if (revoked > 0) await notifyInvitesChanged(uow, null);
+}
+
+/**
  * POST /invites/{id}/resend: the same link again, counted against the daily limit. An invitation
  * that was used, revoked or has expired cannot be resent.
  */

@@ -1,31 +1,39 @@
 import type { Knex } from 'knex';
-import { errors } from '../../errors';
+import { ApiError, errors } from '../../errors';
 import type { UnitOfWork } from '../../db/unit-of-work';
+import { accessChannelById, canAddSubscribersToAll, loadViewer } from '../channels/access';
+import { subscribeNewAccount } from '../channels/actions';
 import type { User } from '../users/model';
 
 /**
- * Where invitations meet channels. Until the channels feature provides a `streams` table every
- * channel id is unknown, so an invitation naming channels is refused; once the table exists, ids
- * of the organization's channels are accepted. Channel access and the "may subscribe others"
- * rule belong here too, next to subscribing the new user on acceptance.
+ * Where invitations meet channels; the channels feature decides access and does the subscribing.
+ *
+ * Each channel must be one the inviter can access (otherwise it is reported as an invalid id, as
+ * a missing one is) and may add subscribers to. The organization has no default channels, so
+ * include_realm_default_subscriptions adds nothing.
  */
-export async function resolveInviteChannels(db: Knex, realmId: number, _actor: User, ids: number[]): Promise<number[]> {
+export async function resolveInviteChannels(db: Knex, _realmId: number, actor: User, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const known = (await db.schema.hasTable('streams'))
-    ? new Set<number>((await db('streams').where('realm_id', realmId).whereIn('id', ids).pluck('id')) as number[])
-    : new Set<number>();
+  const viewer = await loadViewer(db, actor);
+  const streams = [];
   for (const id of ids) {
-    if (!known.has(id)) throw errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
+    try {
+      streams.push(await accessChannelById(db, viewer, id));
+    } catch (error) {
+      if (error instanceof ApiError) throw errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
+      throw error;
+    }
+  }
+  if (!canAddSubscribersToAll(viewer, streams)) {
+    throw errors.badRequest('You do not have permission to subscribe other users to channels.');
   }
   return [...new Set(ids)];
 }
 
-/** Subscribes a user who accepted an invitation to its channels (and the defaults when asked). */
-export async function subscribeInvitedUser(
-  _uow: UnitOfWork,
-  _user: User,
-  _channelIds: number[],
-  _includeRealmDefaults: boolean,
-): Promise<void> {
-  // Channels and subscriptions do not exist yet; nothing to subscribe to.
+/**
+ * Subscribes a user who accepted an invitation to its channels (those still active), with the
+ * usual subscription events. Default channels do not exist, so `_includeRealmDefaults` adds none.
+ */
+export async function subscribeInvitedUser(uow: UnitOfWork, user: User, channelIds: number[], _includeRealmDefaults: boolean): Promise<void> {
+  await subscribeNewAccount(uow, user, channelIds);
 }

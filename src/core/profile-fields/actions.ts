@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
-import { renderDescription } from '../markdown/render-description';
+import { channelLinkResolver } from '../channels/links';
+import { renderStoredDescription } from '../markdown';
 import { activeUserIds, findUser, requireAdmin, requireCanAdminUser } from '../users/access';
 import type { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
@@ -202,7 +203,7 @@ async function fieldForEdit(trx: Knex, realmId: number, actor: User, fieldId: nu
   return field;
 }
 
-async function storeValues(uow: UnitOfWork, actor: User, target: User, data: { id: number; value: ProfileValue }[]): Promise<void> {
+async function storeValues(deps: AppDeps, uow: UnitOfWork, actor: User, target: User, data: { id: number; value: ProfileValue }[]): Promise<void> {
   const trx = uow.trx;
   const validated: { field: CustomProfileField; value: string }[] = [];
   for (const item of data) {
@@ -213,7 +214,10 @@ async function storeValues(uow: UnitOfWork, actor: User, target: User, data: { i
     const existing = await CustomProfileFieldValue.query(trx).findOne({ user_id: target.id, field_id: field.id });
     // Unchanged values are not rewritten and not announced.
     if (existing && existing.value === value) continue;
-    const rendered = isRenderable(field.field_type) ? renderDescription(value) : null;
+    // Rendered as descriptions are, with channel links as the person editing sees channels.
+    const rendered = isRenderable(field.field_type)
+      ? await renderStoredDescription(trx, uow.realmId, value, { realmUrl: deps.config.externalUrl, resolveChannels: channelLinkResolver(trx, actor) })
+      : null;
     if (existing) await CustomProfileFieldValue.query(trx).patch({ value, rendered_value: rendered }).where('id', existing.id);
     else await CustomProfileFieldValue.query(trx).insert({ realm_id: uow.realmId, user_id: target.id, field_id: field.id, value, rendered_value: rendered });
     await announceValue(uow, target.id, field, value, rendered);
@@ -235,7 +239,7 @@ function requireHuman(user: User): void {
 /** PATCH /users/me/profile_data. */
 export async function updateOwnProfileData(deps: AppDeps, actor: User, data: { id: number; value: ProfileValue }[]): Promise<void> {
   requireHuman(actor);
-  await inTransaction(deps, deps.realmId, (uow) => storeValues(uow, actor, actor, data));
+  await inTransaction(deps, deps.realmId, (uow) => storeValues(deps, uow, actor, actor, data));
 }
 
 /** DELETE /users/me/profile_data: clears the listed fields; clearing an empty field is fine. */
@@ -264,6 +268,6 @@ export async function updateUserProfileData(
       if (entry.value === null || entry.value.length === 0) await removeValue(uow, actor, target, entry.id);
       else kept.push({ id: entry.id, value: entry.value });
     }
-    await storeValues(uow, actor, target, kept);
+    await storeValues(deps, uow, actor, target, kept);
   });
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
+import { deleteAllDrafts } from '../drafts/actions';
 import { applyPresenceEnabled, requireHuman } from '../presence/actions';
 import { requireAdmin } from '../users/access';
 import { renameSelf } from '../users/actions';
@@ -8,7 +9,6 @@ import { hashPassword, verifyPassword } from '../users/credentials';
 import { User } from '../users/model';
 import { checkFullName, checkPassword } from '../users/validation';
 import { SETTINGS_BY_NAME, SettingsMap } from './catalog';
-import { deleteServerDrafts } from './drafts-sync';
 import { activeViewers, emitEmailVisibilityChange, groupByApiEmail } from './email-visibility';
 import { realmDefaultsEvent, userSettingsEvent } from './events';
 import { realmDefaults, userSettings, writeRealmDefaults, writeUserSettings } from './store';
@@ -79,7 +79,8 @@ async function applySideEffects(deps: AppDeps, uow: UnitOfWork, me: User, name: 
     emitEmailVisibilityChange(uow, deps.config, await activeViewers(uow.trx, deps.realmId), me, after);
     me.email_address_visibility = value as number;
   } else if (name === 'enable_drafts_synchronization' && value === false) {
-    await deleteServerDrafts(uow.trx, deps.realmId, me.id);
+    // The drafts feature drops the stored drafts; clients keep their own copies.
+    await deleteAllDrafts(uow.trx, deps.realmId, me.id);
   } else if (name === 'presence_enabled') {
     await applyPresenceEnabled(deps, uow, me, value as boolean);
   }

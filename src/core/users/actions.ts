@@ -16,6 +16,7 @@ import {
   requireOwnerFor,
 } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
+import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps } from './lifecycle';
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
@@ -119,6 +120,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       if (fullName !== target.full_name) patch.full_name = fullName;
     }
     if (Object.keys(patch).length === 0) return;
+    const finishRoleChange = patch.role !== undefined ? await prepareRoleChangeSteps(uow, target) : null;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
     const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
     forgetAuthAfterCommit(deps, uow, target.id);
@@ -127,6 +129,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
     }
     if (moves) await emitRoleMembershipMoves(uow, target.id, moves);
+    if (finishRoleChange) await finishRoleChange(Object.assign(new User(), target, { role: patch.role }));
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
     }
@@ -157,6 +160,9 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
     await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
+    target.is_active = false;
+    // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
+    await runDeactivationSteps(uow, target);
     // Told to the accounts still active afterwards.
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     forgetAuthAfterCommit(deps, uow, target.id);
@@ -172,8 +178,10 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     if (target.is_active) return;
     await User.query(uow.trx).patch({ is_active: true }).where({ id: target.id });
     forgetAuthAfterCommit(deps, uow, target.id);
+    target.is_active = true;
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } }, recipients);
+    await runReactivationSteps(uow, target);
   });
 }
 
