@@ -68,18 +68,68 @@ export async function verifyAction(
   action: () => Promise<ApiResponse | unknown>,
   options: RegisterOptions = {},
 ): Promise<Event[]> {
-  const before = await registerQueue(ts, user, options);
+  const [events] = await verifyActionFor(ts, [user], action, options);
+  if (events.length === 0) throw new Error('the action produced no event for this user');
+  return events;
+}
+
+/**
+ * verifyAction for several users watching one action at once (each with the same register
+ * options). Returns each user's events, in the order of `users`; a user may receive none.
+ */
+export async function verifyActionFor(
+  ts: TestServer,
+  users: TestUser[],
+  action: () => Promise<ApiResponse | unknown>,
+  options: RegisterOptions = {},
+): Promise<Event[][]> {
+  const before = [];
+  for (const user of users) before.push(await registerQueue(ts, user, options));
   const result = await action();
   if (isApiResponse(result)) assertSuccess(result);
-  // Events are in the queue once the action's transaction has been published, i.e. before its response.
-  const events = (await getEvents(ts, user, before.queueId, before.lastEventId, { dontBlock: true })).filter((e) => e.type !== 'heartbeat');
-  if (events.length === 0) throw new Error('the action produced no event for this user');
-  const applied = applyEvents(before.state, events, { userId: user.id });
-  const fresh = await registerQueue(ts, user, options);
-  expect(comparableState(applied)).toEqual(comparableState(fresh.state));
-  await deleteQueue(ts, user, before.queueId);
-  await deleteQueue(ts, user, fresh.queueId);
-  return events;
+  const includeSubscribers = [true, 'true', 'partial', '"partial"'].includes(options.extra?.include_subscribers as never);
+  const out: Event[][] = [];
+  for (const [i, user] of users.entries()) {
+    // Events are in the queue once the action's transaction has been published, i.e. before its response.
+    const events = (await getEvents(ts, user, before[i].queueId, before[i].lastEventId, { dontBlock: true })).filter((e) => e.type !== 'heartbeat');
+    const pastSubscriptions = await pastSubscriptionSettings(ts, user, options.capabilities?.notification_settings_null ?? false);
+    const applied = applyEvents(before[i].state, events, { userId: user.id, includeSubscribers, pastSubscriptions });
+    const fresh = await registerQueue(ts, user, options);
+    try {
+      expect(comparableState(applied)).toEqual(comparableState(fresh.state));
+    } catch (error) {
+      (error as Error).message = `state of user ${user.id} after ${JSON.stringify(events)}\n${(error as Error).message}`;
+      throw error;
+    }
+    await deleteQueue(ts, user, before[i].queueId);
+    await deleteQueue(ts, user, fresh.queueId);
+    out.push(events);
+  }
+  return out;
+}
+
+const NOTIFICATION_DEFAULTS: Record<string, string> = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+  wildcard_mentions_notify: 'wildcard_mentions_notify',
+};
+
+/** The user's settings for channels they left (see ReducerContext.pastSubscriptions). */
+async function pastSubscriptionSettings(ts: TestServer, user: TestUser, notificationSettingsNull: boolean): Promise<Map<number, State>> {
+  const knex = ts.server.deps.knex;
+  const rows = await knex('subscriptions').where({ user_id: user.id, active: false });
+  const defaults = (await knex('user_settings').where({ user_id: user.id }).first()) ?? {};
+  const out = new Map<number, State>();
+  for (const row of rows) {
+    const settings: State = { color: row.color, is_muted: row.is_muted, in_home_view: !row.is_muted, pin_to_top: row.pin_to_top };
+    for (const [setting, fallback] of Object.entries(NOTIFICATION_DEFAULTS)) {
+      settings[setting] = row[setting] === null && !notificationSettingsNull ? defaults[fallback] : row[setting];
+    }
+    out.set(row.stream_id, settings);
+  }
+  return out;
 }
 
 function isApiResponse(value: unknown): value is ApiResponse {

@@ -1,8 +1,9 @@
 /**
  * A client-side model of POST /register state, written independently of the server's slices: the
  * test oracle for events. verifyAction applies an action's events here and compares the result with
- * a fresh register. Each event type has its own reducer; a feature adds its types to `reducers`.
- * An event type without a reducer fails the test, so no event goes unchecked.
+ * a fresh register. Each event type has its own reducer, written as a client that knows only the
+ * register response and the events it received would write it; a feature adds its types to
+ * `reducers`. An event type (or op) without a reducer fails the test, so no event goes unchecked.
  */
 export type State = Record<string, any>;
 export type Event = Record<string, any> & { type: string };
@@ -10,6 +11,14 @@ export type Event = Record<string, any> & { type: string };
 export interface ReducerContext {
   /** The registering user. */
   userId: number;
+  /** Whether the client asked for subscriber lists (include_subscribers true or "partial"). */
+  includeSubscribers?: boolean;
+  /**
+   * The user's own settings of channels they were subscribed to once, by channel id. A channel that
+   * comes back into sight belongs with `unsubscribed`, with these settings; events do not carry
+   * them, so (as Zulip's own event tests do) the oracle reads them from the database.
+   */
+  pastSubscriptions?: Map<number, State>;
 }
 
 type Reducer = (state: State, event: Event, ctx: ReducerContext) => void;
@@ -24,13 +33,56 @@ function roleFlags(role: number) {
   };
 }
 
+const unexpected = (event: Event): never => {
+  throw new Error(`no reducer for ${event.type} op ${event.op}`);
+};
+
+const ascending = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
+const byName = (a: State, b: State) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+// ---- Group-setting values: a group id, or {direct_members, direct_subgroups}. ----
+
+function isAnonymousSetting(value: unknown): value is { direct_members: number[]; direct_subgroups: number[] } {
+  return typeof value === 'object' && value !== null && Array.isArray((value as State).direct_members);
+}
+
+/** Removes a user from every anonymous group-setting value held directly by `holder`. */
+function dropFromSettings(holder: State, userId: number): void {
+  for (const [key, value] of Object.entries(holder)) {
+    if (isAnonymousSetting(value)) holder[key] = { ...value, direct_members: value.direct_members.filter((id) => id !== userId) };
+  }
+}
+
+// ---- realm_user ----
+
+const USER_LISTS = ['realm_users', 'realm_non_active_users'];
+const CHANNEL_LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed'];
+
+/** What a client forgets about a deactivated user: memberships and permissions no longer count. */
+function forgetDeactivatedUser(state: State, userId: number): void {
+  for (const group of state.realm_user_groups ?? []) {
+    group.members = group.members.filter((id: number) => id !== userId);
+    dropFromSettings(group, userId);
+  }
+  for (const key of CHANNEL_LISTS) {
+    for (const entry of state[key] ?? []) {
+      if (entry.subscribers) setSubscribers(entry, entry.subscribers.filter((id: number) => id !== userId));
+      dropFromSettings(entry, userId);
+    }
+  }
+  for (const stream of state.streams ?? []) dropFromSettings(stream, userId);
+  syncStreamCounts(state);
+}
+
 function realmUser(state: State, event: Event, ctx: ReducerContext): void {
-  if (!('realm_users' in state)) return;
   const person = event.person;
-  const byId = (list: State[]) => list.findIndex((u) => u.user_id === person.user_id);
+  // Memberships and permissions follow the user's state even when the user list was not fetched.
+  if (event.op === 'update' && person.is_active === false) forgetDeactivatedUser(state, person.user_id);
+  if (!('realm_users' in state)) return;
+  const find = (key: string) => (state[key] as State[]).findIndex((u) => u.user_id === person.user_id);
   switch (event.op) {
     case 'add': {
-      if (byId(state.realm_users) < 0) state.realm_users.push({ ...person });
+      if (find('realm_users') < 0) state.realm_users.push(structuredClone(person));
       return;
     }
     case 'remove': {
@@ -38,24 +90,28 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
       return;
     }
     case 'update': {
-      let active = byId(state.realm_users);
-      let inactive = byId(state.realm_non_active_users);
-      if (person.is_active === false && active >= 0) {
-        const [moved] = state.realm_users.splice(active, 1);
+      if (person.is_active === false && find('realm_users') >= 0) {
+        const [moved] = state.realm_users.splice(find('realm_users'), 1);
         state.realm_non_active_users.push(moved);
-      } else if (person.is_active === true && inactive >= 0) {
-        const [moved] = state.realm_non_active_users.splice(inactive, 1);
+      } else if (person.is_active === true && find('realm_non_active_users') >= 0) {
+        const [moved] = state.realm_non_active_users.splice(find('realm_non_active_users'), 1);
         state.realm_users.push(moved);
       }
-      active = byId(state.realm_users);
-      inactive = byId(state.realm_non_active_users);
-      const target = active >= 0 ? state.realm_users[active] : inactive >= 0 ? state.realm_non_active_users[inactive] : null;
-      if (!target) throw new Error(`realm_user update for unknown user ${person.user_id}`);
-      const { user_id: _id, ...changes } = person;
+      const key = USER_LISTS.find((k) => find(k) >= 0);
+      if (!key) throw new Error(`realm_user update for unknown user ${person.user_id}`);
+      const target = state[key][find(key)];
+      const { user_id: _id, custom_profile_field: field, new_email: newEmail, avatar_url_medium: _medium, avatar_source: _source, ...changes } = person;
       Object.assign(target, changes);
+      if (newEmail !== undefined) target.email = newEmail;
       if (changes.role !== undefined) Object.assign(target, roleFlags(changes.role));
+      if (field !== undefined && target.profile_data) {
+        const id = String(field.id);
+        if (field.value === null) delete target.profile_data[id];
+        else target.profile_data[id] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
+      }
       if (person.user_id === ctx.userId && 'user_id' in state) {
-        if (changes.full_name !== undefined) state.full_name = changes.full_name;
+        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
+        if (newEmail !== undefined) state.email = newEmail;
         if (changes.role !== undefined) {
           state.user_role = changes.role;
           Object.assign(state, roleFlags(changes.role));
@@ -65,12 +121,342 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
       return;
     }
     default:
-      throw new Error(`no reducer for realm_user op ${event.op}`);
+      unexpected(event);
   }
+}
+
+function customProfileFields(state: State, event: Event): void {
+  if (!('custom_profile_fields' in state)) return;
+  state.custom_profile_fields = structuredClone(event.fields);
+  // Values of fields that no longer exist disappear from users' profiles.
+  const ids = new Set(event.fields.map((f: State) => String(f.id)));
+  for (const key of USER_LISTS) {
+    for (const user of state[key] ?? []) {
+      if (!user.profile_data) continue;
+      for (const id of Object.keys(user.profile_data)) if (!ids.has(id)) delete user.profile_data[id];
+    }
+  }
+}
+
+// ---- user_group ----
+
+function userGroup(state: State, event: Event): void {
+  if (!('realm_user_groups' in state)) return;
+  const groups = state.realm_user_groups as State[];
+  if (event.op === 'add') {
+    if (groups.some((g) => g.id === event.group.id)) throw new Error(`group ${event.group.id} added twice`);
+    groups.push(structuredClone(event.group));
+    groups.sort((a, b) => a.id - b.id);
+    return;
+  }
+  if (event.op === 'remove') {
+    state.realm_user_groups = groups.filter((g) => g.id !== event.group_id);
+    return;
+  }
+  // Events about groups the client does not hold (deactivated ones it was not sent) are ignored.
+  const group = groups.find((g) => g.id === event.group_id);
+  switch (event.op) {
+    case 'update':
+      if (group) Object.assign(group, structuredClone(event.data));
+      return;
+    case 'add_members':
+      if (group) group.members = ascending([...group.members, ...event.user_ids]);
+      return;
+    case 'remove_members':
+      if (group) group.members = group.members.filter((id: number) => !event.user_ids.includes(id));
+      return;
+    case 'add_subgroups':
+      if (group) group.direct_subgroup_ids = ascending([...group.direct_subgroup_ids, ...event.direct_subgroup_ids]);
+      return;
+    case 'remove_subgroups':
+      if (group) group.direct_subgroup_ids = group.direct_subgroup_ids.filter((id: number) => !event.direct_subgroup_ids.includes(id));
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
+// ---- channel_folder ----
+
+function channelFolder(state: State, event: Event): void {
+  if (!('channel_folders' in state)) return;
+  const folders = state.channel_folders as State[];
+  switch (event.op) {
+    case 'add':
+      folders.push(structuredClone(event.channel_folder));
+      return;
+    case 'update': {
+      const folder = folders.find((f) => f.id === event.channel_folder_id);
+      if (!folder) throw new Error(`update of unknown folder ${event.channel_folder_id}`);
+      Object.assign(folder, structuredClone(event.data));
+      return;
+    }
+    case 'reorder':
+      event.order.forEach((id: number, index: number) => {
+        const folder = folders.find((f) => f.id === id);
+        if (folder) folder.order = index;
+      });
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
+// ---- subscription and stream ----
+
+function setSubscribers(entry: State, ids: number[]): void {
+  entry.subscribers = ascending(ids);
+  entry.subscriber_count = entry.subscribers.length;
+}
+
+/** Channel entries of `streams` take their counts from subscriber lists the state tracks. */
+function syncStreamCounts(state: State): void {
+  for (const stream of state.streams ?? []) {
+    for (const key of CHANNEL_LISTS) {
+      const entry = (state[key] ?? []).find((e: State) => e.stream_id === stream.stream_id);
+      if (entry?.subscribers) stream.subscriber_count = entry.subscribers.length;
+    }
+  }
+}
+
+function channelEntries(state: State, streamId: number): State[] {
+  const out: State[] = [];
+  for (const key of [...CHANNEL_LISTS, 'streams']) for (const entry of state[key] ?? []) if (entry.stream_id === streamId) out.push(entry);
+  return out;
+}
+
+function sortChannelLists(state: State): void {
+  for (const key of [...CHANNEL_LISTS, 'streams']) state[key]?.sort(byName);
+}
+
+function subscription(state: State, event: Event, ctx: ReducerContext): void {
+  const tracked = 'subscriptions' in state;
+  switch (event.op) {
+    case 'add': {
+      if (tracked) {
+        const ids = new Set(event.subscriptions.map((s: State) => s.stream_id));
+        for (const sub of event.subscriptions) {
+          if (state.subscriptions.some((s: State) => s.stream_id === sub.stream_id)) continue;
+          const copy = structuredClone(sub);
+          if (!ctx.includeSubscribers) delete copy.subscribers;
+          state.subscriptions.push(copy);
+        }
+        state.unsubscribed = state.unsubscribed.filter((s: State) => !ids.has(s.stream_id));
+        state.never_subscribed = state.never_subscribed.filter((s: State) => !ids.has(s.stream_id));
+      }
+      for (const sub of event.subscriptions) {
+        for (const stream of state.streams ?? []) if (stream.stream_id === sub.stream_id) stream.subscriber_count = sub.subscriber_count;
+      }
+      break;
+    }
+    case 'remove': {
+      if (!tracked) return;
+      const ids = new Set(event.subscriptions.map((s: State) => s.stream_id));
+      const leaving = state.subscriptions.filter((s: State) => ids.has(s.stream_id));
+      for (const sub of leaving) if (sub.subscribers) setSubscribers(sub, sub.subscribers.filter((id: number) => id !== ctx.userId));
+      state.unsubscribed.push(...leaving);
+      state.subscriptions = state.subscriptions.filter((s: State) => !ids.has(s.stream_id));
+      break;
+    }
+    case 'update': {
+      if (!tracked) return;
+      // Personal settings are kept for past subscriptions too; unknown channels are ignored.
+      for (const key of ['subscriptions', 'unsubscribed']) {
+        for (const sub of state[key]) if (sub.stream_id === event.stream_id) sub[event.property] = event.value;
+      }
+      return;
+    }
+    case 'peer_add':
+    case 'peer_remove': {
+      if (!tracked) return;
+      const streams = new Set(event.stream_ids);
+      for (const key of CHANNEL_LISTS) {
+        for (const entry of state[key]) {
+          if (!streams.has(entry.stream_id) || !entry.subscribers) continue;
+          const ids = event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
+          setSubscribers(entry, ids);
+        }
+      }
+      break;
+    }
+    default:
+      unexpected(event);
+  }
+  syncStreamCounts(state);
+  sortChannelLists(state);
+}
+
+function stream(state: State, event: Event, ctx: ReducerContext): void {
+  const tracked = 'subscriptions' in state;
+  switch (event.op) {
+    case 'create':
+      for (const created of event.streams) {
+        if (channelEntries(state, created.stream_id).length > 0) throw new Error(`channel ${created.stream_id} created twice`);
+        const entry = { ...structuredClone(created), ...(ctx.includeSubscribers ? { subscribers: [] } : {}) };
+        const past = ctx.pastSubscriptions?.get(created.stream_id);
+        if (tracked && past) state.unsubscribed.push({ ...entry, ...past });
+        else if (tracked) state.never_subscribed.push(entry);
+        state.streams?.push(structuredClone(created));
+      }
+      break;
+    case 'delete': {
+      const ids = new Set(event.stream_ids ?? event.streams.map((s: State) => s.stream_id));
+      for (const key of [...CHANNEL_LISTS, 'streams']) if (state[key]) state[key] = state[key].filter((e: State) => !ids.has(e.stream_id));
+      break;
+    }
+    case 'update':
+      for (const entry of channelEntries(state, event.stream_id)) {
+        entry[event.property] = event.value;
+        if (event.property === 'description') entry.rendered_description = event.rendered_description;
+        for (const extra of ['history_public_to_subscribers', 'is_web_public']) if (event[extra] !== undefined) entry[extra] = event[extra];
+      }
+      break;
+    default:
+      unexpected(event);
+  }
+  syncStreamCounts(state);
+  sortChannelLists(state);
+}
+
+// ---- personal items ----
+
+function drafts(state: State, event: Event): void {
+  if (!('drafts' in state)) return;
+  switch (event.op) {
+    case 'add':
+      state.drafts.push(...structuredClone(event.drafts));
+      return;
+    case 'update': {
+      const index = state.drafts.findIndex((d: State) => d.id === event.draft.id);
+      if (index < 0) throw new Error(`update of unknown draft ${event.draft.id}`);
+      state.drafts[index] = structuredClone(event.draft);
+      return;
+    }
+    case 'remove':
+      if (!state.drafts.some((d: State) => d.id === event.draft_id)) throw new Error(`removal of unknown draft ${event.draft_id}`);
+      state.drafts = state.drafts.filter((d: State) => d.id !== event.draft_id);
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
+function savedSnippets(state: State, event: Event): void {
+  if (!('saved_snippets' in state)) return;
+  switch (event.op) {
+    case 'add':
+      state.saved_snippets.push(structuredClone(event.saved_snippet));
+      return;
+    case 'update': {
+      const index = state.saved_snippets.findIndex((s: State) => s.id === event.saved_snippet.id);
+      if (index < 0) throw new Error(`update of unknown snippet ${event.saved_snippet.id}`);
+      state.saved_snippets[index] = structuredClone(event.saved_snippet);
+      return;
+    }
+    case 'remove':
+      state.saved_snippets = state.saved_snippets.filter((s: State) => s.id !== event.saved_snippet_id);
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
+function navigationView(state: State, event: Event): void {
+  if (!('navigation_views' in state)) return;
+  switch (event.op) {
+    case 'add':
+      state.navigation_views.push(structuredClone(event.navigation_view));
+      return;
+    case 'update': {
+      const view = state.navigation_views.find((v: State) => v.fragment === event.fragment);
+      if (!view) throw new Error(`update of unknown view ${event.fragment}`);
+      Object.assign(view, structuredClone(event.data));
+      return;
+    }
+    case 'remove':
+      state.navigation_views = state.navigation_views.filter((v: State) => v.fragment !== event.fragment);
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
+// ---- settings ----
+
+function userSettings(state: State, event: Event): void {
+  if (event.op !== 'update') unexpected(event);
+  if (state.user_settings) state.user_settings[event.property] = event.value;
+}
+
+/** Legacy settings events: the settings sit at the top level of the state, if it was fetched. */
+function legacySetting(nameKey: string) {
+  return (state: State, event: Event) => {
+    if (event[nameKey] in state) state[event[nameKey]] = event.setting;
+  };
+}
+
+function realmUserSettingsDefaults(state: State, event: Event): void {
+  if (event.op !== 'update') unexpected(event);
+  if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[event.property] = event.value;
+}
+
+// ---- presence ----
+
+function presence(state: State, event: Event): void {
+  if (!state.presences) return;
+  const keys = Object.keys(state.presences);
+  if (event.presences) {
+    // Modern event: entries keyed by user id, for a modern state.
+    if (keys.some((k) => !/^\d+$/.test(k))) throw new Error('a modern presence event reached a legacy presence state');
+    Object.assign(state.presences, structuredClone(event.presences));
+    return;
+  }
+  if (event.email === undefined) throw new Error('a legacy presence event without address cannot update presence state');
+  if (keys.some((k) => /^\d+$/.test(k))) throw new Error('a legacy presence event reached a modern presence state');
+  const website = event.presence.website;
+  state.presences[event.email] = {
+    aggregated: { client: website.client, status: website.status, timestamp: website.timestamp },
+    website: structuredClone(website),
+  };
+}
+
+// ---- realm ----
+
+function realm(state: State, event: Event): void {
+  if (!('realm_name' in state)) return;
+  if (event.op === 'update') state[`realm_${event.property}`] = event.value;
+  else if (event.op === 'update_dict') for (const [key, value] of Object.entries(event.data)) state[`realm_${key}`] = value;
+  else unexpected(event);
 }
 
 export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
+  custom_profile_fields: customProfileFields,
+  user_group: userGroup,
+  channel_folder: channelFolder,
+  subscription,
+  stream,
+  realm_emoji: (state, event) => {
+    if (event.op !== 'update') unexpected(event);
+    if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
+  },
+  drafts,
+  saved_snippets: savedSnippets,
+  navigation_view: navigationView,
+  user_settings: userSettings,
+  update_display_settings: legacySetting('setting_name'),
+  update_global_notifications: legacySetting('notification_name'),
+  realm_user_settings_defaults: realmUserSettingsDefaults,
+  presence,
+  realm,
+  realm_linkifiers: (state, event) => {
+    if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
+  },
+  push_device: (state, event) => {
+    if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
+  },
+  // Invitations are not part of the register state; the event only tells clients to refetch them.
+  invites_changed: () => {},
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},
@@ -87,15 +473,38 @@ export function applyEvents(state: State, events: Event[], ctx: ReducerContext):
   return next;
 }
 
-/** Keys that legitimately differ between two registers (queue identity, clocks). */
-const VOLATILE_KEYS = ['queue_id', 'last_event_id', 'server_timestamp', 'result', 'msg'];
+/**
+ * Keys that legitimately differ between two registers: queue identity and clocks, and the presence
+ * update id, which events do not carry (a client only uses it to ask for what changed since).
+ */
+const VOLATILE_KEYS = ['queue_id', 'last_event_id', 'server_timestamp', 'result', 'msg', 'presence_last_update_id'];
 
-/** The comparable part of a register response: volatile keys dropped, user lists in id order. */
+/** Lists whose order a client does not keep from events: compared by id. */
+const ORDER_FREE_LISTS: Record<string, (item: State) => number | string> = {
+  realm_users: (u) => u.user_id,
+  realm_non_active_users: (u) => u.user_id,
+  drafts: (d) => d.id,
+  saved_snippets: (s) => s.id,
+  navigation_views: (v) => v.fragment,
+  channel_folders: (f) => f.id,
+};
+
+/**
+ * The comparable part of a register response: volatile keys dropped, order-free lists sorted. A
+ * channel entry without a subscriber list has a count no event keeps exact (nothing tells the
+ * client whether a deactivated user was subscribed), so such counts are left out.
+ */
 export function comparableState(state: State): State {
   const out = structuredClone(state);
   for (const key of VOLATILE_KEYS) delete out[key];
-  for (const key of ['realm_users', 'realm_non_active_users']) {
-    if (Array.isArray(out[key])) out[key].sort((a: State, b: State) => a.user_id - b.user_id);
+  for (const [key, id] of Object.entries(ORDER_FREE_LISTS)) {
+    if (Array.isArray(out[key])) out[key].sort((a: State, b: State) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+  }
+  const tracked = CHANNEL_LISTS.every((key) => Array.isArray(out[key]));
+  for (const key of CHANNEL_LISTS) for (const entry of out[key] ?? []) if (!entry.subscribers) delete entry.subscriber_count;
+  for (const stream of out.streams ?? []) {
+    const listed = tracked && CHANNEL_LISTS.some((key) => out[key].some((e: State) => e.stream_id === stream.stream_id && e.subscribers));
+    if (!listed) delete stream.subscriber_count;
   }
   return out;
 }

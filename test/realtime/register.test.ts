@@ -3,7 +3,7 @@ import type { StateSlice } from '../../src/realtime/state';
 import { createUser, updateUser } from '../../src/core/users/actions';
 import { User } from '../../src/core/users/model';
 import { apiRequest, assertError, assertSuccess, client } from '../helpers/api';
-import { getEvents, registerQueue, verifyAction } from '../helpers/events';
+import { captureEvents, getEvents, registerQueue, verifyAction } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
@@ -219,9 +219,13 @@ describe('events that arrive while register reads the state', () => {
         createdId = (await createUser(ts.server.deps, null, { email: 'race-late@example.com', fullName: 'Race Late', password: null })).user.id;
       },
       async () => {
+        const published = captureEvents(ts);
         const reg = await registerQueue(ts, ts.owner, { fetchEventTypes: ['realm_user'] });
+        published.stop();
         expect(reg.state.realm_users.filter((u: { user_id: number }) => u.user_id === createdId)).toHaveLength(1);
-        expect(reg.lastEventId).toBe(0);
+        // Every event published meanwhile (the new user, and their system groups) is covered.
+        expect(published.of('realm_user', 'add')).toHaveLength(1);
+        expect(reg.lastEventId).toBe(published.deliveries.length - 1);
         // The client's first poll acknowledges it: it does not come back.
         expect(await getEvents(ts, ts.owner, reg.queueId, reg.lastEventId, { dontBlock: true })).toEqual([]);
       },
@@ -240,11 +244,14 @@ describe('events that arrive while register reads the state', () => {
         await updateUser(ts.server.deps, owner, createdId, { fullName: renamedTo });
       },
       async () => {
+        const published = captureEvents(ts);
         const reg = await registerQueue(ts, ts.owner, { fetchEventTypes: ['realm_user'] });
+        published.stop();
         const copies = reg.state.realm_users.filter((u: { user_id: number }) => u.user_id === createdId);
         expect(copies).toHaveLength(1);
         expect(copies[0].full_name).toBe(renamedTo);
-        expect(reg.lastEventId).toBe(1);
+        expect(published.of('realm_user')).toHaveLength(2);
+        expect(reg.lastEventId).toBe(published.deliveries.length - 1);
         expect(await getEvents(ts, ts.owner, reg.queueId, reg.lastEventId, { dontBlock: true })).toEqual([]);
       },
     );
@@ -278,7 +285,9 @@ describe('realm_user events reproduce a fresh register', () => {
       const events = await verifyAction(ts, viewer, () =>
         client(ts, ts.owner).post('/users', { email: `new-${viewer.id}@example.com`, password: 'secret-pass-1', full_name: 'New Person' }),
       );
-      expect(events).toEqual([expect.objectContaining({ type: 'realm_user', op: 'add' })]);
+      // The new user also joins their role's system groups.
+      expect(events[0]).toMatchObject({ type: 'realm_user', op: 'add' });
+      expect(events.slice(1).map((e) => `${e.type}/${e.op}`)).toEqual(events.slice(1).map(() => 'user_group/add_members'));
     }
   });
 
