@@ -263,15 +263,14 @@ async function storeAndPublish(
   };
   const wide = wideMessage(row, ctx, deps.config);
 
-  // One event per distinct flag set; the sender's copy alone, as it may carry the local echo id.
-  const groups = new Map<number, number[]>();
-  for (const r of rows) {
-    if (r.userId === sender.id) continue;
-    groups.set(r.flags, [...(groups.get(r.flags) ?? []), r.userId]);
+  // One delivery: each recipient's flags ride along per user; the sender's copy may also carry the
+  // local echo id. Queues following every public channel get it too, without flags.
+  const perUser: Record<number, Record<string, unknown>> = {};
+  for (const r of rows) perUser[r.userId] = { flags: flagList(r.flags) };
+  if (request.localId !== undefined && request.queueId !== undefined) {
+    perUser[sender.id] = { ...perUser[sender.id], local_id: request.localId, sender_queue_id: request.queueId };
   }
-  const senderRow = rows.find((r) => r.userId === sender.id)!;
-  uow.emit(messageEvent(wide, flagList(senderRow.flags), { localId: request.localId, queueId: request.queueId }), [sender.id]);
-  for (const [flags, userIds] of groups) uow.emit(messageEvent(wide, flagList(flags)), userIds);
+  uow.emit(messageEvent(wide, []), rows.map((r) => r.userId), { perUser, publicChannel: stream !== null && !stream.invite_only });
 
   const result: SendMessageResult = { id: messageId };
   if (stream) {
