@@ -176,7 +176,7 @@ describe('topic edits', () => {
     // A whole topic, without a notice in the new place.
     assertSuccess(await edit(alice, a, { topic: 'quiet place', propagate_mode: 'change_all', send_notification_to_new_thread: false }));
     const quiet = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'quiet place']], apply_markdown: false })).messages;
-    expect(quiet.every((m: { sender_full_name: string }) => m.sender_full_name !== 'Notification Bot' || !m.content.includes('moved here'))).toBe(true);
+    expect(quiet.every((m: { sender_full_name: string; content: string }) => m.sender_full_name !== 'Notification Bot' || !m.content.includes('moved here'))).toBe(true);
   });
 
   test('time limits and permissions for topic edits', async () => {
