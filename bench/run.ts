@@ -7,7 +7,7 @@ import type { BenchContext, Scenario, ScenarioReport } from './scenario';
 
 /**
  * `npm run bench [-- <name>...] [--connections=N] [--warmup=S] [--duration=S] [--rounds=N] [--list]
- * [--<scenario option>=value...]`
+ * [--database=pglite|postgres] [--<scenario option>=value...]`
  * Runs every scenario in bench/scenarios (or the named ones) on PGlite, and on PostgreSQL too when
  * BENCH_DATABASE_URL is set, then prints a report. Exits 1 when a figure misses its goal.
  */
@@ -30,6 +30,7 @@ function parseArgs(argv: string[]) {
   const names: string[] = [];
   const scenarioOptions: Record<string, string> = {};
   let list = false;
+  let only: DatabaseKind | null = null;
   for (const arg of argv) {
     const option = /^--(connections|warmup|duration|rounds)=(\d+)$/.exec(arg);
     const other = /^--([a-z][a-z0-9-]*)=(.+)$/.exec(arg);
@@ -39,12 +40,13 @@ function parseArgs(argv: string[]) {
       else if (option[1] === 'warmup') settings.warmupSeconds = value;
       else if (option[1] === 'duration') settings.durationSeconds = value;
       else settings.rounds = Math.max(1, value);
-    } else if (arg === '--list') list = true;
+    } else if (arg === '--database=pglite' || arg === '--database=postgres') only = arg.slice('--database='.length) as DatabaseKind;
+    else if (arg === '--list') list = true;
     else if (other) scenarioOptions[other[1]] = other[2];
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else names.push(arg);
   }
-  return { settings, names, list, scenarioOptions };
+  return { settings, names, list, scenarioOptions, only };
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -83,7 +85,7 @@ function printReport(name: string, database: DatabaseKind, report: ScenarioRepor
 }
 
 async function main(): Promise<void> {
-  const { settings, names, list, scenarioOptions } = parseArgs(process.argv.slice(2));
+  const { settings, names, list, scenarioOptions, only } = parseArgs(process.argv.slice(2));
   const all = loadScenarios();
   if (list) {
     for (const s of all) {
@@ -98,7 +100,8 @@ async function main(): Promise<void> {
   const undeclared = Object.keys(scenarioOptions).filter((o) => !chosen.some((s) => s.options && o in s.options));
   if (undeclared.length > 0) throw new Error(`unknown option ${undeclared.map((o) => `--${o}`).join(', ')} (see --list)`);
   const adminUrl = process.env.BENCH_DATABASE_URL || null;
-  const databases: DatabaseKind[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
+  const databases: DatabaseKind[] = (adminUrl ? (['pglite', 'postgres'] as const) : (['pglite'] as const)).filter((d) => only === null || d === only);
+  if (databases.length === 0) throw new Error('--database=postgres needs BENCH_DATABASE_URL');
 
   console.log(
     `# Parley benchmark: ${os.cpus().length} cores, node ${process.version}, ${settings.connections} connections, ` +
