@@ -13,8 +13,8 @@ import { NarrowTerm } from './narrow-parse';
 import { loadEditHistoryVisibility } from './realm-settings';
 import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions, WideContext } from './view';
 
-/** Placeholder while the realm's edit-history setting loads alongside the context (set before use). */
-const EDIT_HISTORY_VISIBILITY_PENDING = -1;
+/** Stands for the realm's edit-history setting when no message has an edit history to apply it to. */
+const EDIT_HISTORY_VISIBILITY_UNUSED = -1;
 
 /**
  * Reading messages: GET /messages (a window around an anchor within a narrow), GET
@@ -297,9 +297,11 @@ export async function presentMessages(
   // Rows the window query already read are used as they are; the rest are read now.
   const preloaded = found.every((r) => r.message !== undefined);
   const rows = preloaded ? found.map((r) => r.message!) : await messagesByIds(db, ids);
+  // The edit-history setting only shapes the history of edited messages: unread when there are none.
+  const edited = rows.some((r) => r.last_edit_time !== null);
   const [ctx, visibility] = await inParallel<[WideContext, number]>(db, [
-    () => loadWideContext(db, deps, rows, EDIT_HISTORY_VISIBILITY_PENDING),
-    () => loadEditHistoryVisibility(db, deps.realmId),
+    () => loadWideContext(db, deps, rows, EDIT_HISTORY_VISIBILITY_UNUSED),
+    async () => (edited ? loadEditHistoryVisibility(db, deps.realmId) : EDIT_HISTORY_VISIBILITY_UNUSED),
   ]);
   ctx.editHistoryVisibility = visibility;
   const matches = search ? await searchMatches(db, ids, search) : null;
