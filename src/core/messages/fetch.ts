@@ -82,6 +82,8 @@ interface BaseQuery {
   idColumn: string;
   /** Whether `messages m` is joined (some conditions need it). */
   joinsMessages: boolean;
+  /** Whether the query reads the messages' columns too, not only ids and flags. */
+  readsMessages?: boolean;
 }
 
 /** Whether the narrow may include messages the user never received (channel history). */
@@ -156,6 +158,7 @@ async function buildQuery(
   );
   const conditions = [...compiled.conditions, ...extra(idColumn, compiled.channelId)];
   const base = baseQuery(user, history, options.joinMessages === true || conditions.some((c) => c.usesMessage));
+  base.readsMessages = options.joinMessages === true;
   for (const cond of conditions) {
     base.where.push(cond.sql);
     base.params.push(...cond.params);
@@ -168,13 +171,13 @@ const WINDOW_MESSAGE_COLUMNS = qualified('m', MESSAGE_COLUMNS.filter((c) => c !=
 
 async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
   const where = [...base.where, ...(range ? [range] : [])].join(' AND ');
-  // With `messages m` joined anyway, the rows come whole: presenting them needs no second query.
-  const columns = base.joinsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
+  // The rows come whole when the caller will present them: no second query for them.
+  const columns = base.readsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
   const sql = `SELECT ${base.idColumn} AS id, um.flags AS flags${columns} FROM ${base.from} WHERE ${where} ORDER BY ${base.idColumn} ${order} LIMIT ?`;
   const result = await db.raw(sql, [...base.params, ...rangeParams, limit]);
   return (result.rows as (MessageRow & { flags: number | null })[]).map((r) => {
     const found: FoundRow = { id: Number(r.id), flags: r.flags === null ? null : Number(r.flags) };
-    if (base.joinsMessages) {
+    if (base.readsMessages) {
       const { flags: _flags, ...message } = r;
       found.message = { ...message, id: found.id };
     }
@@ -183,11 +186,16 @@ async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams:
 }
 
 /** The oldest unread message in the narrow (muted conversations skipped), or "newest". */
-async function firstUnreadAnchor(deps: AppDeps, db: Knex, user: User, terms: NarrowTerm[]): Promise<number> {
-  const { base } = await buildQuery(deps, db, user, terms, false, (_id, channelId) => [
-    { sql: '(um.flags & 1) = 0', params: [], usesMessage: false },
-    negate(mutedCondition(user.id, channelId === null)),
-  ]);
+async function firstUnreadAnchor(deps: AppDeps, db: Knex, user: User, terms: NarrowTerm[], knownChannels: KnownChannels): Promise<number> {
+  const { base } = await buildQuery(
+    deps,
+    db,
+    user,
+    terms,
+    false,
+    (_id, channelId) => [{ sql: '(um.flags & 1) = 0', params: [], usesMessage: false }, negate(mutedCondition(user.id, channelId === null))],
+    { knownChannels },
+  );
   const rows = await selectRows(db, base, '', [], 'ASC', 1);
   return rows.length > 0 ? rows[0].id : LARGER_THAN_MAX_MESSAGE_ID;
 }
@@ -211,7 +219,7 @@ export async function fetchWindow(
     ? await includesHistory(db, user, terms, getViewer, knownChannels)
     : false;
   const { base, search } = await buildQuery(deps, db, user, terms, history, undefined, { knownChannels, joinMessages: options.withMessages });
-  const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms));
+  const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms, knownChannels));
   const { includeAnchor } = window;
   let { numBefore, numAfter } = window;
 
