@@ -13,6 +13,20 @@ export type { AnonymousGroupValue, GroupSettingValue };
 
 export type SystemGroupIds = Record<SystemGroupName, number>;
 
+const systemGroupCache = new WeakMap<Knex, Map<number, SystemGroupIds>>();
+
+/**
+ * The system groups' ids, read once per database and organization: they are created with the
+ * organization and never change. `knex` is the database handle (not a transaction), the cache key.
+ */
+export async function cachedSystemGroupIds(knex: Knex, db: Knex, realmId: number): Promise<SystemGroupIds> {
+  let byRealm = systemGroupCache.get(knex);
+  if (!byRealm) systemGroupCache.set(knex, (byRealm = new Map()));
+  let ids = byRealm.get(realmId);
+  if (!ids) byRealm.set(realmId, (ids = await loadSystemGroupIds(db, realmId)));
+  return ids;
+}
+
 export async function loadSystemGroupIds(db: Knex, realmId: number): Promise<SystemGroupIds> {
   const rows: { id: number; name: string }[] = await db('user_groups')
     .where({ realm_id: realmId, is_system_group: true })

@@ -74,6 +74,25 @@ export async function messagesByIds(db: Knex, ids: number[]): Promise<MessageRow
 }
 
 /** The recipient id of a channel, created on its first message. */
+const channelRecipients = new WeakMap<Knex, Map<number, number>>();
+
+/**
+ * channelRecipientId, remembered per database (`knex`, not a transaction): a channel's recipient
+ * row never changes once it exists. Only rows found already stored are remembered.
+ */
+export async function cachedChannelRecipientId(knex: Knex, db: Knex, realmId: number, streamId: number): Promise<number> {
+  let known = channelRecipients.get(knex);
+  if (!known) channelRecipients.set(knex, (known = new Map()));
+  const cached = known.get(streamId);
+  if (cached !== undefined) return cached;
+  const found = await db('message_recipients').where({ stream_id: streamId }).first('id');
+  if (found) {
+    known.set(streamId, found.id);
+    return found.id;
+  }
+  return channelRecipientId(db, realmId, streamId);
+}
+
 export async function channelRecipientId(db: Knex, realmId: number, streamId: number): Promise<number> {
   const found = await db('message_recipients').where({ stream_id: streamId }).first('id');
   if (found) return found.id;

@@ -5,7 +5,8 @@ import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, findChannel, findChannelByName, loadViewer } from '../channels/access';
 import { channelAudience, RealmUsers } from '../channels/audience';
 import { streamUpdate } from '../channels/events';
-import { holdsGroupSetting } from '../channels/group-settings';
+import { cachedSystemGroupIds, holdsGroupSetting } from '../channels/group-settings';
+import { isGuestRole } from '../users/roles';
 import { Stream } from '../channels/model';
 import { realmTopicsPolicy } from '../channels/realm-policy';
 import { normalizeMessageContent } from '../markdown';
@@ -13,7 +14,7 @@ import type { User } from '../users/model';
 import { Addressee, usersByEmails, usersByIds } from './addressee';
 import { messageEvent } from './events';
 import { FLAG_BITS, flagList } from './flags';
-import { channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
+import { cachedChannelRecipientId, channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
 import { apiEmail, PersonRow } from './people';
 import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-settings';
 import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
@@ -145,12 +146,15 @@ async function channelTarget(
   const stream =
     typeof channel === 'number' ? await findChannel(db, deps.realmId, channel) : await findChannelByName(db, deps.realmId, channel);
   if (!stream) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
-  const viewer = await getViewer();
-  await accessChannelForPost(db, viewer, stream);
+  // Most messages go to channels open to the sender, where the sender's groups and subscriptions
+  // do not matter: those skip loading them.
+  const everyone = (await cachedSystemGroupIds(deps.knex, db, deps.realmId))['role:everyone'];
+  const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
+  if (!open) await accessChannelForPost(db, await getViewer(), stream);
   const topic = topicForStorage(rawTopic);
   checkTopicsPolicy(stream, topic);
-  await checkCanCreateTopic(db, viewer, stream, topic);
-  return { stream, topic, participants: [], recipientId: await channelRecipientId(db, deps.realmId, stream.id) };
+  if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
+  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id) };
 }
 
 async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
@@ -183,7 +187,7 @@ export async function topicParticipantIds(db: Knex, streamId: number, topic: str
 async function checkWildcardMentions(
   db: Knex,
   deps: AppDeps,
-  viewer: ChannelViewer,
+  getViewer: () => Promise<ChannelViewer>,
   stream: Stream,
   subscriberCount: number,
   topicParticipants: Set<number> | null,
@@ -192,6 +196,7 @@ async function checkWildcardMentions(
   const { streamWildcard, topicWildcard } = rendering.mentions;
   const large = streamWildcard ? subscriberCount > WILDCARD_MENTION_THRESHOLD : (topicParticipants?.size ?? 0) > WILDCARD_MENTION_THRESHOLD;
   if (!(streamWildcard || topicWildcard) || !large) return;
+  const viewer = await getViewer();
   const settings = await loadRealmMessageSettings(db, deps.realmId, viewer.systemGroups);
   if (holdsGroupSetting(viewer.user, viewer.groupIds, settings.groups.can_mention_many_users_group)) return;
   if (streamWildcard) {
@@ -228,7 +233,7 @@ async function storeAndPublish(
   const { mentions } = rendering;
   const topicParticipants = stream && mentions.topicWildcard ? await topicParticipantIds(db, stream.id, target.topic) : null;
   topicParticipants?.add(sender.id);
-  if (stream) await checkWildcardMentions(db, deps, await getViewer(), stream, subscriberCount, topicParticipants, rendering);
+  if (stream) await checkWildcardMentions(db, deps, getViewer, stream, subscriberCount, topicParticipants, rendering);
   const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
 
   const now = new Date();
