@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     for (const database of databases) {
       const ctx: BenchContext = {
         database,
-        startParley: () => startParley(database, adminUrl),
+        startParley: (options) => startParley(database, adminUrl, options),
         startBaseline,
         measure: (targets) => {
           console.error(`  ${scenario.name}/${database}: measuring ${targets.map((t) => t.label).join(', ')}…`);

@@ -1,5 +1,5 @@
 import type { LoadResult, Target } from './lib/load';
-import type { BaselineProcess, DatabaseKind, ParleyProcess } from './lib/servers';
+import type { BaselineProcess, DatabaseKind, ParleyOptions, ParleyProcess } from './lib/servers';
 
 /**
  * A named benchmark. The harness calls `run` once per database (PGlite always, PostgreSQL when
@@ -14,7 +14,7 @@ export interface Scenario {
 export interface BenchContext {
   database: DatabaseKind;
   /** Parley in a child process on a fresh database; the context stops it after the scenario. */
-  startParley(): Promise<ParleyProcess>;
+  startParley(options?: ParleyOptions): Promise<ParleyProcess>;
   /** A bare node:http server in a child process, answering every request with `body` as JSON. */
   startBaseline(body: string): Promise<BaselineProcess>;
   /**

@@ -6,6 +6,11 @@ export interface LoadOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Requests built per call (autocannon's `requests`), e.g. to rotate credentials or carry state
+   * from one response to the next request. The same objects serve every slice of a measurement.
+   */
+  requests?: autocannon.Request[];
   /** The server under load: its CPU time per request is reported (robust when the machine is busy). */
   server?: ServerProcess;
 }
@@ -39,7 +44,15 @@ export interface LoadResult {
 function run(options: LoadOptions, connections: number, seconds: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections, duration: seconds },
+      {
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        body: options.body,
+        requests: options.requests,
+        connections,
+        duration: seconds,
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));

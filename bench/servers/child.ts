@@ -5,6 +5,8 @@
 export interface ReadyMessage {
   url: string;
   owner?: { email: string; apiKey: string; userId: number };
+  /** What the scenario's seed function returned (see `startParley`'s `seed`). */
+  fixtures?: unknown;
 }
 
 export function announceReady(message: ReadyMessage, stop: () => Promise<void>): void {

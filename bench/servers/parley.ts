@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { startServer } from '../../src/server';
+import { RunningServer, startServer } from '../../src/server';
 import { announceReady } from './child';
 
 /** Parley started as `npm start` starts it (same start-up, same app), reporting its owner to the harness. */
@@ -12,7 +12,14 @@ async function main(): Promise<void> {
     zuliprcDir: null,
   });
   const owner = server.owner!;
-  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } }, () => server.close());
+  // BENCH_SEED names a module exporting `seed(server)`: fixtures written straight into the
+  // database before any request, whose result goes back to the scenario.
+  let fixtures: unknown;
+  if (process.env.BENCH_SEED) {
+    const { seed } = require(process.env.BENCH_SEED) as { seed(server: RunningServer): Promise<unknown> };
+    fixtures = await seed(server);
+  }
+  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId }, fixtures }, () => server.close());
 }
 
 main().catch((error) => {
