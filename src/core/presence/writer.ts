@@ -2,10 +2,12 @@ import type { Knex } from 'knex';
 import { PresenceWrite, writePresences } from './store';
 
 /**
- * Presence reports' writes, grouped: a write starts at once when none is running; reports that
- * arrive while one runs wait for it and then go together, in one statement. An idle server adds no
- * delay; a busy one (every client of a large organization pinging each minute) writes many users
- * per round trip. Each caller still resolves only once its own row has been stored.
+ * Presence reports' writes, grouped: a write starts once the requests already received have had
+ * their turn (setImmediate), and reports that arrive while one runs wait for it and then go
+ * together, in one statement. An idle server adds no noticeable delay; a busy one (every client of
+ * a large organization pinging each minute) writes many users per statement, which matters most
+ * on the embedded database, where each statement runs synchronously in the server's own thread.
+ * Each caller still resolves only once its own row has been stored.
  */
 const MAX_BATCH = 500;
 
@@ -16,6 +18,7 @@ interface Pending extends PresenceWrite {
 class PresenceWriter {
   private queue = new Map<number, Pending>();
   private running = false;
+  private scheduled = false;
 
   constructor(
     private readonly db: Knex,
@@ -34,11 +37,18 @@ class PresenceWriter {
       } else {
         this.queue.set(userId, { userId, lastActive, lastConnected, waiters: [{ resolve, reject }] });
       }
-      if (!this.running) void this.drain();
+      if (!this.running && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          void this.drain();
+        });
+      }
     });
   }
 
   private async drain(): Promise<void> {
+    if (this.running) return;
     this.running = true;
     try {
       while (this.queue.size > 0) {
