@@ -132,6 +132,12 @@ describe('presence cache in a server', () => {
     expect(Number(after.last_update_id)).toBeGreaterThan(Number(before.last_update_id));
   });
 
+  test('on the embedded database, credentials stay cached past the one-minute ping interval', () => {
+    // Only this process can write the embedded database, so its own writes invalidate exactly.
+    if (process.env.TEST_DATABASE_URL) expect(ts.server.deps.authCache.ttlMs).toBeLessThan(60_000);
+    else expect(ts.server.deps.authCache.ttlMs).toBeGreaterThan(60_000);
+  });
+
   test('reports arriving together are written together, under consecutive ids', async () => {
     const watcher = await makeUser(ts);
     const users: TestUser[] = [];
