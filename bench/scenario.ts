@@ -1,5 +1,5 @@
 import type { LoadResult, Target } from './lib/load';
-import type { BaselineOptions, BaselineProcess, ChildOptions, DatabaseKind, ParleyProcess } from './lib/servers';
+import type { BaselineOptions, BaselineProcess, DatabaseKind, ParleyOptions, ParleyProcess } from './lib/servers';
 
 /**
  * A named benchmark. The harness calls `run` once per database (PGlite always, PostgreSQL when
@@ -18,7 +18,7 @@ export interface BenchContext {
   /** This scenario's own options as given on the command line (absent ones are not set). */
   options: Record<string, string>;
   /** Parley in a child process on a fresh database; the context stops it after the scenario. */
-  startParley(options?: ChildOptions): Promise<ParleyProcess>;
+  startParley(options?: ParleyOptions): Promise<ParleyProcess>;
   /**
    * A bare node:http server in a child process, answering every request with `body` as JSON (or,
    * with `hold`, holding requests until a trigger).

@@ -7,6 +7,11 @@ export interface LoadOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Requests built per call (autocannon's `requests`), e.g. to rotate credentials or carry state
+   * from one response to the next request. The same objects serve every slice of a measurement.
+   */
+  requests?: autocannon.Request[];
   /** The server under load: its CPU time per request is reported (robust when the machine is busy). */
   server?: ServerProcess;
   /** Connections for this target, instead of the harness's --connections. */
@@ -72,6 +77,7 @@ function runHttp(options: LoadOptions, connections: number, seconds: number, lat
         method: options.method ?? 'GET',
         headers: options.headers,
         body: options.body,
+        requests: options.requests,
         connections: options.connections ?? connections,
         duration: seconds,
         ...(setupClient ? { setupClient } : {}),

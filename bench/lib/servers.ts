@@ -36,6 +36,17 @@ export interface ParleyProcess extends ServerProcess {
   owner: { email: string; apiKey: string; userId: number };
   /** `Authorization` header value for the owner. */
   ownerAuth: string;
+  /** What the seed function returned, when one was given. */
+  fixtures?: unknown;
+}
+
+export interface ParleyOptions extends ChildOptions {
+  /**
+   * Absolute path of a built module exporting `seed(server: RunningServer)`, run in the server's
+   * process once it has started and before it is announced ready: large fixtures go straight into
+   * the database (the embedded one can only be reached from that process).
+   */
+  seed?: string;
 }
 
 export type BaselineProcess = ServerProcess;
@@ -135,13 +146,14 @@ async function freshDatabase(kind: DatabaseKind, adminUrl: string | null): Promi
   };
 }
 
-export async function startParley(kind: DatabaseKind, adminUrl: string | null, options: ChildOptions = {}): Promise<ParleyProcess> {
+export async function startParley(kind: DatabaseKind, adminUrl: string | null, options: ParleyOptions = {}): Promise<ParleyProcess> {
   const db = await freshDatabase(kind, adminUrl);
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the Parley process there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   let started;
   try {
-    started = await startChild('parley.js', { ...db.env, PORT: '0', HOST: '127.0.0.1' }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
+    const seed: Record<string, string> = options.seed ? { BENCH_SEED: options.seed } : {};
+    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1' }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
   } catch (error) {
     await db.drop();
     throw error;
@@ -152,6 +164,7 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null, o
     url: ready.url,
     owner,
     ownerAuth: basicAuth(owner.email, owner.apiKey),
+    fixtures: ready.fixtures,
     cpuMicros: handle.cpuMicros,
     call: handle.call,
     stop: async () => {

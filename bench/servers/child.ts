@@ -9,6 +9,8 @@ import type { Knex } from 'knex';
 export interface ReadyMessage {
   url: string;
   owner?: { email: string; apiKey: string; userId: number };
+  /** What the scenario's seed function returned (see `startParley`'s `seed`). */
+  fixtures?: unknown;
 }
 
 /** A command the harness may call over IPC: `{type: 'call', id, name, args}` -> `{type: 'reply', id, result | error}`. */

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { createUser } from '../../src/core/users/actions';
-import { startServer } from '../../src/server';
+import { RunningServer, startServer } from '../../src/server';
 import { announceReady, workCommands } from './child';
 
 /**
@@ -22,8 +22,15 @@ async function main(): Promise<void> {
     zuliprcDir: null,
   });
   const owner = server.owner!;
+  // BENCH_SEED names a module exporting `seed(server)`: fixtures written straight into the
+  // database before any request, whose result goes back to the scenario.
+  let fixtures: unknown;
+  if (process.env.BENCH_SEED) {
+    const { seed } = require(process.env.BENCH_SEED) as { seed(server: RunningServer): Promise<unknown> };
+    fixtures = await seed(server);
+  }
   const { deps } = server;
-  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } }, () => server.close(), {
+  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId }, fixtures }, () => server.close(), {
     sql: async ({ sql, bindings }: { sql: string; bindings?: unknown[] }) => {
       const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
       return result.rows ?? [];

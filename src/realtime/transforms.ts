@@ -15,11 +15,12 @@ const transforms = new Map<string, Set<EventTransform>>();
 
 /**
  * Adds a transform for one event type; transforms of a type run in registration order. Registering
- * the same function again changes nothing, so features may connect more than once per process.
+ * the same function again changes nothing (features connect at every start).
  */
 export function registerEventTransform(type: string, transform: EventTransform): void {
-  if (!transforms.has(type)) transforms.set(type, new Set());
-  transforms.get(type)!.add(transform);
+  let registered = transforms.get(type);
+  if (!registered) transforms.set(type, (registered = new Set()));
+  registered.add(transform);
 }
 
 /** The name clients without `empty_topic_name` see instead of the empty topic. */
@@ -91,19 +92,11 @@ registerEventTransform('realm_user', (event, queue) => {
   return [{ ...event, person: { ...person, avatar_url: null } }];
 });
 
-/**
- * presence: published with both layouts (`presence` per client, and `presences` keyed by user id);
- * a client gets the modern one if it declared simplified_presence_events, else the legacy one
- * (without the address when it registered with slim_presence).
- */
-registerEventTransform('presence', (event, queue) => {
-  if (queue.capabilities.simplified_presence_events) {
-    return event.presences === undefined ? [event] : [{ type: 'presence', presences: event.presences }];
-  }
-  if (event.presence === undefined) return [event];
-  const legacy: ZulipEvent = { type: 'presence', user_id: event.user_id, email: event.email, server_timestamp: event.server_timestamp, presence: event.presence };
-  if (queue.slimPresence) delete legacy.email;
-  return [legacy];
+/** delete_message: clients without bulk_message_deletion get one event per message. */
+registerEventTransform('delete_message', (event, queue) => {
+  if (queue.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
+  const { message_ids: ids, ...rest } = event;
+  return (ids as number[]).map((id) => ({ ...rest, message_id: id }) as ZulipEvent);
 });
 
 /** realm_linkifiers: the template format is unusable for clients without linkifier_url_template. */

@@ -404,18 +404,36 @@ function realmUserSettingsDefaults(state: State, event: Event): void {
 
 // ---- presence ----
 
+/**
+ * Presence state is keyed by user id in the modern format (slim_presence) and by API email in the
+ * legacy one; the event is modern (`presences`, simplified_presence_events) or legacy (one client's
+ * status and timestamp, with the address unless the client registered with slim_presence).
+ */
 function presence(state: State, event: Event): void {
   if (!state.presences) return;
   const keys = Object.keys(state.presences);
+  const modernState = keys.length === 0 ? event.email === undefined : keys.every((k) => /^\d+$/.test(k));
   if (event.presences) {
     // Modern event: entries keyed by user id, for a modern state.
-    if (keys.some((k) => !/^\d+$/.test(k))) throw new Error('a modern presence event reached a legacy presence state');
+    if (!modernState) throw new Error('a modern presence event reached a legacy presence state');
     Object.assign(state.presences, structuredClone(event.presences));
     return;
   }
-  if (event.email === undefined) throw new Error('a legacy presence event without address cannot update presence state');
-  if (keys.some((k) => /^\d+$/.test(k))) throw new Error('a legacy presence event reached a modern presence state');
   const website = event.presence.website;
+  if (event.email === undefined) {
+    // Legacy event for a slim_presence client: its state is modern, keyed by user id. The event has
+    // one time: when the user was last active (status "active"), or last connected ("idle"), in
+    // which case the last activity is unchanged.
+    if (!modernState) throw new Error('a legacy presence event without address reached a legacy presence state');
+    const key = String(event.user_id);
+    const before = state.presences[key];
+    state.presences[key] =
+      website.status === 'active'
+        ? { active_timestamp: website.timestamp, idle_timestamp: website.timestamp }
+        : { active_timestamp: before?.active_timestamp ?? website.timestamp, idle_timestamp: website.timestamp };
+    return;
+  }
+  if (keys.length > 0 && modernState) throw new Error('a legacy presence event reached a modern presence state');
   state.presences[event.email] = {
     aggregated: { client: website.client, status: website.status, timestamp: website.timestamp },
     website: structuredClone(website),

@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import { presenceEventForClient } from '../../src/core/presence/events';
+import { presenceEventForQueue } from '../../src/core/presence/connect';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { capture, Capture } from '../settings/capture';
@@ -334,15 +334,14 @@ describe('presence events', () => {
       presence: { website: { client: 'website', status: 'active', timestamp: 1700000000, pushable: false } },
       presences: { '7': { active_timestamp: 1700000000, idle_timestamp: 1700000000 } },
     };
-    expect(presenceEventForClient(event, true)).toEqual({ type: 'presence', presences: event.presences });
-    expect(presenceEventForClient(event, false)).toEqual({
-      type: 'presence',
-      user_id: 7,
-      email: 'a@example.com',
-      server_timestamp: 1700000000.5,
-      presence: event.presence,
-    });
-    expect(presenceEventForClient({ type: 'heartbeat' }, true)).toEqual({ type: 'heartbeat' });
+    const queue = (simplified: boolean, slimPresence: boolean) => ({ capabilities: { simplified_presence_events: simplified } as never, slimPresence });
+    expect(presenceEventForQueue(event, queue(true, false))).toEqual([{ type: 'presence', presences: event.presences }]);
+    expect(presenceEventForQueue(event, queue(true, true))).toEqual([{ type: 'presence', presences: event.presences }]);
+    const legacy = { type: 'presence', user_id: 7, email: 'a@example.com', server_timestamp: 1700000000.5, presence: event.presence };
+    expect(presenceEventForQueue(event, queue(false, false))).toEqual([legacy]);
+    // slim_presence clients key presence by user id: no address.
+    const { email: _email, ...slim } = legacy;
+    expect(presenceEventForQueue(event, queue(false, true))).toEqual([slim]);
   });
 });
 

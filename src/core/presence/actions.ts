@@ -11,9 +11,11 @@ import {
   PRESENCE_UPDATE_MIN_FREQ_SECS,
   USER_LIMIT_FOR_PRESENCE_EVENTS,
 } from './constants';
+import { announceWrite, presenceCache } from './cache';
 import { presenceEvents } from './events';
 import { presenceTimes } from './format';
-import { readOwnPresence, writePresence } from './store';
+import { OwnPresence, readOwnPresence, writePresence } from './store';
+import { queuePresenceWrite } from './writer';
 
 export type PresenceStatus = 'active' | 'idle';
 
@@ -33,14 +35,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * A client's report that the user is active or idle (POST /users/me/presence).
  *
  * This is the most frequent request of all (every client, every minute), so it runs without a
- * transaction: one read of the user's own row, and a single-statement write only when the stored
- * times are more than PRESENCE_UPDATE_MIN_FREQ_SECS old. Others are told at once only when the
- * user first appears or comes back online; otherwise they learn of it at their next poll.
+ * transaction and, most of the time, without the database: the user's stored presence comes from
+ * the process's presence cache (the database only when the cache cannot be used), and a write
+ * happens only when the stored times are more than PRESENCE_UPDATE_MIN_FREQ_SECS old (grouped
+ * with other users' writes under load, see writer.ts). Others are told at once only when the user first appears or
+ * comes back online; otherwise they learn of it at their next poll.
  * `new_user_input` feeds usage statistics in Zulip; there are none to feed here.
  */
 export async function reportPresence(deps: AppDeps, user: User, status: PresenceStatus, now = new Date()): Promise<void> {
   requireHuman(user);
-  const own = await readOwnPresence(deps.knex, user.id);
+  const cache = presenceCache(deps);
+  const own = (await ownPresence(deps, user.id)) ?? (await readOwnPresence(deps.knex, user.id));
   // Invisible mode: the stored presence stays as it was left when the user turned sharing off.
   if (!own.presenceEnabled) return;
   const active = status === 'active';
@@ -68,10 +73,26 @@ export async function reportPresence(deps: AppDeps, user: User, status: Presence
     }
   }
   if (!changed) return;
-  await writePresence(deps.knex, deps.realmId, user.id, lastActive, lastConnected!);
+  const updateId = await queuePresenceWrite(deps.knex, deps.realmId, user.id, lastActive, lastConnected!);
+  cache.applyWrite(user.id, lastActive, lastConnected!, new Date(user.date_joined), true, updateId);
+  await announceWrite(deps, updateId);
   if (!creating && !cameOnline) return;
   const deliveries = await presenceDeliveries(deps, deps.knex, user, lastActive, lastConnected!, false);
   await deps.bus.publish(deliveries);
+}
+
+/** The user's stored presence from the cache; undefined when it cannot say (read the database). */
+async function ownPresence(deps: AppDeps, userId: number): Promise<OwnPresence | undefined> {
+  const cache = presenceCache(deps);
+  if (!(await cache.ready())) return undefined;
+  const entry = cache.own(userId);
+  // No row yet (or one the cache has not seen): the database says whether presence is shared.
+  if (!entry) return undefined;
+  return {
+    presenceEnabled: entry.presenceEnabled,
+    lastActive: entry.lastActiveMs === null ? null : new Date(entry.lastActiveMs),
+    lastConnected: new Date(entry.lastConnectedMs),
+  };
 }
 
 /**
@@ -90,7 +111,9 @@ export async function applyPresenceEnabled(deps: AppDeps, uow: UnitOfWork, user:
     lastActive = null;
     lastConnected = new Date(now.getTime() - INVISIBLE_OFFSET_SECS * 1000);
   }
-  await writePresence(uow.trx, deps.realmId, user.id, lastActive, lastConnected);
+  const updateId = await writePresence(uow.trx, deps.realmId, user.id, lastActive, lastConnected);
+  // Other processes' caches learn of it once it has committed (this one's reloads: see cache.ts).
+  uow.afterCommit(() => void announceWrite(deps, updateId).catch((error) => console.error('could not announce a presence write', error)));
   for (const d of await presenceDeliveries(deps, uow.trx, user, lastActive, lastConnected, true)) uow.emit(d.event, d.userIds);
 }
 

@@ -11,21 +11,9 @@ import { legacyClientPresence, modernPresence, PresenceTimes } from './format';
  *    presence: {website: {client, status, timestamp, pushable}},      legacy
  *    presences: {"<user_id>": {active_timestamp, idle_timestamp}}}   modern
  *
- * `email` is the API email the recipients of that delivery see. A client gets one of the two shapes,
- * chosen by its `simplified_presence_events` capability: `presenceEventForClient` does that.
+ * `email` is the API email the recipients of that delivery see. Each queue gets one of the two
+ * shapes (see `presenceEventForQueue` in connect.ts).
  */
-export function presenceEventForClient(event: ZulipEvent, simplifiedPresenceEvents: boolean): ZulipEvent {
-  if (event.type !== 'presence') return event;
-  if (simplifiedPresenceEvents) return { type: 'presence', presences: event.presences };
-  return {
-    type: 'presence',
-    user_id: event.user_id,
-    email: event.email,
-    server_timestamp: event.server_timestamp,
-    presence: event.presence,
-  };
-}
-
 /** One delivery per distinct API email of `target` among the recipients. */
 export function presenceEvents(
   config: Config,

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { User } from '../users/model';
 import { canSeeDeliveryEmail, placeholderDomain, placeholderEmail } from '../users/view';
+import { presenceCache } from './cache';
 import { OFFLINE_THRESHOLD_SECS, DEFAULT_HISTORY_LIMIT_DAYS } from './constants';
 import { legacyPresence, LegacyPresence, modernPresence, ModernPresence, PresenceTimes } from './format';
 import { PresenceRow, presenceRowForUser, presenceRows } from './store';
@@ -36,17 +37,28 @@ function apiEmail(deps: AppDeps, viewer: User, row: PresenceRow): string {
 export async function realmPresence(deps: AppDeps, viewer: User, query: PresenceQuery, now = new Date()): Promise<PresenceSnapshot> {
   const lastUpdateId = query.lastUpdateId ?? null;
   const days = query.historyLimitDays ?? DEFAULT_HISTORY_LIMIT_DAYS;
-  let rows: PresenceRow[] = [];
   // Zero days means the client wants no presence data at all.
-  if (days !== 0) {
-    const since = new Date(now.getTime() - Math.min(days, MAX_HISTORY_DAYS) * DAY_MS);
-    rows = await presenceRows(deps.knex, deps.realmId, {
-      afterUpdateId: lastUpdateId,
-      // A client that already holds data is limited by its update id alone.
-      connectedSince: lastUpdateId === null || lastUpdateId <= 0 ? since : null,
-      withAddresses: !query.slim,
-    });
+  if (days === 0) return { presences: {}, presence_last_update_id: lastUpdateId ?? -1 };
+  const since = new Date(now.getTime() - Math.min(days, MAX_HISTORY_DAYS) * DAY_MS);
+  // A client that already holds data is limited by its update id alone.
+  const connectedSince = lastUpdateId === null || lastUpdateId <= 0 ? since : null;
+  // The modern format is keyed by user id alone: the process's cache can answer it.
+  if (query.slim) {
+    const cache = presenceCache(deps);
+    if (await cache.ready()) {
+      const presences: PresenceSnapshot['presences'] = {};
+      let maxId: number | null = null;
+      const sinceMs = connectedSince?.getTime();
+      for (const entry of cache.changedAfter(lastUpdateId ?? 0)) {
+        if (sinceMs !== undefined && entry.lastConnectedMs < sinceMs) continue;
+        presences[String(entry.userId)] = { active_timestamp: entry.active, idle_timestamp: entry.connected };
+        // Entries come oldest first.
+        maxId = entry.updateId;
+      }
+      return { presences, presence_last_update_id: maxId ?? lastUpdateId ?? -1 };
+    }
   }
+  const rows = await presenceRows(deps.knex, deps.realmId, { afterUpdateId: lastUpdateId, connectedSince, withAddresses: !query.slim });
   const presences: PresenceSnapshot['presences'] = {};
   let maxId: number | null = null;
   for (const row of rows) {

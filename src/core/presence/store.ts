@@ -59,6 +59,46 @@ export async function writePresence(
   return Number(result.rows[0].last_update_id);
 }
 
+export interface PresenceWrite {
+  userId: number;
+  lastActive: Date | null;
+  lastConnected: Date;
+}
+
+/**
+ * Stores several users' presence (distinct users) in one statement, under consecutive update ids
+ * taken from the counter at once, in the order given. Returns the ids in that order.
+ */
+export async function writePresences(db: Knex, realmId: number, writes: PresenceWrite[]): Promise<number[]> {
+  if (writes.length === 1) return [await writePresence(db, realmId, writes[0].userId, writes[0].lastActive, writes[0].lastConnected)];
+  const values: string[] = [];
+  const bindings: Knex.RawBinding[] = [];
+  writes.forEach((w, i) => {
+    values.push('(?::integer, ?::timestamptz, ?::timestamptz, ?::integer)');
+    bindings.push(w.userId, w.lastActive, w.lastConnected, i + 1);
+  });
+  const n = writes.length;
+  const result = await db.raw(
+    `WITH input (user_id, last_active_time, last_connected_time, ord) AS (VALUES ${values.join(', ')}),
+     next_id AS (
+       INSERT INTO presence_sequences (realm_id, last_update_id) VALUES (?, ?)
+       ON CONFLICT (realm_id) DO UPDATE SET last_update_id = presence_sequences.last_update_id + ?
+       RETURNING last_update_id
+     )
+     INSERT INTO user_presence (user_id, realm_id, last_active_time, last_connected_time, last_update_id)
+     SELECT i.user_id, ?, i.last_active_time, i.last_connected_time, n.last_update_id - ? + i.ord FROM input i CROSS JOIN next_id n
+     ON CONFLICT (user_id) DO UPDATE SET
+       last_active_time = EXCLUDED.last_active_time,
+       last_connected_time = EXCLUDED.last_connected_time,
+       last_update_id = EXCLUDED.last_update_id
+     RETURNING user_id, last_update_id`,
+    [...bindings, realmId, n, n, realmId, n],
+  );
+  const ids = new Map<number, number>();
+  for (const row of result.rows) ids.set(Number(row.user_id), Number(row.last_update_id));
+  return writes.map((w) => ids.get(w.userId)!);
+}
+
 export interface PresenceRow {
   user_id: number;
   last_update_id: number;

@@ -18,7 +18,10 @@ import type { User } from './model';
  *    has settled, so no writer in this process can forget to invalidate.
  * 3. `forgetFromDeliveries`: `realm_user` events and realm deactivation on the bus. This is how
  *    other processes learn of changes once the bus spans processes.
- * 4. The short lifetime bounds the rest: other processes' writes that publish nothing.
+ * 4. The short lifetime bounds the rest: other processes' writes that publish nothing. On the
+ *    embedded database no other process can write (its directory is locked by the one process
+ *    that opened it), so path 2 sees every write and entries may live much longer
+ *    (EMBEDDED_LIFETIME_MS): a client that pings every minute then finds its credentials cached.
  */
 export interface KeyOwner {
   /** The users row as read with the key. */
@@ -28,6 +31,9 @@ export interface KeyOwner {
 
 /** How long a write may hold off caching when its end is never seen (e.g. a lost connection). */
 const STALE_HOLD_MS = 60_000;
+
+/** Lifetime of entries when this process is the database's only writer (see path 4 above). */
+export const EMBEDDED_LIFETIME_MS = 10 * 60_000;
 
 interface Entry {
   owner: KeyOwner;
@@ -42,10 +48,15 @@ export class AuthCache {
   private readonly holds = new Map<string, number>();
 
   constructor(
-    readonly ttlMs = 5_000,
+    public ttlMs = 5_000,
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Every write to the database goes through this process (see path 4): entries may live `lifetimeMs`. */
+  soleWriter(lifetimeMs = EMBEDDED_LIFETIME_MS): void {
+    if (this.ttlMs > 0) this.ttlMs = Math.max(this.ttlMs, lifetimeMs);
+  }
 
   /** Call before reading the database; pass the result to `remember`. */
   ticket(): number {
@@ -143,6 +154,7 @@ interface QueryEvent {
  * transaction's writes are released when it commits or rolls back.
  */
 export function watchWrites(knex: Knex, cache: AuthCache): void {
+  if (isEmbedded(knex)) cache.soleWriter();
   knex.on('query', (query: QueryEvent) => {
     const sql = query.sql ?? '';
     const tx = query.__knexTxId;
@@ -154,4 +166,13 @@ export function watchWrites(knex: Knex, cache: AuthCache): void {
   };
   knex.on('query-response', (_response: unknown, query: QueryEvent) => settled(query));
   knex.on('query-error', (_error: unknown, query: QueryEvent) => settled(query));
+}
+
+/**
+ * The embedded database (PGlite, through its knex client class): one process at a time opens it.
+ * PostgreSQL is named by the 'pg' driver and may have other writers.
+ */
+function isEmbedded(knex: Knex): boolean {
+  const client = (knex as { client?: { config?: { client?: unknown } } }).client?.config?.client;
+  return typeof client === 'function';
 }
