@@ -59,3 +59,12 @@ test('a client that did not fetch drafts stays consistent', async () => {
 test('a client of bob follows his own drafts', async () => {
   await verifyAction(ts, bob, () => client(ts, bob).post('/drafts', { drafts: [draft({ content: 'Bob’s' })] }));
 });
+
+test('turning draft synchronization off and on again', async () => {
+  const carol = await makeUser(ts, 400);
+  assertSuccess(await client(ts, carol).post('/drafts', { drafts: [draft({ content: 'Kept on the server' })] }));
+  const options = { capabilities: { user_settings_object: true } };
+  await verifyAction(ts, carol, () => client(ts, carol).patch('/settings', { enable_drafts_synchronization: false }), options);
+  await verifyAction(ts, carol, () => client(ts, carol).patch('/settings', { enable_drafts_synchronization: true }), options);
+  await verifyAction(ts, carol, () => client(ts, carol).post('/drafts', { drafts: [draft({ content: 'Synced again' })] }), options);
+});

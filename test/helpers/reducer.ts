@@ -398,6 +398,8 @@ function navigationView(state: State, event: Event): void {
 function userSettings(state: State, event: Event): void {
   if (event.op !== 'update') unexpected(event);
   if (state.user_settings) state.user_settings[event.property] = event.value;
+  // With synchronization off the server keeps no drafts (and sends no removal for them).
+  if (event.property === 'enable_drafts_synchronization' && event.value === false && 'drafts' in state) state.drafts = [];
 }
 
 /** Legacy settings events: the settings sit at the top level of the state, if it was fetched. */
