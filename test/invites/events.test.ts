@@ -124,3 +124,14 @@ describe('accepting an invitation', () => {
     for (const events of all) expect(strip(events).find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { role: 200, is_admin: true } });
   });
 });
+
+describe('invitations of a deactivated user', () => {
+  test('are withdrawn: administrators are told to refetch', async () => {
+    const leaving = await makeUser(ts, 400);
+    assertSuccess(await client(ts, leaving).post('/invites', { invitee_emails: fresh(), stream_ids: [] }));
+    const [o, a, i, m, g] = await watch(() => client(ts, admin).delete(`/users/${leaving.id}`));
+    for (const events of [o, a]) expect(kinds(events)).toContain('invites_changed');
+    for (const events of [i, m, g]) expect(kinds(events)).not.toContain('invites_changed');
+    expect(assertSuccess(await client(ts, owner).get('/invites')).invites.some((x: any) => x.invited_by_user_id === leaving.id)).toBe(false);
+  });
+});
