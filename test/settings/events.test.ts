@@ -112,6 +112,18 @@ describe('PATCH /settings', () => {
     await verifyActionFor(ts, [member, owner, admin, guest, await makeUser(ts, 300)], () => client(ts, member).patch('/settings', { email_address_visibility: value }), options);
   });
 
+  test.each([
+    ['without client_gravatar', { clientGravatar: false }],
+    ['with modern presence', { capabilities: { user_settings_object: true, simplified_presence_events: true } }],
+    ['with only the user list fetched', { fetchEventTypes: ['realm_user'] }],
+  ])('address visibility changes %s', async (_label, variant) => {
+    const target = await makeUser(ts, 400);
+    const watchers = [target, owner, member, guest];
+    for (const value of [3, 2, 4, 1]) {
+      await verifyActionFor(ts, watchers, () => client(ts, target).patch('/settings', { email_address_visibility: value }), { ...options, ...variant });
+    }
+  });
+
   test('an administrator’s address hidden from members, then shown again', async () => {
     const other = await makeUser(ts, 400);
     await verifyActionFor(ts, [admin, other, guest], () => client(ts, admin).patch('/settings', { email_address_visibility: 4 }), options);
