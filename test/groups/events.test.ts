@@ -1,6 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
 import { verifyActionFor } from '../helpers/events';
-import { startTestServer, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
+import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
 import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
 
 // Groups are organization-wide: administrators, members and guests all follow them. Clients that
@@ -88,6 +88,18 @@ describe.each([false, true])('with include_deactivated_groups %s', (includeDeact
     const id = await createGroup(ts, cast.admin, { can_join_group: sys['role:members'], can_leave_group: sys['role:members'] });
     await watch(() => client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.member.id] }));
     await watch(() => client(ts, cast.member).post(`/user_groups/${id}/members`, { delete: [cast.member.id] }));
+  });
+
+  test('deactivating and reactivating a user who is a member and is named in settings', async () => {
+    const person = await makeUser(ts, 400);
+    const id = await createGroup(ts, cast.admin, {
+      members: [person.id, cast.other.id],
+      can_mention_group: { direct_members: [person.id, cast.other.id], direct_subgroups: [] },
+    });
+    const parent = await createGroup(ts, cast.admin, { subgroups: [id], can_join_group: { direct_members: [person.id], direct_subgroups: [id] } });
+    expect(parent).toEqual(expect.any(Number));
+    await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
+    await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));
   });
 
   test('deactivating and reactivating a group, and renaming it while deactivated', async () => {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
-import { emitRoleMembershipMoves } from '../groups/actions';
+import { emitRoleMembershipMoves, emitSettingsNamingReactivatedUser } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
 import { forgetAuthAfterCommit } from './auth-cache';
 import { emitAddressSight } from '../settings/email-visibility';
@@ -201,6 +201,7 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     // Group member lists leave out deactivated accounts, so clients are told where the user is back.
     const groupIds = await uow.trx('user_group_members').where('user_id', target.id).pluck('group_id');
     await emitRoleMembershipMoves(uow, target.id, { removed: [], added: groupIds });
+    await emitSettingsNamingReactivatedUser(uow, target.id);
     await runReactivationSteps(uow, target);
   });
 }
