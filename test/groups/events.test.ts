@@ -1,3 +1,4 @@
+import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { assertSuccess, client } from '../helpers/api';
 import { verifyActionFor } from '../helpers/events';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
@@ -100,6 +101,17 @@ describe.each([false, true])('with include_deactivated_groups %s', (includeDeact
     expect(parent).toEqual(expect.any(Number));
     await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
     await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));
+  });
+
+  test('deactivating and reactivating a user named in an organization permission', async () => {
+    const person = await makeUser(ts, 400);
+    await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_create_groups', { direct_members: [person.id], direct_subgroups: [sys['role:administrators']] });
+    try {
+      await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
+      await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));
+    } finally {
+      await ts.server.deps.knex('realm_group_settings').where({ name: 'can_create_groups' }).delete();
+    }
   });
 
   test('deactivating and reactivating a group, and renaming it while deactivated', async () => {
