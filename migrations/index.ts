@@ -12,6 +12,7 @@ import * as invitations from './20261121000504_invitations';
 import * as settingsAndPresence from './20261121000300_settings_and_presence';
 import * as eventQueues from './20261121000200_event_queues';
 import * as messages from './20261121000800_messages';
+import * as systemBots from './20261121000900_system_bots';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -28,4 +29,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000600_channels', module: channels },
   { name: '20261121000700_realm_emoji', module: realmEmoji },
   { name: '20261121000800_messages', module: messages },
+  { name: '20261121000900_system_bots', module: systemBots },
 ];

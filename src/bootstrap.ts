@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Config } from './config';
 import type { AppDeps } from './deps';
 import { Realm } from './core/realm/model';
+import { SYSTEM_REALM_STRING_ID } from './core/system-bots/notification-bot';
 import { createUser } from './core/users/actions';
 import { generatePassword } from './core/users/credentials';
 import { User } from './core/users/model';
@@ -12,7 +13,7 @@ import { ensureSystemGroups } from './core/groups/system-groups';
 
 /** The organization's row, created on the first start. */
 export async function ensureRealm(knex: Knex, config: Config): Promise<number> {
-  const existing = await Realm.query(knex).orderBy('id').first();
+  const existing = await Realm.query(knex).whereNot('string_id', SYSTEM_REALM_STRING_ID).orderBy('id').first();
   if (existing) {
     await ensureSystemGroups(knex, existing.id);
     return existing.id;

@@ -5,6 +5,7 @@ import { migrateLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
+import { ensureSystemBots } from './core/system-bots/notification-bot';
 import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
@@ -41,6 +42,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache };
   await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
+  await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ensureOwner, ensureRealm } from '../bootstrap';
+import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config';
 import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
@@ -58,6 +59,7 @@ async function prepareOrganization(db: Database, config: Config, out: Out): Prom
   // The CLI serves no clients: its bus has no listeners and its cache is never read.
   const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache() };
   const owner = await ensureOwner(deps, config.dataDir);
+  await ensureSystemBots(db.knex);
   if (owner) {
     out('The database had no accounts yet, so the organization owner was created:');
     out(`  email:    ${owner.email}`);

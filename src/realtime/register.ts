@@ -72,7 +72,7 @@ export function selectedSlices(fetchTypes: string[] | null, slices: StateSlice[]
  * POST /register. The queue is created first, so it already collects events while the state is
  * read; events that arrived meanwhile are then applied to the state (each slice's apply tolerates
  * an event the state already reflects) and last_event_id points past them. The client therefore
- * neither misses an event nor applies one twice.
+ * neither misses an event nor applies one twice. Last, slices present capability-dependent forms.
  */
 export async function register(deps: AppDeps, user: User, request: RegisterRequest): Promise<Record<string, unknown>> {
   const descriptor = await createQueue(deps, user, request);
@@ -104,6 +104,7 @@ export async function register(deps: AppDeps, user: User, request: RegisterReque
     if (fetchTypes !== null && !fetchTypes.includes(event.type)) continue;
     for (const slice of slices) slice.apply?.(state, event, user, options);
   }
+  for (const slice of slices) await slice.finalize?.(deps, state, user, options);
   const versions = versionFields();
   return {
     queue_id: descriptor.id,

@@ -11,11 +11,15 @@ import { CAPABILITY_NAMES } from './state';
  */
 export type EventTransform = (event: ZulipEvent, queue: QueueDescriptor) => ZulipEvent[];
 
-const transforms = new Map<string, EventTransform[]>();
+const transforms = new Map<string, Set<EventTransform>>();
 
-/** Adds a transform for one event type; transforms of a type run in registration order. */
+/**
+ * Adds a transform for one event type; transforms of a type run in registration order. Registering
+ * the same function again changes nothing, so features may connect more than once per process.
+ */
 export function registerEventTransform(type: string, transform: EventTransform): void {
-  transforms.set(type, [...(transforms.get(type) ?? []), transform]);
+  if (!transforms.has(type)) transforms.set(type, new Set());
+  transforms.get(type)!.add(transform);
 }
 
 /** The name clients without `empty_topic_name` see instead of the empty topic. */
@@ -85,13 +89,6 @@ registerEventTransform('realm_user', (event, queue) => {
   const emailVisible = typeof person.delivery_email === 'string';
   if (!emailVisible || !person.avatar_url.startsWith(GRAVATAR_PREFIX)) return [event];
   return [{ ...event, person: { ...person, avatar_url: null } }];
-});
-
-/** delete_message: clients without bulk_message_deletion get one event per message. */
-registerEventTransform('delete_message', (event, queue) => {
-  if (queue.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
-  const { message_ids: ids, ...rest } = event;
-  return (ids as number[]).map((id) => ({ ...rest, message_id: id }) as ZulipEvent);
 });
 
 /**

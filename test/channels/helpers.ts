@@ -14,8 +14,9 @@ export function captureEvents(ts: TestServer) {
     deliveries,
     stop,
     clear: () => deliveries.splice(0, deliveries.length),
-    /** Events delivered to one user, in order. */
-    for: (userId: number): ZulipEvent[] => deliveries.filter((d) => d.userIds.includes(userId)).map((d) => d.event),
+    /** Events delivered to one user (with that user's own fields, such as a message's flags), in order. */
+    for: (userId: number): ZulipEvent[] =>
+      deliveries.filter((d) => d.userIds.includes(userId)).map((d) => (d.perUser?.[userId] ? { ...d.event, ...d.perUser[userId] } : d.event)),
     /** Users who received events matching the predicate. */
     recipientsOf: (match: (e: ZulipEvent) => boolean): number[] =>
       [...new Set(deliveries.filter((d) => match(d.event)).flatMap((d) => d.userIds))].sort((a, b) => a - b),

@@ -1,3 +1,5 @@
+import { afterSubscriptionEvent, messageReducers } from './reducer-messages';
+
 /**
  * A client-side model of POST /register state, written independently of the server's slices: the
  * test oracle for events. verifyAction applies an action's events here and compares the result with
@@ -448,7 +450,10 @@ export const reducers: Record<string, Reducer> = {
   custom_profile_fields: customProfileFields,
   user_group: userGroup,
   channel_folder: channelFolder,
-  subscription,
+  subscription: (state, event, ctx) => {
+    subscription(state, event, ctx);
+    afterSubscriptionEvent(state, event);
+  },
   stream,
   realm_emoji: (state, event) => {
     if (event.op !== 'update') unexpected(event);
@@ -475,6 +480,7 @@ export const reducers: Record<string, Reducer> = {
   // Typing is ephemeral: no register state.
   typing: () => {},
   restart: () => {},
+  ...messageReducers,
 };
 
 export function applyEvents(state: State, events: Event[], ctx: ReducerContext): State {

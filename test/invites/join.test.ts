@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { recordEvents } from '../helpers/bus-events';
+import { verifyActionFor } from '../helpers/events';
 import { startFakeSmtp } from './fake-smtp';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -135,6 +136,31 @@ test('accepting through the JSON endpoint returns credentials; other invitations
     'The confirmation link has expired or been deactivated.',
   );
   expect(assertSuccess(await client(ts, admin).get('/invites')).invites.some((i: any) => i.email === email)).toBe(false);
+});
+
+test('the referrer hears from the notification bot when asked, and the client state follows', async () => {
+  const email = fresh();
+  assertSuccess(await client(ts, member).post('/invites', { invitee_emails: email, stream_ids: [] }));
+  let joined = 0;
+  const [events] = await verifyActionFor(ts, [member], async () => {
+    joined = assertSuccess(await client(ts, null).post(`/join/${keyOf(linkFor(email))}`, { full_name: 'New Joiner', password: 'joiner-password' })).user_id;
+  });
+  const notice = events.find((e) => e.type === 'message')!;
+  expect(notice.message).toMatchObject({ type: 'private', sender_full_name: 'Notification Bot', sender_email: 'notification-bot@zulip.com' });
+  expect(notice.message.content).toBe(`@_**New Joiner|${joined}** accepted your invitation to join the organization.`);
+  expect(notice.flags).toEqual([]);
+  const state = assertSuccess(await client(ts, member).post('/register', { fetch_event_types: ['realm_user', 'recent_private_conversations'] }));
+  expect(state.cross_realm_bots).toEqual([expect.objectContaining({ full_name: 'Notification Bot', is_bot: true, is_system_bot: true, user_id: notice.message.sender_id })]);
+  // The bot is not one of the organization's users.
+  expect(state.realm_users.some((u: { user_id: number }) => u.user_id === notice.message.sender_id)).toBe(false);
+  expect(state.recent_private_conversations[0]).toEqual({ max_message_id: notice.message.id, user_ids: [notice.message.sender_id] });
+
+  const quiet = fresh();
+  assertSuccess(await client(ts, member).post('/invites', { invitee_emails: quiet, stream_ids: [], notify_referrer_on_join: false }));
+  const [none] = await verifyActionFor(ts, [member], () =>
+    client(ts, null).post(`/join/${keyOf(linkFor(quiet))}`, { full_name: 'Quiet Joiner', password: 'joiner-password' }),
+  );
+  expect(none.filter((e) => e.type === 'message')).toEqual([]);
 });
 
 test('a reusable link serves several people until revoked', async () => {

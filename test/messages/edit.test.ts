@@ -152,9 +152,31 @@ describe('topic edits', () => {
     expect((await message(alice, b)).subject).toBe('✔ question');
     expect((await message(alice, b)).last_moved_timestamp).toBeUndefined();
     const resolved = await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['is', 'resolved']] });
-    expect(resolved.messages.map((m: { id: number }) => m.id)).toEqual([a, b]);
+    // The notification bot says who resolved it, in the topic itself.
+    const [first, second, notice] = resolved.messages;
+    expect([first.id, second.id]).toEqual([a, b]);
+    expect(notice).toMatchObject({ sender_full_name: 'Notification Bot', subject: '✔ question', content: expect.stringContaining('has marked this topic as resolved.') });
+    expect(notice.content).toContain(`data-user-id="${carol.id}"`);
     assertSuccess(await edit(bob, b, { topic: 'question', propagate_mode: 'change_all' }));
     expect((await message(alice, a)).subject).toBe('question');
+    const after = await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'question']] });
+    expect(after.messages.at(-1)).toMatchObject({ sender_full_name: 'Notification Bot', content: expect.stringContaining('has marked this topic as unresolved.') });
+  });
+
+  test('moves are announced where the messages went and, when asked, where they were', async () => {
+    const a = await sendToChannel(ts, alice, town, 'old place', 'one');
+    const b = await sendToChannel(ts, alice, town, 'old place', 'two');
+    assertSuccess(await edit(alice, b, { topic: 'new place', propagate_mode: 'change_one', send_notification_to_old_thread: true }));
+    const old = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'old place']], apply_markdown: false })).messages;
+    expect(old.map((m: { id: number }) => m.id)[0]).toBe(a);
+    expect(old.at(-1)).toMatchObject({ sender_full_name: 'Notification Bot', content: `A message was moved from this topic to #**town>new place** by @_**Alice Liddell|${alice.id}**.` });
+    const fresh = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'new place']], apply_markdown: false })).messages;
+    expect(fresh.map((m: { content: string }) => m.content)).toEqual(['two', `A message was moved here from #**town>old place** by @_**Alice Liddell|${alice.id}**.`]);
+
+    // A whole topic, without a notice in the new place.
+    assertSuccess(await edit(alice, a, { topic: 'quiet place', propagate_mode: 'change_all', send_notification_to_new_thread: false }));
+    const quiet = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'quiet place']], apply_markdown: false })).messages;
+    expect(quiet.every((m: { sender_full_name: string; content: string }) => m.sender_full_name !== 'Notification Bot' || !m.content.includes('moved here'))).toBe(true);
   });
 
   test('time limits and permissions for topic edits', async () => {

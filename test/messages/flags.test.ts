@@ -1,6 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
-import { captureEvents, fetchMessages, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from './helpers';
+import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { captureEvents, fetchMessages, messageFlags, ofType, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -13,11 +13,7 @@ const flags = (who: TestUser, params: Record<string, unknown>) => client(ts, who
 const unreadIds = async (who: TestUser) => (await fetchMessages(ts, who, { narrow: [['is', 'unread']] })).messages.map((m: { id: number }) => m.id);
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
-  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
-  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  ({ ts, owner, alice, bob, carol } = await startWithPeople());
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

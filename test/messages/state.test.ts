@@ -5,8 +5,8 @@ import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
 import { NO_CAPABILITIES, RegisterOptions, RegisterState } from '../../src/realtime/state';
 import { assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
-import { captureEvents, sendDirect, sendToChannel, subscribe } from './helpers';
+import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { captureEvents, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
 
 const SLICES = [maxMessageIdSlice, unreadSlice, starredSlice, recentConversationsSlice, userTopicsSlice, mutedTopicsSlice];
 
@@ -65,11 +65,7 @@ async function verify(who: TestUser, action: () => Promise<unknown>, emptyTopicN
 }
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
-  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
-  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  ({ ts, owner, alice, bob, carol } = await startWithPeople());
   town = await subscribe(ts, owner, 'town', [owner, alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -273,10 +273,12 @@ describe('payloads shaped by client capabilities', () => {
     const typing = { type: 'typing', op: 'start', message_type: 'stream', stream_id: 3, topic: '', sender: { user_id: 1, email: 'a@b.c' } };
     const message = { type: 'message', flags: [], message: { id: 5, type: 'stream', subject: '', display_recipient: 'x' } };
     const both = ['stream_typing_notifications'];
-    expect(await receive([...both, 'empty_topic_name'], [[typing], [message]])).toEqual([typing, message]);
+    // Without apply_markdown the message comes as Markdown.
+    const asMarkdown = { ...message, message: { ...message.message, content_type: 'text/x-markdown' } };
+    expect(await receive([...both, 'empty_topic_name'], [[typing], [message]])).toEqual([typing, asMarkdown]);
     expect(await receive(both, [[typing], [message]])).toEqual([
       { ...typing, topic: 'general chat' },
-      { ...message, message: { ...message.message, subject: 'general chat' } },
+      { ...asMarkdown, message: { ...asMarkdown.message, subject: 'general chat' } },
     ]);
   });
 
@@ -289,9 +291,10 @@ describe('payloads shaped by client capabilities', () => {
 
   test('user_settings_object: the legacy settings events are for older clients only', async () => {
     const modern = { type: 'user_settings', op: 'update', property: 'enter_sends', value: true };
-    const legacy = { type: 'update_display_settings', user: 'a@b.c', setting_name: 'enter_sends', setting: true };
-    expect(await receive(['user_settings_object'], [[modern], [legacy]])).toEqual([modern]);
-    expect(await receive([], [[modern], [legacy]])).toEqual([modern, legacy]);
+    // Only the modern event is published; older clients also get the legacy one, naming themselves.
+    const legacy = { type: 'update_display_settings', user: alice.email, setting_name: 'enter_sends', setting: true };
+    expect(await receive(['user_settings_object'], [[modern]])).toEqual([modern]);
+    expect(await receive([], [[modern]])).toEqual([modern, legacy]);
   });
 
   test('simplified_presence_events and slim_presence choose the presence layout', async () => {

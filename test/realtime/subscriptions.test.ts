@@ -111,7 +111,8 @@ describe('events subscription', () => {
     await publish([alice.id], { type: 'delete_message', message_type: 'private', message_ids: [3] });
     await waitUntil(() => sub.results.length === 2);
     expect(sub.results.map((r) => r.data.events)).toEqual([
-      { ...dm, id: 0 },
+      // A message is delivered rendered: subscribers get HTML.
+      { ...dm, message: { ...dm.message, content_type: 'text/html' }, id: 0 },
       // Every capability is declared: bulk deletion, the empty topic kept.
       { type: 'delete_message', message_type: 'private', message_ids: [3], id: 1 },
     ]);
@@ -149,7 +150,7 @@ describe('typed subscriptions', () => {
       {
         type: 'message',
         flags: [],
-        message: { id: 9, sender_id: bob.id, sender_full_name: 'Bob', sender_email: bob.email, type: 'stream', stream_id: 3, subject: 'plans', content: '<p>hi</p>', timestamp: 1700000000, display_recipient: 'Denmark' },
+        message: { id: 9, sender_id: bob.id, sender_full_name: 'Bob', sender_email: bob.email, type: 'stream', stream_id: 3, subject: 'plans', content: 'hi', rendered_content: '<p>hi</p>', timestamp: 1700000000, display_recipient: 'Denmark' },
       },
       { perUser: { [alice.id]: { flags: ['mentioned'] } } },
     );

@@ -36,7 +36,8 @@ import { checkGroupSettingValue, GroupSettingValue, normalizeGroupSettingValue, 
 import { channelHasOnlyEmptyTopicMessages } from './message-hooks';
 import { Stream, Subscription } from './model';
 import { channelLinkResolver } from './links';
-import { holdsRealmPolicy, webPublicChannelsEnabled } from './realm-policy';
+import { holdsRealmPolicy, userChannelNotificationDefaults, webPublicChannelsEnabled } from './realm-policy';
+import { SUBSCRIPTION_NOTIFICATION_SETTINGS } from './constants';
 import { checkChannelName, checkColor, normalizeDescription, parseMessageRetentionDays } from './validation';
 import { channelDict, ChannelDict, loadChannelViewContext, streamPostPolicy, subscriptionDict } from './view';
 
@@ -368,6 +369,18 @@ async function addSubscriptions(
   return { added, already };
 }
 
+/** The subscriptions with null notification settings replaced by the user's defaults; null if none is null. */
+async function withNotificationDefaults<T extends Record<string, unknown>>(db: Knex, user: { id: number; realm_id: number }, dicts: T[]): Promise<T[] | null> {
+  const settings = Object.entries(SUBSCRIPTION_NOTIFICATION_SETTINGS);
+  if (!dicts.some((d) => settings.some(([name]) => d[name] === null))) return null;
+  const defaults = await userChannelNotificationDefaults(db, user);
+  return dicts.map((d) => {
+    const copy: Record<string, unknown> = { ...d };
+    for (const [name, fallback] of settings) if (copy[name] === null) copy[name] = defaults[fallback];
+    return copy as T;
+  });
+}
+
 async function emitSubscriptionsAdded(uow: UnitOfWork, added: AddedSubscription[], forUnarchiving = false): Promise<void> {
   const db = uow.trx;
   const realmId = added[0].stream.realm_id;
@@ -408,7 +421,10 @@ async function emitSubscriptionsAdded(uow: UnitOfWork, added: AddedSubscription[
       const sub = subRows.find((r) => r.user_id === userId && r.stream_id === stream.id)!;
       return { ...subscriptionDict(stream, sub, ctx), subscribers: subscriberLists.get(stream.id)! };
     });
-    uow.emit(ev.subscriptionAdd(dicts, forUnarchiving), [userId]);
+    const event = ev.subscriptionAdd(dicts, forUnarchiving);
+    // Clients that cannot take null notification settings get the user's defaults in their place.
+    const resolved = await withNotificationDefaults(db, { id: userId, realm_id: realmId }, dicts);
+    uow.emit(event, [userId], resolved ? { ifNotCapable: { notification_settings_null: [ev.subscriptionAdd(resolved, forUnarchiving)] } } : {});
   }
 
   if (forUnarchiving) return;

@@ -1,18 +1,15 @@
 import type { Knex } from 'knex';
 import { errors } from '../../errors';
+import type { AnonymousGroupValue, GroupSettingValue } from '../groups/setting-values';
 import { SYSTEM_GROUPS, SystemGroupName } from '../groups/system-groups';
 import { isGuestRole } from '../users/roles';
 import { CHANNEL_PERMISSION_SETTINGS, ChannelPermissionSetting } from './constants';
 
 /**
- * Group-setting values: who holds a permission, as either one user group's id or an anonymous
- * collection of users and groups. Membership is recursive: a member of a subgroup is a member.
+ * Group-setting values (defined by the groups feature) as channel permissions use them: who holds
+ * a permission. Membership is recursive: a member of a subgroup is a member.
  */
-export interface AnonymousGroupValue {
-  direct_members: number[];
-  direct_subgroups: number[];
-}
-export type GroupSettingValue = number | AnonymousGroupValue;
+export type { AnonymousGroupValue, GroupSettingValue };
 
 export type SystemGroupIds = Record<SystemGroupName, number>;
 

@@ -329,7 +329,7 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
       .whereRaw('lower(email) = lower(?)', [user.delivery_email]);
     await addInvitedUserToGroups(uow, user, invite.group_ids);
     await subscribeInvitedUser(uow, user, invite.stream_ids, invite.include_realm_default_subscriptions);
-    if (invite.notify_referrer_on_join) await notifyReferrerOfJoin(uow, invite.referred_by_id, user);
+    if (invite.notify_referrer_on_join) await notifyReferrerOfJoin(deps, uow, invite.referred_by_id, user);
     await notifyInvitesChanged(uow, invite.referred_by_id);
   });
   return created;

@@ -19,6 +19,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { checkCanCreateTopic, checkTopicsPolicy, topicParticipantIds } from './send';
 import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkTopicPrintable, truncateTopic, unresolvedName } from './topics';
 import { isMeMessage } from './view';
+import { sendTopicEditNotices } from './move-notices';
 
 /**
  * Editing a message (PATCH /messages/{id}): its content (the sender, within the organization's
@@ -28,8 +29,7 @@ import { isMeMessage } from './view';
  * to everyone who can see the message. Users who lose access through a move get
  * `delete_message`; topic preferences follow a topic that moved entirely.
  *
- * Zulip also posts notices from its notification bot ("This topic was moved…", "…marked this
- * topic as resolved"); this server has no such bot, so those notices are not sent.
+ * The notification bot then posts its notices about moved and resolved topics (move-notices.ts).
  */
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'] as const;
 export type PropagateMode = (typeof PROPAGATE_MODES)[number];
@@ -196,7 +196,22 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
     if (stream && (plan.newTopic !== null || movesChannel) && !isResolveToggle) {
       await checkCanCreateTopic(db, viewer, plan.targetStream!, plan.newTopic ?? message.topic);
     }
-    await applyEdit(deps, uow, viewer, plan, rendering, request.propagateMode);
+    const movedCount = await applyEdit(deps, uow, viewer, plan, rendering, request.propagateMode);
+    if (stream && (plan.newTopic !== null || movesChannel)) {
+      await sendTopicEditNotices(deps, uow, {
+        mover: user,
+        origStream: stream,
+        origTopic: message.topic,
+        targetStream: plan.targetStream!,
+        targetTopic: plan.newTopic ?? message.topic,
+        mode: request.propagateMode,
+        movedCount,
+        resolved: plan.topicResolved,
+        unresolved: plan.topicUnresolved,
+        notifyOldThread: request.sendNotificationToOldThread,
+        notifyNewThread: request.sendNotificationToNewThread,
+      });
+    }
   });
   return { detached_uploads: [] };
 }
@@ -226,7 +241,8 @@ async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, 
   }
 }
 
-async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, plan: Plan, rendering: MessageRendering | null, mode: PropagateMode): Promise<void> {
+/** Applies the edit; returns how many messages moved (1 for a content edit). */
+async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, plan: Plan, rendering: MessageRendering | null, mode: PropagateMode): Promise<number> {
   const db = uow.trx;
   const { message, origStream } = plan;
   const target = plan.targetStream;
@@ -361,6 +377,7 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
     uow.emit({ ...event, flags: ['read'] }, extra);
   }
   for (const [flags, userIds] of byFlags) uow.emit({ ...event, flags: flagList(flags) }, userIds);
+  return moved.length;
 }
 
 /**

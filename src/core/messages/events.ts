@@ -10,21 +10,18 @@ import { finalizeMessage, WideMessage } from './view';
  * Queue contract (`eventsForClient`):
  * - `message`: the bus event carries the wide message (raw and rendered content); the queue
  *   finalizes it for the client's apply_markdown / client_gravatar / empty_topic_name. The
- *   sender's delivery also carries `local_id` and `sender_queue_id`; the queue whose id equals
+ *   sender's per-user fields also carry `local_id` and `sender_queue_id`; the queue whose id equals
  *   `sender_queue_id` gets `local_message_id` set to `local_id`, and both keys are removed.
  * - `delete_message`: published in the bulk shape (`message_ids`); clients without the
  *   `bulk_message_deletion` capability get one event per message with `message_id`.
  * - `muted_topics` (legacy): only for queues whose event_types do not name `user_topic`.
  * - Topic names ("" is the empty topic) become `realm_empty_topic_display_name` for clients
  *   without the `empty_topic_name` capability.
+ *
+ * `connectMessages` registers this as the queues' transform for each of these types.
  */
-export function messageEvent(wide: WideMessage, flags: string[], echo?: { localId?: string; queueId?: string }): ZulipEvent {
-  const event: ZulipEvent = { type: 'message', message: wide, flags };
-  if (echo?.localId !== undefined && echo.queueId !== undefined) {
-    event.local_id = echo.localId;
-    event.sender_queue_id = echo.queueId;
-  }
-  return event;
+export function messageEvent(wide: WideMessage, flags: string[]): ZulipEvent {
+  return { type: 'message', message: wide, flags };
 }
 
 export function deleteMessageEvent(messageIds: number[], target: { streamId: number; topic: string } | null): ZulipEvent {

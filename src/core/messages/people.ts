@@ -53,7 +53,11 @@ export function hasPublicGravatar(person: Pick<PersonRow, 'avatar_source' | 'ema
 export async function loadPeople(db: Knex, realmId: number, ids: Iterable<number>): Promise<Map<number, PersonRow>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return new Map();
-  const rows: PersonRow[] = await db('users').where('realm_id', realmId).whereIn('id', wanted).select(PERSON_COLUMNS);
+  // The server's own bots write messages in the organization too.
+  const rows: PersonRow[] = await db('users')
+    .where((q) => q.where('realm_id', realmId).orWhere('is_system_bot', true))
+    .whereIn('id', wanted)
+    .select(PERSON_COLUMNS);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -76,6 +76,34 @@ export async function sendMessage(deps: AppDeps, sender: User, request: SendMess
   });
 }
 
+/** Where a message the server writes itself goes: a channel topic, or a direct conversation. */
+export type InternalDestination = { stream: Stream; topic: string } | { users: User[] };
+
+/**
+ * A message the server writes itself, as one of its bots (see core/system-bots), inside the
+ * caller's transaction: no permission checks apply, and its events go out with the caller's.
+ */
+export async function sendInternalMessage(deps: AppDeps, uow: UnitOfWork, sender: User, to: InternalDestination, content: string): Promise<number> {
+  const db = uow.trx;
+  let viewer: Promise<ChannelViewer> | null = null;
+  // The server's bots belong to no organization; they render as a plain member of this one would.
+  const getViewer = () => (viewer ??= loadViewer(db, { ...sender, realm_id: deps.realmId } as User));
+  let target: Target;
+  let addressee: Addressee;
+  if ('stream' in to) {
+    const topic = topicForStorage(to.topic);
+    target = { stream: to.stream, topic, participants: [], recipientId: await channelRecipientId(db, deps.realmId, to.stream.id) };
+    addressee = { type: 'stream', channel: to.stream.id };
+  } else {
+    target = await directTarget(deps, db, sender, to.users);
+    addressee = { type: 'private', userIds: to.users.map((u) => u.id), emails: null };
+  }
+  const text = normalizeMessageContent(content);
+  const rendering = await renderMessageContent(db, deps, text, getViewer);
+  const request: SendMessageRequest = { addressee, topic: target.topic, content: text, client: 'Internal' };
+  return (await storeAndPublish(deps, uow, sender, target, text, rendering, request, getViewer)).id;
+}
+
 async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, addressee: Extract<Addressee, { type: 'private' }>): Promise<User[]> {
   if (addressee.userIds) return usersByIds(db, deps.realmId, addressee.userIds);
   const { users, unknown } = await usersByEmails(db, deps.config, deps.realmId, sender, addressee.emails ?? []);
@@ -263,15 +291,14 @@ async function storeAndPublish(
   };
   const wide = wideMessage(row, ctx, deps.config);
 
-  // One event per distinct flag set; the sender's copy alone, as it may carry the local echo id.
-  const groups = new Map<number, number[]>();
-  for (const r of rows) {
-    if (r.userId === sender.id) continue;
-    groups.set(r.flags, [...(groups.get(r.flags) ?? []), r.userId]);
+  // One delivery: each recipient's flags ride along per user; the sender's copy may also carry the
+  // local echo id. Queues following every public channel get it too, without flags.
+  const perUser: Record<number, Record<string, unknown>> = {};
+  for (const r of rows) perUser[r.userId] = { flags: flagList(r.flags) };
+  if (request.localId !== undefined && request.queueId !== undefined) {
+    perUser[sender.id] = { ...perUser[sender.id], local_id: request.localId, sender_queue_id: request.queueId };
   }
-  const senderRow = rows.find((r) => r.userId === sender.id)!;
-  uow.emit(messageEvent(wide, flagList(senderRow.flags), { localId: request.localId, queueId: request.queueId }), [sender.id]);
-  for (const [flags, userIds] of groups) uow.emit(messageEvent(wide, flagList(flags)), userIds);
+  uow.emit(messageEvent(wide, []), rows.map((r) => r.userId), { perUser, publicChannel: stream !== null && !stream.invite_only });
 
   const result: SendMessageResult = { id: messageId };
   if (stream) {

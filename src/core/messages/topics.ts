@@ -1,9 +1,10 @@
 import { errors } from '../../errors';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';
 import { truncateContent } from '../markdown';
 
 /** Limits and names clients read from POST /register (max_topic_length, realm_empty_topic_display_name). */
 export const MAX_TOPIC_LENGTH = 60;
-export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+export { EMPTY_TOPIC_DISPLAY_NAME };
 /** The name older clients use for the empty topic. */
 export const LEGACY_EMPTY_TOPIC_NAME = '(no topic)';
 export const RESOLVED_TOPIC_PREFIX = '✔ ';

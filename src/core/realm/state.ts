@@ -1,6 +1,7 @@
 import { SERVER_GENERATION } from '../../realtime/persist';
 import type { StateSlice } from '../../realtime/state';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';
+import { MAX_MESSAGE_LENGTH } from '../markdown';
+import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../messages/topics';
 import { MIN_PASSWORD_LENGTH } from '../users/validation';
 import { placeholderDomain } from '../users/view';
 import { getRealm, realmIconUrl } from './queries';
@@ -13,8 +14,8 @@ import { getRealm, realmIconUrl } from './queries';
 export const REALM_LIMITS = {
   max_stream_name_length: 60,
   max_stream_description_length: 1024,
-  max_topic_length: 60,
-  max_message_length: 10000,
+  max_topic_length: MAX_TOPIC_LENGTH,
+  max_message_length: MAX_MESSAGE_LENGTH,
   max_channel_folder_name_length: 60,
   max_channel_folder_description_length: 1024,
   max_bulk_new_subscription_messages: 100,

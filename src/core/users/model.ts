@@ -12,6 +12,8 @@ export class User extends Model {
   is_bot!: boolean;
   bot_type!: number | null;
   bot_owner_id!: number | null;
+  /** A bot the server runs itself, outside the organization (see core/system-bots). */
+  is_system_bot!: boolean;
   password_hash!: string | null;
   timezone!: string;
   date_joined!: Date;

@@ -1,6 +1,7 @@
 import type { ZulipEvent } from '../../realtime/bus';
 import type { RegisterState, StateSlice } from '../../realtime/state';
 import { profileDataFor } from '../profile-fields/queries';
+import { crossRealmBots } from '../system-bots/notification-bot';
 import { User } from './model';
 import { isAdminRole, isGuestRole, isModeratorOrAbove, isOwnerRole } from './roles';
 import { userDict, UserDict } from './view';
@@ -18,7 +19,7 @@ export const usersSlice: StateSlice = {
     return {
       realm_users: users.filter((u) => u.is_active).map(view),
       realm_non_active_users: users.filter((u) => !u.is_active).map(view),
-      cross_realm_bots: [],
+      cross_realm_bots: await crossRealmBots(deps.knex, deps.config, me),
       user_id: self.id,
       email: self.delivery_email,
       delivery_email: self.delivery_email,

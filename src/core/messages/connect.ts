@@ -1,0 +1,22 @@
+import type { ZulipEvent } from '../../realtime/bus';
+import type { QueueDescriptor } from '../../realtime/descriptor';
+import { registerEventTransform } from '../../realtime/transforms';
+import { eventsForClient } from './events';
+
+/** The event types whose per-client shape the messages feature owns (see events.ts). */
+const SHAPED_TYPES = ['message', 'update_message', 'delete_message', 'update_message_flags', 'user_topic', 'muted_topics'];
+
+function shapeForQueue(event: ZulipEvent, queue: QueueDescriptor): ZulipEvent[] {
+  return eventsForClient(event, {
+    queueId: queue.id,
+    applyMarkdown: queue.applyMarkdown,
+    clientGravatar: queue.clientGravatar,
+    capabilities: queue.capabilities,
+    eventTypes: queue.eventTypes,
+  });
+}
+
+/** Makes event queues and subscriptions deliver messaging events as each client asked for them. */
+export function connectMessages(): void {
+  for (const type of SHAPED_TYPES) registerEventTransform(type, shapeForQueue);
+}
