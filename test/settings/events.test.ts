@@ -66,10 +66,11 @@ describe('PATCH /settings', () => {
     expect(mine).toEqual([]);
   });
 
-  test('only the settings slice fetched, with subscriptions', async () => {
+  test('default channel notification settings of a subscriber, with only settings and subscriptions fetched', async () => {
     assertSuccess(await client(ts, member).post('/users/me/subscriptions', { subscriptions: [{ name: 'settings-room' }] }));
+    // Subscriptions inheriting the defaults show null to clients that take null.
     await verifyAction(ts, member, () => client(ts, member).patch('/settings', { enable_stream_audible_notifications: true, enable_stream_email_notifications: true }), {
-      ...options,
+      capabilities: { user_settings_object: true, notification_settings_null: true },
       fetchEventTypes: ['user_settings', 'subscription'],
     });
   });

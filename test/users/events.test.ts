@@ -22,7 +22,7 @@ beforeEach(() => events.clear());
 const userEvents = () => events.deliveries.filter((d) => d.event.type === 'realm_user');
 
 const activeIds = async () =>
-  ((await ts.server.deps.knex('users').where({ is_active: true }).orderBy('id').pluck('id')) as number[]).map(Number);
+  ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).orderBy('id').pluck('id')) as number[]).map(Number);
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
 test('creating a user sends realm_user/add with the full user to every active user', async () => {
