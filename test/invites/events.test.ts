@@ -110,6 +110,14 @@ describe('accepting an invitation', () => {
     for (const events of [o, a, i, m, g]) expect(events.filter((e) => e.type === 'user_group' && e.group_id === group)).toHaveLength(1);
   });
 
+  test.each([true, 'partial'])('subscriber lists follow the new subscriber (include_subscribers %s)', async (includeSubscribers) => {
+    const email = fresh();
+    assertSuccess(await client(ts, inviter).post('/invites', { invitee_emails: email, stream_ids: [publicChannel, privateChannel], include_realm_default_subscriptions: false }));
+    await verifyActionFor(ts, [owner, admin, inviter, other, guest], () => client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'Counted Member', password: 'a-good-password' }), {
+      extra: { include_subscribers: includeSubscribers },
+    });
+  });
+
   test('a guest through a reusable link', async () => {
     const link = assertSuccess(await client(ts, admin).post('/invites/multiuse', { invite_as: 600, stream_ids: [publicChannel] })).invite_link as string;
     const key = /\/join\/([a-z0-9]{24})\//.exec(link)![1];

@@ -189,6 +189,10 @@ describe('events reproduce a fresh register, for every kind of viewer', () => {
     for (const events of all) expect(kinds(events)[0]).toBe('realm_user/add');
   });
 
+  test('creating a user, with subscriber lists', async () => {
+    await watch(() => client(ts, creator).post('/users', { email: 'api-counted@example.com', password: 'a-good-password', full_name: 'Api Counted' }), { include_subscribers: true });
+  });
+
   test('an administrator renaming a user, as the user sees it too', async () => {
     const target = await makeUser(ts, 400);
     await verifyActionFor(ts, [target, ...viewers()], () => client(ts, admin).patch(`/users/${target.id}`, { full_name: 'Renamed By Admin' }));
