@@ -68,3 +68,10 @@ test('turning draft synchronization off and on again', async () => {
   await verifyAction(ts, carol, () => client(ts, carol).patch('/settings', { enable_drafts_synchronization: true }), options);
   await verifyAction(ts, carol, () => client(ts, carol).post('/drafts', { drafts: [draft({ content: 'Synced again' })] }), options);
 });
+
+test('a client that subscribed to other event types hears nothing of drafts', async () => {
+  const [events] = await verifyActionFor(ts, [alice], () => client(ts, alice).post('/drafts', { drafts: [draft({ content: 'Unheard' })] }), {
+    eventTypes: ['realm_user'],
+  });
+  expect(events).toEqual([]);
+});

@@ -99,6 +99,14 @@ describe('PATCH /settings', () => {
     for (const events of all) expect(strip(events)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Grace Hopper' } }]);
   });
 
+  test('a client that asked only for settings events hears of a rename only through them', async () => {
+    const [events] = await verifyActionFor(ts, [member], () => client(ts, member).patch('/settings', { full_name: 'Grace M. Hopper', left_side_userlist: true }), {
+      ...options,
+      eventTypes: ['user_settings'],
+    });
+    expect(strip(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'left_side_userlist', value: true }]);
+  });
+
   test('a full name and settings at once', async () => {
     await verifyActionFor(ts, [member, admin], () => client(ts, member).patch('/settings', { full_name: 'Grace B. Hopper', enter_sends: true }), options);
   });
