@@ -101,6 +101,10 @@ describe.each([false, true])('with include_deactivated_groups %s', (includeDeact
     expect(parent).toEqual(expect.any(Number));
     await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
     await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));
+    // Again, with the group that names the user deactivated meanwhile.
+    assertSuccess(await client(ts, cast.owner).post(`/user_groups/${parent}/deactivate`));
+    await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
+    await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));
   });
 
   test('deactivating and reactivating a user named in an organization permission', async () => {
