@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
-import type { ReadyMessage } from '../servers/child';
+import type { ReadyMessage, ReplyMessage } from '../servers/child';
 
 /**
  * Servers under load run in child processes, so the load generator and the server never share an
@@ -16,7 +16,19 @@ export interface ServerProcess {
   url: string;
   /** CPU time (user + system) the server process has used so far. */
   cpuMicros(): Promise<number>;
+  /** Calls a command of the server child over IPC (see bench/servers/*.ts for each one's commands). */
+  call<T = unknown>(name: string, args?: unknown): Promise<T>;
   stop(): Promise<void>;
+}
+
+export interface ChildOptions {
+  /** Start the child with --expose-gc, so its `memory` command collects garbage first. */
+  exposeGc?: boolean;
+}
+
+export interface BaselineOptions extends ChildOptions {
+  /** Hold every request until one arrives at /trigger (see bench/servers/baseline.ts). */
+  hold?: boolean;
 }
 
 export interface ParleyProcess extends ServerProcess {
@@ -48,6 +60,19 @@ async function startChild(
     child.once('message', (message: ReadyMessage) => resolve(message));
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
   });
+  let nextId = 0;
+  const call = <T>(name: string, args?: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (message: ReplyMessage) => {
+        if (message?.type !== 'reply' || message.id !== id) return;
+        child.off('message', onMessage);
+        if (message.error !== undefined) reject(new Error(`${script} ${name}: ${message.error}`));
+        else resolve(message.result as T);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'call', id, name, args });
+    });
   const cpuMicros = () =>
     new Promise<number>((resolve) => {
       const onMessage = (message: { type?: string; micros?: number }) => {
@@ -58,7 +83,7 @@ async function startChild(
       child.on('message', onMessage);
       child.send({ type: 'cpu' });
     });
-  return { ready, handle: { cpuMicros, stop: () => stopChild(child, script) } };
+  return { ready, handle: { cpuMicros, call, stop: () => stopChild(child, script) } };
 }
 
 function stopChild(child: ChildProcess, script: string): Promise<void> {
@@ -76,8 +101,10 @@ function stopChild(child: ChildProcess, script: string): Promise<void> {
   });
 }
 
-export async function startBaseline(body: string): Promise<BaselineProcess> {
-  const { ready, handle } = await startChild('baseline.js', { BENCH_BODY: body });
+export async function startBaseline(body: string, options: BaselineOptions = {}): Promise<BaselineProcess> {
+  const env: Record<string, string> = { BENCH_BODY: body };
+  if (options.hold) env.BENCH_HOLD = '1';
+  const { ready, handle } = await startChild('baseline.js', env, options.exposeGc ? ['--expose-gc'] : []);
   return { url: ready.url, ...handle };
 }
 
@@ -108,13 +135,13 @@ async function freshDatabase(kind: DatabaseKind, adminUrl: string | null): Promi
   };
 }
 
-export async function startParley(kind: DatabaseKind, adminUrl: string | null): Promise<ParleyProcess> {
+export async function startParley(kind: DatabaseKind, adminUrl: string | null, options: ChildOptions = {}): Promise<ParleyProcess> {
   const db = await freshDatabase(kind, adminUrl);
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the Parley process there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   let started;
   try {
-    started = await startChild('parley.js', { ...db.env, PORT: '0', HOST: '127.0.0.1' }, profile);
+    started = await startChild('parley.js', { ...db.env, PORT: '0', HOST: '127.0.0.1' }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
   } catch (error) {
     await db.drop();
     throw error;
@@ -126,6 +153,7 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null): 
     owner,
     ownerAuth: basicAuth(owner.email, owner.apiKey),
     cpuMicros: handle.cpuMicros,
+    call: handle.call,
     stop: async () => {
       await handle.stop();
       await db.drop();

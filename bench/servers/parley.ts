@@ -1,10 +1,20 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
+import { createUser } from '../../src/core/users/actions';
 import { startServer } from '../../src/server';
-import { announceReady } from './child';
+import { announceReady, workCommands } from './child';
 
-/** Parley started as `npm start` starts it (same start-up, same app), reporting its owner to the harness. */
+/**
+ * Parley started as `npm start` starts it (same start-up, same app), reporting its owner to the
+ * harness. Besides CPU usage it answers a few commands over IPC, for fixtures too large to make
+ * through the API and for state the API does not show:
+ *   sql {sql, bindings}          -> rows of one statement on the server's own database connection
+ *   createUsers {count, prefix}  -> accounts created without a password (no password hashing)
+ *   waiting / listeners          -> long-polls waiting / live event listeners (GraphQL subscriptions)
+ *   memory                       -> heap and RSS after a full collection (needs --expose-gc)
+ *   work                         -> a task run by N workers on the same database (SQL baselines)
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config, {
@@ -12,7 +22,24 @@ async function main(): Promise<void> {
     zuliprcDir: null,
   });
   const owner = server.owner!;
-  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } }, () => server.close());
+  const { deps } = server;
+  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } }, () => server.close(), {
+    sql: async ({ sql, bindings }: { sql: string; bindings?: unknown[] }) => {
+      const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
+      return result.rows ?? [];
+    },
+    createUsers: async ({ count, prefix }: { count: number; prefix: string }) => {
+      const accounts: { id: number; email: string; apiKey: string }[] = [];
+      for (let i = 0; i < count; i++) {
+        const { user, apiKey } = await createUser(deps, null, { email: `${prefix}-${i}@example.com`, fullName: `${prefix} ${i}`, password: null });
+        accounts.push({ id: user.id, email: user.delivery_email, apiKey });
+      }
+      return accounts;
+    },
+    waiting: () => deps.realtime!.queues.waitingCount,
+    listeners: () => deps.bus.listenerCount ?? null,
+    ...workCommands({ knex: server.db.knex, database: server.db.kind, databaseUrl: config.databaseUrl }),
+  });
 }
 
 main().catch((error) => {

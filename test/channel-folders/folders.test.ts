@@ -60,7 +60,7 @@ describe('POST /channel_folders/create', () => {
     expect(created.date_created).toBeGreaterThanOrEqual(before - 1);
     const [delivery] = events.of('channel_folder', 'add');
     expect(delivery.event).toEqual({ type: 'channel_folder', op: 'add', channel_folder: created });
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...delivery.userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 

@@ -197,7 +197,7 @@ describe('POST /user_groups/create', () => {
     const id = await createGroup(ts, cast.admin, { name: 'announced', description: 'About', members: [cast.member.id] });
     events.stop();
     const [delivery] = events.of('user_group', 'add');
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect(delivery.userIds.sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
     expect(delivery.userIds).not.toContain(gone.id);
     expect(delivery.event).toEqual({ type: 'user_group', op: 'add', group: await getGroup(ts, id) });

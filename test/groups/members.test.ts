@@ -38,7 +38,7 @@ describe('POST /user_groups/{id}/members', () => {
       { type: 'user_group', op: 'add_members', group_id: id, user_ids: [cast.other.id, cast.admin.id] },
       { type: 'user_group', op: 'remove_members', group_id: id, user_ids: [cast.other.id] },
     ]);
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...events.deliveries[0].userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 
@@ -223,7 +223,7 @@ describe('role changes move users between system groups', () => {
     ]);
     // The realm_user update comes first, then the group moves.
     expect(events.deliveries[0].event).toMatchObject({ type: 'realm_user', op: 'update', person: { user_id: user.id, role: 300 } });
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     for (const d of events.of('user_group')) expect([...d.userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 

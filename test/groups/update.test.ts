@@ -227,7 +227,7 @@ describe('deactivation and reactivation', () => {
     const events = collectEvents(ts);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
     events.stop();
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...events.deliveries[0].userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 });

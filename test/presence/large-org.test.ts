@@ -38,7 +38,7 @@ test('a presence_enabled change is still pushed to everyone', async () => {
   assertSuccess(await client(ts, member).patch('/settings', { presence_enabled: false }));
   const sent = events.of('presence');
   expect(sent).toHaveLength(1);
-  const active = await ts.server.deps.knex('users').where({ is_active: true }).count('* as n').first();
+  const active = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).count('* as n').first();
   expect(sent[0].userIds).toHaveLength(Number(active!.n));
   expect(sent[0].userIds.length).toBeGreaterThan(USER_LIMIT_FOR_PRESENCE_EVENTS);
 });

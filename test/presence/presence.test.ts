@@ -39,7 +39,7 @@ const age = (user: TestUser, seconds: number) =>
       last_connected_time: knex.raw(`last_connected_time - interval '${seconds} seconds'`),
     });
 
-const activeIds = async () => ((await knex('users').where({ is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
+const activeIds = async () => ((await knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('POST /users/me/presence: parameters', () => {

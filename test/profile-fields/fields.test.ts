@@ -37,7 +37,7 @@ describe('POST /realm/profile_fields', () => {
     expect(created).toEqual({ id, name: 'Phone number', type: 1, hint: 'Contact number', field_data: '', order: id, required: false, editable_by_user: true });
     const [delivery] = events.of('custom_profile_fields');
     expect(delivery.event).toEqual({ type: 'custom_profile_fields', fields: await fields(ts, admin) });
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...delivery.userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 

@@ -76,7 +76,7 @@ describe('PATCH /users/me/profile_data', () => {
       person: { user_id: member.id, custom_profile_field: { id: f.phone, value: '*short* text data', rendered_value: renderDescription('*short* text data') } },
     });
     expect(updates[5].event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: member.id, custom_profile_field: { id: f.mentor, value: `[${other.id}]` } } });
-    const active: number[] = await ts.server.deps.knex('users').where({ is_active: true }).pluck('id');
+    const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...updates[0].userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
 

@@ -30,7 +30,7 @@ async function newUser(role: 100 | 200 | 300 | 400 | 600): Promise<TestUser> {
 const defaults = () => ts.server.deps.knex('realm_user_default_settings').where({ realm_id: ts.server.deps.realmId }).first();
 const settingsOf = (userId: number) => ts.server.deps.knex('user_settings').where({ user_id: userId }).first();
 const activeIds = async () =>
-  ((await ts.server.deps.knex('users').where({ is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
+  ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
 
 describe('PATCH /realm/user_settings_defaults', () => {
   test.each([[100], [200]] as const)('role %i may change the defaults; everyone is told', async (role) => {

@@ -27,7 +27,7 @@ const settingsOf = async (user: TestUser) =>
   ts.server.deps.knex('user_settings').where({ user_id: user.id }).first();
 
 const activeIds = async () =>
-  ((await ts.server.deps.knex('users').where({ is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
+  ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
 
 describe('PATCH /settings', () => {
   test('changes booleans, integers and strings, and tells only the user', async () => {
@@ -292,7 +292,7 @@ describe('email_address_visibility', () => {
     assertSuccess(await client(ts, target).patch('/settings', { email_address_visibility: 3 }));
 
     const realmUser = events.of('realm_user');
-    const admins = ((await ts.server.deps.knex('users').where({ is_active: true }).where('role', '<=', 200).pluck('id')) as number[]).sort((a, b) => a - b);
+    const admins = ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).where('role', '<=', 200).pluck('id')) as number[]).sort((a, b) => a - b);
     const losing = (await activeIds()).filter((id) => !admins.includes(id) && id !== target.id);
     expect(losing).toContain(member.id);
     expect(losing).toContain(moderator.id);

@@ -172,7 +172,7 @@ describe('GET /users', () => {
     const body = assertSuccess(await client(ts, member).get('/users'));
     const ids = body.members.map((u: { user_id: number }) => u.user_id);
     for (const id of [ts.owner.id, admin.id, moderator.id, member.id, guest.id, gone.id]) expect(ids).toContain(id);
-    const count = await ts.server.deps.knex('users').count('id as n').first();
+    const count = await ts.server.deps.knex('users').where('realm_id', ts.server.deps.realmId).count('id as n').first();
     expect(body.members).toHaveLength(Number(count!.n));
     expect(body.members.find((u: { user_id: number }) => u.user_id === gone.id).is_active).toBe(false);
     const single = assertSuccess(await client(ts, member).get(`/users/${admin.id}`)).user;

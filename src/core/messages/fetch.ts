@@ -7,11 +7,14 @@ import type { User } from '../users/model';
 import { isGuestRole } from '../users/roles';
 import { accessMessage, bulkAccessMessages, canReadChannelHistory } from './access';
 import { flagList, HISTORICAL_FLAGS } from './flags';
-import { inParallel, messagesByIds, MessageRow } from './model';
-import { Condition, compileNarrow, mutedCondition, negate, positiveChannelOperands } from './narrow';
+import { inParallel, MESSAGE_COLUMNS, messagesByIds, MessageRow, qualified } from './model';
+import { channelLookupKey, Condition, compileNarrow, mutedCondition, negate, positiveChannelOperands } from './narrow';
 import { NarrowTerm } from './narrow-parse';
 import { loadEditHistoryVisibility } from './realm-settings';
-import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions } from './view';
+import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions, WideContext } from './view';
+
+/** Stands for the realm's edit-history setting when no message has an edit history to apply it to. */
+const EDIT_HISTORY_VISIBILITY_UNUSED = -1;
 
 /**
  * Reading messages: GET /messages (a window around an anchor within a narrow), GET
@@ -55,7 +58,12 @@ export interface FoundRow {
   id: number;
   /** null: the user can see the message but never received it. */
   flags: number | null;
+  /** The message itself, when the query that found it read it too (saves reading it again). */
+  message?: MessageRow;
 }
+
+/** Channels looked up while deciding on history, reused when the narrow is compiled. */
+type KnownChannels = Map<string, { id: number } | undefined>;
 
 export interface FetchedWindow {
   rows: FoundRow[];
@@ -74,15 +82,23 @@ interface BaseQuery {
   idColumn: string;
   /** Whether `messages m` is joined (some conditions need it). */
   joinsMessages: boolean;
+  /** Whether the query reads the messages' columns too, not only ids and flags. */
+  readsMessages?: boolean;
 }
 
 /** Whether the narrow may include messages the user never received (channel history). */
-async function includesHistory(db: Knex, user: User, terms: NarrowTerm[], viewer: () => Promise<ChannelViewer>): Promise<boolean> {
+async function includesHistory(
+  db: Knex,
+  user: User,
+  terms: NarrowTerm[],
+  viewer: () => Promise<ChannelViewer>,
+  known: KnownChannels,
+): Promise<boolean> {
   let include = false;
   for (const term of terms) {
     if (term.negated) continue;
     if (term.operator === 'channel' || term.operator === 'stream') {
-      include = await canAccessHistory(db, user, term.operand as string | number, viewer);
+      include = await canAccessHistory(db, user, term.operand as string | number, viewer, known);
     } else if ((term.operator === 'channels' || term.operator === 'streams') && term.operand === 'public' && !isGuestRole(user.role)) {
       include = true;
     }
@@ -91,9 +107,17 @@ async function includesHistory(db: Knex, user: User, terms: NarrowTerm[], viewer
   return include;
 }
 
-async function canAccessHistory(db: Knex, user: User, operand: string | number, viewer: () => Promise<ChannelViewer>): Promise<boolean> {
+async function canAccessHistory(
+  db: Knex,
+  user: User,
+  operand: string | number,
+  viewer: () => Promise<ChannelViewer>,
+  known: KnownChannels,
+): Promise<boolean> {
   const query = Stream.query(db).where('realm_id', user.realm_id);
   const stream = await (typeof operand === 'number' ? query.findById(operand) : query.whereRaw('lower(name) = lower(?)', [operand.trim()]).first());
+  const key = channelLookupKey(operand);
+  if (key !== null) known.set(key, stream ? { id: stream.id } : undefined);
   if (!stream) return false;
   if (stream.isPublic() && !isGuestRole(user.role)) return true;
   return canReadChannelHistory(await viewer(), stream);
@@ -125,11 +149,16 @@ async function buildQuery(
   terms: NarrowTerm[],
   history: boolean,
   extra: (idColumn: string, channelId: number | null) => Condition[] = () => [],
+  options: { knownChannels?: KnownChannels; joinMessages?: boolean } = {},
 ): Promise<{ base: BaseQuery; search: string | null }> {
   const idColumn = history ? 'm.id' : 'um.message_id';
-  const compiled = await compileNarrow({ db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn }, terms);
+  const compiled = await compileNarrow(
+    { db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn, knownChannels: options.knownChannels },
+    terms,
+  );
   const conditions = [...compiled.conditions, ...extra(idColumn, compiled.channelId)];
-  const base = baseQuery(user, history, conditions.some((c) => c.usesMessage));
+  const base = baseQuery(user, history, options.joinMessages === true || conditions.some((c) => c.usesMessage));
+  base.readsMessages = options.joinMessages === true;
   for (const cond of conditions) {
     base.where.push(cond.sql);
     base.params.push(...cond.params);
@@ -137,32 +166,60 @@ async function buildQuery(
   return { base, search: compiled.search };
 }
 
+/** The message columns read along with the ids when the caller will present the messages. */
+const WINDOW_MESSAGE_COLUMNS = qualified('m', MESSAGE_COLUMNS.filter((c) => c !== 'id')).join(', ');
+
 async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
   const where = [...base.where, ...(range ? [range] : [])].join(' AND ');
-  const sql = `SELECT ${base.idColumn} AS id, um.flags AS flags FROM ${base.from} WHERE ${where} ORDER BY ${base.idColumn} ${order} LIMIT ?`;
+  // The rows come whole when the caller will present them: no second query for them.
+  const columns = base.readsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
+  const sql = `SELECT ${base.idColumn} AS id, um.flags AS flags${columns} FROM ${base.from} WHERE ${where} ORDER BY ${base.idColumn} ${order} LIMIT ?`;
   const result = await db.raw(sql, [...base.params, ...rangeParams, limit]);
-  return (result.rows as { id: number; flags: number | null }[]).map((r) => ({ id: Number(r.id), flags: r.flags === null ? null : Number(r.flags) }));
+  return (result.rows as (MessageRow & { flags: number | null })[]).map((r) => {
+    const found: FoundRow = { id: Number(r.id), flags: r.flags === null ? null : Number(r.flags) };
+    if (base.readsMessages) {
+      const { flags: _flags, ...message } = r;
+      found.message = { ...message, id: found.id };
+    }
+    return found;
+  });
 }
 
 /** The oldest unread message in the narrow (muted conversations skipped), or "newest". */
-async function firstUnreadAnchor(deps: AppDeps, db: Knex, user: User, terms: NarrowTerm[]): Promise<number> {
-  const { base } = await buildQuery(deps, db, user, terms, false, (_id, channelId) => [
-    { sql: '(um.flags & 1) = 0', params: [], usesMessage: false },
-    negate(mutedCondition(user.id, channelId === null)),
-  ]);
+async function firstUnreadAnchor(deps: AppDeps, db: Knex, user: User, terms: NarrowTerm[], knownChannels: KnownChannels): Promise<number> {
+  const { base } = await buildQuery(
+    deps,
+    db,
+    user,
+    terms,
+    false,
+    (_id, channelId) => [{ sql: '(um.flags & 1) = 0', params: [], usesMessage: false }, negate(mutedCondition(user.id, channelId === null))],
+    { knownChannels },
+  );
   const rows = await selectRows(db, base, '', [], 'ASC', 1);
   return rows.length > 0 ? rows[0].id : LARGER_THAN_MAX_MESSAGE_ID;
 }
 
-/** Zulip's fetch_messages: the window of message ids (and flags) around the anchor. */
-export async function fetchWindow(deps: AppDeps, db: Knex, user: User, terms: NarrowTerm[], window: FetchWindow): Promise<FetchedWindow> {
+/**
+ * Zulip's fetch_messages: the window of message ids (and flags) around the anchor. With
+ * `withMessages`, each found row also carries the message, read by the same query.
+ */
+export async function fetchWindow(
+  deps: AppDeps,
+  db: Knex,
+  user: User,
+  terms: NarrowTerm[],
+  window: FetchWindow,
+  options: { withMessages?: boolean } = {},
+): Promise<FetchedWindow> {
   let viewer: Promise<ChannelViewer> | null = null;
   const getViewer = () => (viewer ??= loadViewer(db, user));
+  const knownChannels: KnownChannels = new Map();
   const history = positiveChannelOperands(terms).length > 0 || terms.some((t) => t.operator === 'channels' || t.operator === 'streams')
-    ? await includesHistory(db, user, terms, getViewer)
+    ? await includesHistory(db, user, terms, getViewer, knownChannels)
     : false;
-  const { base, search } = await buildQuery(deps, db, user, terms, history);
-  const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms));
+  const { base, search } = await buildQuery(deps, db, user, terms, history, undefined, { knownChannels, joinMessages: options.withMessages });
+  const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms, knownChannels));
   const { includeAnchor } = window;
   let { numBefore, numAfter } = window;
 
@@ -245,11 +302,16 @@ export async function presentMessages(
   search: string | null = null,
 ): Promise<Record<string, unknown>[]> {
   const ids = found.map((r) => r.id);
-  const [rows, visibility] = await inParallel<[MessageRow[], number]>(db, [
-    () => messagesByIds(db, ids),
-    () => loadEditHistoryVisibility(db, deps.realmId),
+  // Rows the window query already read are used as they are; the rest are read now.
+  const preloaded = found.every((r) => r.message !== undefined);
+  const rows = preloaded ? found.map((r) => r.message!) : await messagesByIds(db, ids);
+  // The edit-history setting only shapes the history of edited messages: unread when there are none.
+  const edited = rows.some((r) => r.last_edit_time !== null);
+  const [ctx, visibility] = await inParallel<[WideContext, number]>(db, [
+    () => loadWideContext(db, deps, rows, EDIT_HISTORY_VISIBILITY_UNUSED),
+    async () => (edited ? loadEditHistoryVisibility(db, deps.realmId) : EDIT_HISTORY_VISIBILITY_UNUSED),
   ]);
-  const ctx = await loadWideContext(db, deps, rows, visibility);
+  ctx.editHistoryVisibility = visibility;
   const matches = search ? await searchMatches(db, ids, search) : null;
   const flags = new Map(found.map((r) => [r.id, r.flags]));
   return buildWideMessages(rows, ctx, deps.config).map((wide) => {
@@ -268,7 +330,7 @@ export interface GetMessagesRequest extends FetchWindow, MessageViewOptions {
 export async function getMessages(deps: AppDeps, user: User, request: GetMessagesRequest) {
   checkWindow(request);
   const db = deps.knex;
-  const window = await fetchWindow(deps, db, user, request.narrow, request);
+  const window = await fetchWindow(deps, db, user, request.narrow, request, { withMessages: true });
   const messages = await presentMessages(deps, db, window.rows, request, window.search);
   return {
     messages,

@@ -34,6 +34,21 @@ export interface NarrowContext {
   viewer: Pick<User, 'id' | 'role'>;
   /** The column holding the message id in the query being built (`m.id` or `um.message_id`). */
   idColumn: string;
+  /**
+   * Channels the caller already looked up for this request, by the operand it looked them up with
+   * (see `channelLookupKey`): a term with the same operand reuses the row instead of asking again.
+   */
+  knownChannels?: Map<string, { id: number } | undefined>;
+}
+
+/**
+ * The key under which a channel found for `operand` may be reused: ids, and names that cannot be
+ * read as an id (a numeric string is tried as an id first, then as a name). null: do not reuse.
+ */
+export function channelLookupKey(operand: string | number): string | null {
+  if (typeof operand === 'number') return `id:${operand}`;
+  if (/^\d+$/.test(operand)) return null;
+  return `name:${operand.trim()}`;
 }
 
 const FALSE: Condition = { sql: 'false', params: [], usesMessage: false };
@@ -106,7 +121,11 @@ class NarrowCompiler {
       case 'channel':
       case 'stream': {
         this.kind('channel');
-        const stream = await findStream(ctx.db, ctx.realmId, operand as string | number);
+        const key = channelLookupKey(operand as string | number);
+        const stream =
+          key !== null && ctx.knownChannels?.has(key)
+            ? ctx.knownChannels.get(key)
+            : await findStream(ctx.db, ctx.realmId, operand as string | number);
         if (!stream) throw badNarrow(`unknown channel ${describe(operand)}`);
         this.channelId ??= stream.id;
         return messageCond('m.stream_id = ?', [stream.id]);

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { api, authOf, inBatches, type Account } from './api';
+
+/** Event queues as a client keeps them: registered once, then one GET /events waiting at a time. */
+export interface Queue {
+  account: Account;
+  queueId: string;
+  lastEventId: number;
+}
+
+export async function registerQueues(url: string, accounts: Account[], eventTypes: string[], agent: http.Agent, batch = 25): Promise<Queue[]> {
+  const queues: Queue[] = new Array(accounts.length);
+  await inBatches(accounts, batch, async (account, i) => {
+    const body = await api(`${url}/api/v1/register`, 'POST', authOf(account), { event_types: JSON.stringify(eventTypes), fetch_event_types: '[]' }, agent);
+    queues[i] = { account, queueId: body.queue_id, lastEventId: body.last_event_id };
+  });
+  return queues;
+}
+
+/**
+ * One waiting GET /events; resolves with the time (performance.now()) the response carrying an
+ * event of `type` was complete. Heartbeats are answered by polling again, as clients do.
+ */
+export async function pollUntil(url: string, queue: Queue, type: string, agent: http.Agent): Promise<{ at: number; bytes: number }> {
+  for (;;) {
+    const { at, text } = await rawGet(`${url}/api/v1/events?queue_id=${queue.queueId}&last_event_id=${queue.lastEventId}`, authOf(queue.account), agent);
+    const body = JSON.parse(text);
+    if (body.result !== 'success') throw new Error(`GET /events failed: ${text.slice(0, 300)}`);
+    const events = body.events as { id: number; type: string }[];
+    if (events.length > 0) queue.lastEventId = events[events.length - 1].id;
+    if (events.some((e) => e.type === type)) return { at, bytes: Buffer.byteLength(text) };
+  }
+}
+
+/** A GET whose completion time is taken before anything else is done with the body. */
+export function rawGet(url: string, auth: string | null, agent: http.Agent): Promise<{ at: number; text: string; status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, headers: auth ? { authorization: auth } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const at = performance.now();
+        resolve({ at, text: Buffer.concat(chunks).toString('utf8'), status: res.statusCode ?? 0 });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export async function deleteQueues(url: string, queues: Queue[], agent: http.Agent): Promise<void> {
+  await inBatches(queues, 25, async (q) => {
+    await api(`${url}/api/v1/events`, 'DELETE', authOf(q.account), { queue_id: q.queueId }, agent);
+  });
+}
+
+export interface LatencyFigures {
+  minMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  samples: number;
+}
+
+export function latencyFigures(samples: number[]): LatencyFigures {
+  const sorted = Float64Array.from(samples).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { minMs: sorted[0], p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted[sorted.length - 1], samples: sorted.length };
+}

@@ -1,0 +1,147 @@
+import { performance } from 'node:perf_hooks';
+import { Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { api, authOf, channelWithSubscribers, inBatches, manySocketsAgent, until, type Account } from '../lib/api';
+import { deleteQueues, latencyFigures, LatencyFigures, pollUntil, rawGet, registerQueues } from '../lib/events';
+import { numberOption, type Scenario } from '../scenario';
+
+/**
+ * End-to-end event delivery: a message is sent (POST /api/v1/messages) to a channel whose N
+ * subscribers each hold an event queue with a GET /events waiting on it; the latency of a delivery
+ * is the time from just before the POST to the moment that subscriber's GET /events response is
+ * complete in the client. The same with N GraphQL subscriptions (graphql-ws on /graphql, one
+ * socket each). Baseline in the same run: a bare node:http server holding N waiting requests,
+ * which it answers when a trigger request arrives (timed from just before the trigger).
+ *
+ * The clients live in the harness process, the servers in child processes. Each figure is over
+ * `--sends` events (after one discarded warm-up event) times N deliveries.
+ */
+const QUERY = 'subscription { events(eventTypes: ["message"]) }';
+
+export const scenario: Scenario = {
+  name: 'events-latency',
+  description: 'POST /messages to delivery at N waiting GET /events and N GraphQL subscriptions, against a bare node:http server answering N held requests',
+  options: {
+    queues: 'waiting clients: event queues, subscriptions and held requests (default 1,000)',
+    sends: 'events timed per kind of client, after one warm-up event (default 5)',
+  },
+  async run(ctx) {
+    const n = numberOption(ctx, 'queues', 1000);
+    const sends = numberOption(ctx, 'sends', 5);
+    const agent = manySocketsAgent();
+    const parley = await ctx.startParley();
+    let baselineServer: Awaited<ReturnType<typeof ctx.startBaseline>> | null = null;
+    try {
+      const [sender, ...receivers] = await parley.call<Account[]>('createUsers', { count: n + 1, prefix: 'bench-events' });
+      const streamId = await channelWithSubscribers(parley, 'bench events', [sender, ...receivers].map((u) => u.id));
+      const send = async (i: number) => {
+        const t0 = performance.now();
+        await api(`${parley.url}/api/v1/messages`, 'POST', authOf(sender), { type: 'stream', to: String(streamId), topic: 'latency', content: `event ${i}` }, agent);
+        return { t0, sendMs: performance.now() - t0 };
+      };
+      const waitingIs = (count: number) => async () => (await parley.call<number>('waiting')) === count;
+
+      // Long-polls.
+      ctx.log(`registering ${n} event queues`);
+      const queues = await registerQueues(parley.url, receivers, ['message'], agent);
+      const longPoll: number[] = [];
+      const sendMs: number[] = [];
+      let eventBytes = 0;
+      for (let round = 0; round <= sends; round++) {
+        const polls = queues.map((q) => pollUntil(parley.url, q, 'message', agent));
+        await until(waitingIs(n), 'every GET /events to wait');
+        const { t0, sendMs: ms } = await send(round);
+        const arrivals = await Promise.all(polls);
+        eventBytes = arrivals[0].bytes;
+        if (round === 0) continue;
+        sendMs.push(ms);
+        for (const a of arrivals) longPoll.push(a.at - t0);
+      }
+      await deleteQueues(parley.url, queues, agent);
+
+      // GraphQL subscriptions.
+      ctx.log(`starting ${n} GraphQL subscriptions`);
+      const listenersBefore = (await parley.call<number | null>('listeners')) ?? 0;
+      const wsUrl = `${parley.url.replace(/^http/, 'ws')}/graphql`;
+      const clients: Client[] = [];
+      const graphql: number[] = [];
+      let received = 0;
+      let t0 = 0;
+      let measuring = false;
+      let failure: unknown = null;
+      await inBatches(receivers, 50, async (account) => {
+        const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: authOf(account) }, retryAttempts: 0, keepAlive: 0 });
+        clients.push(client);
+        client.subscribe(
+          { query: QUERY },
+          {
+            next: () => {
+              if (measuring) graphql.push(performance.now() - t0);
+              received++;
+            },
+            error: (error) => (failure ??= error),
+            complete: () => {},
+          },
+        );
+      });
+      try {
+        await until(async () => failure !== null || (await parley.call<number | null>('listeners')) === listenersBefore + n, 'every subscription to start');
+        if (failure) throw new Error(`a subscription failed: ${JSON.stringify(failure)}`);
+        for (let round = 0; round <= sends; round++) {
+          const expected = received + n;
+          measuring = round > 0;
+          const sent = await send(sends + 1 + round);
+          t0 = sent.t0;
+          await until(async () => received >= expected, 'every subscriber to receive the event');
+          if (round > 0) sendMs.push(sent.sendMs);
+        }
+      } finally {
+        await Promise.all(clients.map((c) => c.dispose()));
+      }
+
+      // The baseline: a response of the same size as a long-poll's, to N held requests.
+      ctx.log(`holding ${n} requests on a bare node:http server`);
+      const body = JSON.stringify({ result: 'success', msg: '', padding: 'x'.repeat(Math.max(0, eventBytes - 40)) });
+      const bare = (baselineServer = await ctx.startBaseline(body, { hold: true }));
+      const bareLatencies: number[] = [];
+      for (let round = 0; round <= sends; round++) {
+        const held = Array.from({ length: n }, () => rawGet(`${bare.url}/wait`, null, agent));
+        await until(async () => (await bare.call<number>('waiting')) === n, 'the bare server to hold every request');
+        const start = performance.now();
+        await rawGet(`${bare.url}/trigger`, null, agent);
+        const arrivals = await Promise.all(held);
+        if (round > 0) for (const a of arrivals) bareLatencies.push(a.at - start);
+      }
+
+      const figures: [string, LatencyFigures][] = [
+        ['node:http baseline, held requests', latencyFigures(bareLatencies)],
+        ['Parley, GET /events long-polls', latencyFigures(longPoll)],
+        ['Parley, GraphQL subscriptions', latencyFigures(graphql)],
+      ];
+      const base = figures[0][1];
+      const posts = latencyFigures(sendMs);
+      return {
+        results: [],
+        tables: [
+          {
+            title: `delivery of one event to ${n.toLocaleString('en-US')} waiting clients, ${sends} events each:`,
+            columns: ['', 'first ms', 'p50 ms', 'p99 ms', 'max ms', 'deliveries', 'p50 / baseline', 'p99 / baseline'],
+            rows: figures.map(([label, f]) => [label, f.minMs, f.p50Ms, f.p99Ms, f.maxMs, String(f.samples), (f.p50Ms / base.p50Ms).toFixed(1), (f.p99Ms / base.p99Ms).toFixed(1)]),
+          },
+        ],
+        goals: [
+          { label: 'Parley p99, GET /events', value: figures[1][1].p99Ms, atMost: 50, unit: 'ms' },
+          { label: 'Parley p99, GraphQL subscriptions', value: figures[2][1].p99Ms, atMost: 50, unit: 'ms' },
+        ],
+        notes: [
+          `POST /messages itself (${n + 1} recipients): p50 ${posts.p50Ms.toFixed(1)} ms, max ${posts.maxMs.toFixed(1)} ms; a delivery's time includes it`,
+          `long-poll response: ${eventBytes} bytes; the baseline answers a body of the same size`,
+        ],
+      };
+    } finally {
+      agent.destroy();
+      await baselineServer?.stop();
+      await parley.stop();
+    }
+  },
+};
