@@ -93,7 +93,7 @@ export async function verifyActionFor(
     // Events are in the queue once the action's transaction has been published, i.e. before its response.
     const events = (await getEvents(ts, user, before[i].queueId, before[i].lastEventId, { dontBlock: true })).filter((e) => e.type !== 'heartbeat');
     const pastSubscriptions = await pastSubscriptionSettings(ts, user, options.capabilities?.notification_settings_null ?? false);
-    const applied = applyEvents(before[i].state, events, { userId: user.id, includeSubscribers, pastSubscriptions });
+    const applied = applyEvents(before[i].state, events, { userId: user.id, includeSubscribers, pastSubscriptions, clientGravatar: options.clientGravatar ?? true });
     const fresh = await registerQueue(ts, user, options);
     try {
       expect(comparableState(applied)).toEqual(comparableState(fresh.state));

@@ -21,6 +21,8 @@ export interface ReducerContext {
    * them, so (as Zulip's own event tests do) the oracle reads them from the database.
    */
   pastSubscriptions?: Map<number, State>;
+  /** Whether the client registered with client_gravatar (POST /register's default is true). */
+  clientGravatar?: boolean;
 }
 
 type Reducer = (state: State, event: Event, ctx: ReducerContext) => void;
@@ -103,8 +105,18 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
       if (!key) throw new Error(`realm_user update for unknown user ${person.user_id}`);
       const target = state[key][find(key)];
       const { user_id: _id, custom_profile_field: field, new_email: newEmail, avatar_url_medium: _medium, avatar_source: _source, ...changes } = person;
+      const oldEmail = target.email;
       Object.assign(target, changes);
       if (newEmail !== undefined) target.email = newEmail;
+      // Presence in the legacy layout is keyed by address: it follows the user's new address.
+      if (newEmail !== undefined && newEmail !== oldEmail && state.presences?.[oldEmail] !== undefined) {
+        state.presences[newEmail] = state.presences[oldEmail];
+        delete state.presences[oldEmail];
+      }
+      // With client_gravatar, a client that can see the real address computes gravatar URLs itself.
+      if (changes.avatar_url !== undefined && person.avatar_source === 'G' && ctx.clientGravatar && typeof target.delivery_email === 'string') {
+        target.avatar_url = null;
+      }
       if (changes.role !== undefined) Object.assign(target, roleFlags(changes.role));
       if (field !== undefined && target.profile_data) {
         const id = String(field.id);
@@ -388,6 +400,8 @@ function navigationView(state: State, event: Event): void {
 function userSettings(state: State, event: Event): void {
   if (event.op !== 'update') unexpected(event);
   if (state.user_settings) state.user_settings[event.property] = event.value;
+  // With synchronization off the server keeps no drafts (and sends no removal for them).
+  if (event.property === 'enable_drafts_synchronization' && event.value === false && 'drafts' in state) state.drafts = [];
 }
 
 /** Legacy settings events: the settings sit at the top level of the state, if it was fetched. */

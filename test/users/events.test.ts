@@ -1,6 +1,6 @@
 import { inTransaction } from '../../src/db/unit-of-work';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { captureEvents } from '../helpers/events';
+import { captureEvents, verifyActionFor } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
@@ -154,5 +154,76 @@ describe('nothing is published when an action fails', () => {
     assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 400, full_name: member.fullName }));
     assertSuccess(await client(ts, ts.owner).post(`/users/${member.id}/reactivate`));
     expect(userEvents()).toEqual([]);
+  });
+});
+
+describe('events reproduce a fresh register, for every kind of viewer', () => {
+  let admin: TestUser;
+  let moderator: TestUser;
+  let member: TestUser;
+  let guest: TestUser;
+  /** A member whose address only administrators may see. */
+  let hidden: TestUser;
+  let channelId: number;
+  let groupId: number;
+  let fieldId: number;
+  beforeAll(async () => {
+    admin = await makeUser(ts, 200);
+    moderator = await makeUser(ts, 300);
+    member = await makeUser(ts, 400);
+    guest = await makeUser(ts, 600);
+    hidden = await makeUser(ts, 400);
+    assertSuccess(await client(ts, hidden).patch('/settings', { email_address_visibility: 3 }));
+    assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'people' }], principals: [member.id, guest.id, hidden.id] }));
+    channelId = assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: 'people' })).stream_id;
+    groupId = assertSuccess(await client(ts, admin).post('/user_groups/create', { name: 'crew', description: '', members: [member.id, hidden.id] })).group_id;
+    fieldId = assertSuccess(await client(ts, admin).post('/realm/profile_fields', { name: 'Team', field_type: 1 })).id;
+  });
+
+  const viewers = () => [ts.owner, admin, moderator, member, guest];
+  const watch = (action: () => Promise<unknown>, extra: Record<string, unknown> = {}) => verifyActionFor(ts, viewers(), action as never, { extra });
+  const kinds = (events: Record<string, any>[]) => events.map((e) => `${e.type}/${e.op}`);
+
+  test('creating a user through the API', async () => {
+    const all = await watch(() => client(ts, creator).post('/users', { email: 'api-made@example.com', password: 'a-good-password', full_name: 'Api Made' }));
+    for (const events of all) expect(kinds(events)[0]).toBe('realm_user/add');
+  });
+
+  test('creating a user, with subscriber lists', async () => {
+    await watch(() => client(ts, creator).post('/users', { email: 'api-counted@example.com', password: 'a-good-password', full_name: 'Api Counted' }), { include_subscribers: true });
+  });
+
+  test('an administrator renaming a user, as the user sees it too', async () => {
+    const target = await makeUser(ts, 400);
+    await verifyActionFor(ts, [target, ...viewers()], () => client(ts, admin).patch(`/users/${target.id}`, { full_name: 'Renamed By Admin' }));
+  });
+
+  test('an administrator changing a user’s name and profile data at once', async () => {
+    await watch(() => client(ts, admin).patch(`/users/${member.id}`, { full_name: 'Member Renamed', profile_data: [{ id: fieldId, value: 'Platform' }] }));
+  });
+
+  test('role changes, seen by the user whose access to others’ addresses changes with the role', async () => {
+    const target = await makeUser(ts, 400);
+    for (const role of [300, 200, 100, 600, 400]) {
+      await verifyActionFor(ts, [target, ts.owner, member, guest], () => client(ts, ts.owner).patch(`/users/${target.id}`, { role }));
+    }
+  });
+
+  test('role changes of a user whose address is hidden', async () => {
+    for (const role of [200, 600, 400]) await watch(() => client(ts, ts.owner).patch(`/users/${hidden.id}`, { role }));
+  });
+
+  test.each([false, true])('deactivating and reactivating a channel subscriber and group member (include_subscribers %s)', async (includeSubscribers) => {
+    for (const target of [member, hidden, guest]) {
+      const others = viewers().filter((v) => v.id !== target.id);
+      const deactivated = await verifyActionFor(ts, others, () => client(ts, admin).delete(`/users/${target.id}`), { extra: { include_subscribers: includeSubscribers } });
+      for (const events of deactivated) expect(kinds(events)).toContain('realm_user/update');
+      const reactivated = await verifyActionFor(ts, others, () => client(ts, admin).post(`/users/${target.id}/reactivate`), { extra: { include_subscribers: includeSubscribers } });
+      for (const events of reactivated) expect(kinds(events)).toContain('realm_user/update');
+    }
+    // The reactivated user's own register matches what they are told afterwards.
+    await verifyActionFor(ts, [member], () => client(ts, admin).patch(`/users/${member.id}`, { full_name: `Back Again ${includeSubscribers}` }));
+    expect(channelId).toEqual(expect.any(Number));
+    expect(groupId).toEqual(expect.any(Number));
   });
 });

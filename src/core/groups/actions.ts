@@ -23,12 +23,13 @@ import {
   GroupPermissionSetting,
   GroupSettingChange,
   GroupSettingValue,
+  isAnonymous,
   normalizeGroupSettingValue,
   sameGroupSettingValue,
 } from './setting-values';
 import { systemGroupId, SystemGroupName } from './system-groups';
 import { groupUsageSources, valueUsesGroup } from './usage';
-import { apiGroupSettingValue, groupDict } from './view';
+import { apiGroupSettingValue, groupDict, groupDicts } from './view';
 
 /** The only code that changes user groups. Every change tells all active users. */
 
@@ -401,3 +402,24 @@ export async function emitRoleMembershipMoves(
   }
 }
 
+
+/**
+ * Permission values leave out deactivated accounts, so when an account comes back, clients get
+ * again each group setting whose anonymous value names it.
+ */
+export async function emitSettingsNamingReactivatedUser(uow: UnitOfWork, userId: number): Promise<void> {
+  const nobody = await nobodyGroupId(uow.trx, uow.realmId);
+  const names = (group: UserGroup) =>
+    GROUP_PERMISSION_SETTING_NAMES.filter((name) => {
+      const value = groupSetting(group, name, nobody);
+      return isAnonymous(value) && value.direct_members.includes(userId);
+    });
+  const groups = (await UserGroup.query(uow.trx).where({ realm_id: uow.realmId }).orderBy('id')).filter((group) => names(group).length > 0);
+  if (groups.length === 0) return;
+  const dicts = await groupDicts(uow.trx, uow.realmId, groups);
+  const recipients = await activeUserIds(uow.trx, uow.realmId);
+  groups.forEach((group, i) => {
+    const data = Object.fromEntries(names(group).map((name) => [name, dicts[i][name]]));
+    uow.emit({ type: 'user_group', op: 'update', group_id: group.id, data }, recipients);
+  });
+}

@@ -188,7 +188,8 @@ async function announceValue(
   rendered: string | null,
 ): Promise<void> {
   const data: Record<string, unknown> = { id: field.id, value };
-  if (rendered) data.rendered_value = rendered;
+  // Markdown types always carry rendered_value, empty for an empty value, as register's profile_data does.
+  if (rendered !== null) data.rendered_value = rendered;
   uow.emit(
     { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: data } },
     await activeUserIds(uow.trx, uow.realmId),

@@ -54,21 +54,28 @@ export function emitEmailVisibilityChange(
     const can = canSeeDeliveryEmail(viewer, after);
     if (could !== can) (can ? gained : lost).push(viewer.id);
   }
-  const avatarUrl = userDict(config, null, after, { clientGravatar: false, includeProfileData: false }).avatar_url as string;
+  emitAddressSight(uow, config, after, gained, true);
+  emitAddressSight(uow, config, after, lost, false);
+}
+
+/**
+ * Tells `recipients` that they now see (`visible`) or no longer see `target`'s real address: its
+ * `delivery_email`, the API email they now see (`new_email`), and the avatar URL (which a
+ * client_gravatar client computes from the address only when it can see it).
+ */
+export function emitAddressSight(uow: UnitOfWork, config: Config, target: User, recipients: number[], visible: boolean): void {
+  if (recipients.length === 0) return;
+  const avatarUrl = userDict(config, null, target, { clientGravatar: false, includeProfileData: false }).avatar_url as string;
   const avatar = {
-    avatar_source: after.avatar_source,
+    avatar_source: target.avatar_source,
     avatar_url: avatarUrl,
     avatar_url_medium: mediumAvatarUrl(avatarUrl),
-    avatar_version: after.avatar_version,
-    user_id: after.id,
+    avatar_version: target.avatar_version,
+    user_id: target.id,
   };
-  for (const [recipients, deliveryEmail, apiEmail] of [
-    [gained, after.delivery_email, after.delivery_email],
-    [lost, null, placeholderEmail(config, after.id)],
-  ] as const) {
-    if (recipients.length === 0) continue;
-    uow.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: deliveryEmail } }, recipients);
-    uow.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: apiEmail } }, recipients);
-    uow.emit({ type: 'realm_user', op: 'update', person: avatar }, recipients);
-  }
+  const deliveryEmail = visible ? target.delivery_email : null;
+  const apiEmail = visible ? target.delivery_email : placeholderEmail(config, target.id);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: deliveryEmail } }, recipients);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: apiEmail } }, recipients);
+  uow.emit({ type: 'realm_user', op: 'update', person: avatar }, recipients);
 }

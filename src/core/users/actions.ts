@@ -3,9 +3,10 @@ import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
-import { emitRoleMembershipMoves } from '../groups/actions';
+import { emitRoleMembershipMoves, emitSettingsNamingReactivatedUser } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
 import { forgetAuthAfterCommit } from './auth-cache';
+import { emitAddressSight } from '../settings/email-visibility';
 import { applyDefaultsToNewUser } from '../settings/store';
 import {
   activeOwnerCount,
@@ -129,11 +130,27 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role: patch.role } }, recipients);
     }
     if (moves) await emitRoleMembershipMoves(uow, target.id, moves);
+    if (patch.role !== undefined) await emitAddressAccessChange(deps, uow, target, patch.role);
     if (finishRoleChange) await finishRoleChange(Object.assign(new User(), target, { role: patch.role }));
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
     }
   });
+}
+
+/**
+ * A new role can change whose real addresses the user may see (visibility limited to members,
+ * moderators or administrators): the user learns each address gained or lost, as when someone
+ * changes their email_address_visibility.
+ */
+async function emitAddressAccessChange(deps: AppDeps, uow: UnitOfWork, user: User, role: number): Promise<void> {
+  const others = await User.query(uow.trx).where({ realm_id: deps.realmId }).whereNot('id', user.id);
+  const after = { id: user.id, role };
+  for (const other of others) {
+    const could = canSeeDeliveryEmail(user, other);
+    const can = canSeeDeliveryEmail(after, other);
+    if (could !== can) emitAddressSight(uow, deps.config, other, [user.id], can);
+  }
 }
 
 /** A user renaming themselves (PATCH /settings): told to everyone, as an administrator's rename is. */
@@ -184,6 +201,7 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     // Group member lists leave out deactivated accounts, so clients are told where the user is back.
     const groupIds = await uow.trx('user_group_members').where('user_id', target.id).pluck('group_id');
     await emitRoleMembershipMoves(uow, target.id, { removed: [], added: groupIds });
+    await emitSettingsNamingReactivatedUser(uow, target.id);
     await runReactivationSteps(uow, target);
   });
 }

@@ -1,0 +1,45 @@
+import { assertSuccess, client } from '../helpers/api';
+import { verifyActionFor } from '../helpers/events';
+import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+
+// Navigation views are personal: every client of their owner follows them; nobody else hears of them.
+let ts: TestServer;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400);
+  bob = await makeUser(ts, 400);
+}, SERVER_HOOK_TIMEOUT);
+afterAll(async () => {
+  await ts.close();
+}, SERVER_HOOK_TIMEOUT);
+
+async function watch(action: () => Promise<unknown>) {
+  const [first, second, other] = await verifyActionFor(ts, [alice, alice, bob], action as never);
+  expect(first.length).toBeGreaterThan(0);
+  expect(second).toEqual(first);
+  expect(other).toEqual([]);
+  return first.map(({ id: _id, ...event }) => event);
+}
+
+test('adding a built-in view and a custom one', async () => {
+  const events = await watch(() => client(ts, alice).post('/navigation_views', { fragment: 'inbox', is_pinned: false }));
+  expect(events).toEqual([{ type: 'navigation_view', op: 'add', navigation_view: { fragment: 'inbox', is_pinned: false, name: null } }]);
+  await watch(() => client(ts, alice).post('/navigation_views', { fragment: 'narrow/channel/9-ops', is_pinned: true, name: 'Ops' }));
+});
+
+test('pinning, unpinning and renaming a view', async () => {
+  assertSuccess(await client(ts, alice).post('/navigation_views', { fragment: 'narrow/is/dm', is_pinned: true, name: 'DMs' }));
+  const events = await watch(() => client(ts, alice).patch('/navigation_views/narrow/is/dm', { is_pinned: false }));
+  expect(events).toEqual([{ type: 'navigation_view', op: 'update', fragment: 'narrow/is/dm', data: { is_pinned: false } }]);
+  await watch(() => client(ts, alice).patch('/navigation_views/narrow/is/dm', { name: 'At me' }));
+  await watch(() => client(ts, alice).patch('/navigation_views/narrow/is/dm', { name: 'Me', is_pinned: true }));
+  await watch(() => client(ts, alice).patch('/navigation_views/inbox', { is_pinned: true }));
+});
+
+test('removing a view', async () => {
+  assertSuccess(await client(ts, alice).post('/navigation_views', { fragment: 'recent', is_pinned: true }));
+  expect(await watch(() => client(ts, alice).delete('/navigation_views/recent'))).toEqual([{ type: 'navigation_view', op: 'remove', fragment: 'recent' }]);
+});
