@@ -92,12 +92,5 @@ registerEventTransform('realm_user', (event, queue) => {
   return [{ ...event, person: { ...person, avatar_url: null } }];
 });
 
-/** delete_message: clients without bulk_message_deletion get one event per message. */
-registerEventTransform('delete_message', (event, queue) => {
-  if (queue.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
-  const { message_ids: ids, ...rest } = event;
-  return (ids as number[]).map((id) => ({ ...rest, message_id: id }) as ZulipEvent);
-});
-
 /** realm_linkifiers: the template format is unusable for clients without linkifier_url_template. */
 registerEventTransform('realm_linkifiers', (event, queue) => (queue.capabilities.linkifier_url_template ? [event] : []));
