@@ -205,15 +205,6 @@ async function checkWildcardMentions(
   throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
 }
 
-/** Inserts the recipients' rows in one statement whatever their number. */
-export async function insertUserMessages(db: Knex, realmId: number, messageId: number, rows: { userId: number; flags: number }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.raw(
-    'INSERT INTO user_messages (user_id, message_id, realm_id, flags) SELECT u, ?, ?, f FROM unnest(?::int[], ?::int[]) AS t(u, f)',
-    [messageId, realmId, rows.map((r) => r.userId), rows.map((r) => r.flags)],
-  );
-}
-
 async function storeAndPublish(
   deps: AppDeps,
   uow: UnitOfWork,
@@ -236,26 +227,6 @@ async function storeAndPublish(
   if (stream) await checkWildcardMentions(db, deps, getViewer, stream, subscriberCount, topicParticipants, rendering);
   const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
 
-  const now = new Date();
-  const [inserted] = await db('messages')
-    .insert({
-      realm_id: deps.realmId,
-      sender_id: sender.id,
-      recipient_id: target.recipientId,
-      stream_id: stream?.id ?? null,
-      dm_key: stream ? null : dmKey(target.participants.map((u) => u.id)),
-      topic: target.topic,
-      content,
-      rendered_content: rendering.html,
-      sending_client: request.client.slice(0, 30),
-      date_sent: now,
-      has_link: rendering.hasLink,
-      has_image: rendering.hasImage,
-      has_attachment: rendering.hasAttachment,
-    })
-    .returning('id');
-  const messageId: number = typeof inserted === 'object' ? inserted.id : inserted;
-
   let base = 0;
   if (!stream) base |= FLAG_BITS.is_private;
   if (mentions.streamWildcard) base |= FLAG_BITS.stream_wildcard_mentioned;
@@ -266,7 +237,39 @@ async function storeAndPublish(
     if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     return { userId, flags };
   });
-  await insertUserMessages(db, deps.realmId, messageId, rows);
+
+  // The message and its recipients' rows in one statement: each statement is a round trip.
+  const now = new Date();
+  const inserted = await db.raw(
+    `WITH m AS (
+       INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
+                             sending_client, date_sent, has_link, has_image, has_attachment)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+     ), um AS (
+       INSERT INTO user_messages (user_id, message_id, realm_id, flags)
+       SELECT u, m.id, ?, f FROM m, unnest(?::int[], ?::int[]) AS t(u, f)
+     )
+     SELECT id FROM m`,
+    [
+      deps.realmId,
+      sender.id,
+      target.recipientId,
+      stream?.id ?? null,
+      stream ? null : dmKey(target.participants.map((u) => u.id)),
+      target.topic,
+      content,
+      rendering.html,
+      request.client.slice(0, 30),
+      now,
+      rendering.hasLink,
+      rendering.hasImage,
+      rendering.hasAttachment,
+      deps.realmId,
+      rows.map((r) => r.userId),
+      rows.map((r) => r.flags),
+    ],
+  );
+  const messageId = Number(inserted.rows[0].id);
 
   const row: MessageRow = {
     id: messageId,
