@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
+import { isRowId } from '../../db/ids';
 import { ApiError, errors } from '../../errors';
-import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, findChannel, findChannelByName, loadViewer } from '../channels/access';
+import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
 import { channelAudience, RealmUsers } from '../channels/audience';
 import { streamUpdate } from '../channels/events';
 import { cachedSystemGroupIds, holdsGroupSetting } from '../channels/group-settings';
@@ -52,6 +53,32 @@ interface Target {
   /** Direct messages: every participant, sender included. */
   participants: User[];
   recipientId: number;
+  /** Channel messages: the channel's active subscribers, read with the channel. */
+  subscriberIds?: number[];
+}
+
+/**
+ * The channel a message is addressed to, by id or name, with its active subscribers read in the
+ * same statement (each statement is a round trip on the send path).
+ */
+async function findChannelWithSubscribers(db: Knex, realmId: number, channel: number | string): Promise<{ stream: Stream; subscriberIds: number[] } | undefined> {
+  if (typeof channel === 'number' && !isRowId(channel)) return undefined;
+  const query = Stream.query(db)
+    .select(
+      'streams.*',
+      db.raw(
+        `ARRAY(SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+               WHERE s.stream_id = streams.id AND s.active AND u.is_active) AS active_subscriber_ids`,
+      ),
+    )
+    .where('realm_id', realmId);
+  if (typeof channel === 'number') query.where('id', channel);
+  else query.whereRaw('lower(name) = lower(?)', [channel.trim()]);
+  const row = (await query.first()) as (Stream & { active_subscriber_ids?: number[] }) | undefined;
+  if (!row) return undefined;
+  const subscriberIds = (row.active_subscriber_ids ?? []).map(Number);
+  delete row.active_subscriber_ids;
+  return { stream: row, subscriberIds };
 }
 
 export async function sendMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
@@ -143,9 +170,9 @@ async function channelTarget(
   rawTopic: string,
   getViewer: () => Promise<ChannelViewer>,
 ): Promise<Target> {
-  const stream =
-    typeof channel === 'number' ? await findChannel(db, deps.realmId, channel) : await findChannelByName(db, deps.realmId, channel);
-  if (!stream) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
+  const found = await findChannelWithSubscribers(db, deps.realmId, channel);
+  if (!found) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
+  const { stream, subscriberIds } = found;
   // Most messages go to channels open to the sender, where the sender's groups and subscriptions
   // do not matter: those skip loading them.
   const everyone = (await cachedSystemGroupIds(deps.knex, db, deps.realmId))['role:everyone'];
@@ -154,7 +181,7 @@ async function channelTarget(
   const topic = topicForStorage(rawTopic);
   checkTopicsPolicy(stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
-  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id) };
+  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id), subscriberIds };
 }
 
 async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
@@ -217,7 +244,9 @@ async function storeAndPublish(
 ): Promise<SendMessageResult> {
   const db = uow.trx;
   const { stream } = target;
-  const recipientIds = new Set<number>(stream ? await activeSubscriberIds(db, stream.id) : target.participants.filter((u) => u.is_active).map((u) => u.id));
+  const recipientIds = new Set<number>(
+    stream ? (target.subscriberIds ?? (await activeSubscriberIds(db, stream.id))) : target.participants.filter((u) => u.is_active).map((u) => u.id),
+  );
   const subscriberCount = recipientIds.size;
   recipientIds.add(sender.id);
 
