@@ -108,6 +108,38 @@ export async function verifyActionFor(
   return out;
 }
 
+/** Events without their queue-specific ids, for comparing what different clients received. */
+export const withoutIds = (events: Event[]) => events.map(({ id: _id, ...event }) => event);
+
+/**
+ * verifyAction for a change several users all hear about alike (organization-wide features): each
+ * gets the same events, and (unless `silent`) at least one. Returns them without ids.
+ */
+export async function verifySharedAction(
+  ts: TestServer,
+  users: TestUser[],
+  action: () => Promise<ApiResponse | unknown>,
+  options: RegisterOptions = {},
+  { silent = false } = {},
+): Promise<Event[]> {
+  const all = await verifyActionFor(ts, users, action, options);
+  if (!silent) expect(all[0].length).toBeGreaterThan(0);
+  for (const events of all) expect(withoutIds(events)).toEqual(withoutIds(all[0]));
+  return withoutIds(all[0]);
+}
+
+/**
+ * verifyAction for a personal feature: two clients of `owner` hear the same events (at least one),
+ * and `other` hears nothing. Returns the events without ids.
+ */
+export async function verifyPersonalAction(ts: TestServer, owner: TestUser, other: TestUser, action: () => Promise<ApiResponse | unknown>): Promise<Event[]> {
+  const [first, second, others] = await verifyActionFor(ts, [owner, owner, other], action);
+  expect(first.length).toBeGreaterThan(0);
+  expect(second).toEqual(first);
+  expect(others).toEqual([]);
+  return withoutIds(first);
+}
+
 const NOTIFICATION_DEFAULTS: Record<string, string> = {
   desktop_notifications: 'enable_stream_desktop_notifications',
   audible_notifications: 'enable_stream_audible_notifications',

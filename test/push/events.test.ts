@@ -1,6 +1,6 @@
 import sodium from 'libsodium-wrappers';
 import { client } from '../helpers/api';
-import { verifyActionFor } from '../helpers/events';
+import { verifyActionFor, withoutIds } from '../helpers/events';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // A push device belongs to one account: every client of that account hears of it, nobody else.
@@ -38,14 +38,13 @@ const params = (pushAccountId: number, registration: Record<string, unknown>) =>
 });
 const fcm = () => ({ token: 'fcm-token-abc:123', token_kind: 'fcm', timestamp: now() });
 const apns = () => ({ token: 'c0ffee00deadbeef', token_kind: 'apns', ios_app_id: 'org.example.chat', timestamp: now() });
-const strip = (events: Record<string, any>[]) => events.map(({ id: _id, ...e }) => e);
 
 async function watch(action: () => Promise<unknown>) {
   const [mine, again, other, administrator] = await verifyActionFor(ts, [alice, alice, bob, admin], action as never);
-  expect(strip(again)).toEqual(strip(mine));
+  expect(withoutIds(again)).toEqual(withoutIds(mine));
   expect(other).toEqual([]);
   expect(administrator).toEqual([]);
-  return strip(mine);
+  return withoutIds(mine);
 }
 
 test('registering an Android device', async () => {

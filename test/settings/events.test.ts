@@ -1,6 +1,6 @@
 import { zulipDefaults } from '../../src/core/settings/catalog';
 import { assertSuccess, client } from '../helpers/api';
-import { verifyAction, verifyActionFor } from '../helpers/events';
+import { verifyAction, verifyActionFor, withoutIds } from '../helpers/events';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Clients that declare user_settings_object: the modern user_settings and realm_user events.
@@ -11,7 +11,6 @@ let member: TestUser;
 let guest: TestUser;
 
 const options = { capabilities: { user_settings_object: true } };
-const strip = (events: Record<string, any>[]) => events.map(({ id: _id, ...e }) => e);
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -39,7 +38,7 @@ describe('PATCH /settings', () => {
   test.each(CHANGES)('%s: every client of the user follows; nobody else hears', async (_label, params) => {
     const [mine, again, other] = await verifyActionFor(ts, [member, member, admin], () => client(ts, member).patch('/settings', params), options);
     const byProperty = (a: Record<string, any>, b: Record<string, any>) => (a.property < b.property ? -1 : 1);
-    expect(strip(mine).sort(byProperty)).toEqual(
+    expect(withoutIds(mine).sort(byProperty)).toEqual(
       Object.entries(params)
         .map(([property, value]) =>
           property === 'default_language'
@@ -48,15 +47,15 @@ describe('PATCH /settings', () => {
         )
         .sort(byProperty),
     );
-    expect(strip(again)).toEqual(strip(mine));
+    expect(withoutIds(again)).toEqual(withoutIds(mine));
     expect(other).toEqual([]);
   });
 
   test('presence: the user’s clients hear of the setting, everyone of the new presence', async () => {
     for (const value of [false, true]) {
       const [mine, again, other] = await verifyActionFor(ts, [member, member, admin], () => client(ts, member).patch('/settings', { presence_enabled: value }), options);
-      expect(strip(mine).filter((e) => e.type === 'user_settings')).toEqual([{ type: 'user_settings', op: 'update', property: 'presence_enabled', value }]);
-      expect(strip(again)).toEqual(strip(mine));
+      expect(withoutIds(mine).filter((e) => e.type === 'user_settings')).toEqual([{ type: 'user_settings', op: 'update', property: 'presence_enabled', value }]);
+      expect(withoutIds(again)).toEqual(withoutIds(mine));
       expect(other.every((e) => e.type === 'presence')).toBe(true);
     }
   });
@@ -77,14 +76,14 @@ describe('PATCH /settings', () => {
 
   test('a time zone change reaches the user’s settings and everyone’s view of the user', async () => {
     const all = await verifyActionFor(ts, [member, admin, guest], () => client(ts, member).patch('/settings', { timezone: 'Europe/Paris' }), options);
-    expect(strip(all[0])).toEqual(
+    expect(withoutIds(all[0])).toEqual(
       expect.arrayContaining([
         { type: 'user_settings', op: 'update', property: 'timezone', value: 'Europe/Paris' },
         { type: 'realm_user', op: 'update', person: { user_id: member.id, email: member.email, timezone: 'Europe/Paris' } },
       ]),
     );
-    expect(strip(all[1])).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, email: member.email, timezone: 'Europe/Paris' } }]);
-    expect(strip(all[2])).toEqual(strip(all[1]));
+    expect(withoutIds(all[1])).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, email: member.email, timezone: 'Europe/Paris' } }]);
+    expect(withoutIds(all[2])).toEqual(withoutIds(all[1]));
     await verifyActionFor(ts, [member, guest], () => client(ts, member).patch('/settings', { timezone: 'America/New_York' }), options);
   });
 
@@ -96,7 +95,7 @@ describe('PATCH /settings', () => {
 
   test('a new full name reaches everyone, the user included', async () => {
     const all = await verifyActionFor(ts, [member, admin, guest], () => client(ts, member).patch('/settings', { full_name: 'Grace Hopper' }), options);
-    for (const events of all) expect(strip(events)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Grace Hopper' } }]);
+    for (const events of all) expect(withoutIds(events)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Grace Hopper' } }]);
   });
 
   test('a client that asked only for settings events hears of a rename only through them', async () => {
@@ -104,7 +103,7 @@ describe('PATCH /settings', () => {
       ...options,
       eventTypes: ['user_settings'],
     });
-    expect(strip(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'left_side_userlist', value: true }]);
+    expect(withoutIds(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'left_side_userlist', value: true }]);
   });
 
   test('a full name and settings at once', async () => {
@@ -153,7 +152,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
   ])('%s: every user hears, guests included', async (_label, params) => {
     const all = await verifyActionFor(ts, [admin, member, guest], () => client(ts, owner).patch('/realm/user_settings_defaults', params), options);
     for (const events of all) {
-      expect(strip(events)).toEqual(Object.entries(params).map(([property, value]) => ({ type: 'realm_user_settings_defaults', op: 'update', property, value })));
+      expect(withoutIds(events)).toEqual(Object.entries(params).map(([property, value]) => ({ type: 'realm_user_settings_defaults', op: 'update', property, value })));
     }
   });
 });
