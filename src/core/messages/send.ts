@@ -4,7 +4,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
 import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
-import { channelAudience, RealmUsers } from '../channels/audience';
+import { activeSubscriberIds, channelAudience, RealmUsers } from '../channels/audience';
 import { streamUpdate } from '../channels/events';
 import { cachedSystemGroupIds, holdsGroupSetting } from '../channels/group-settings';
 import { isGuestRole } from '../users/roles';
@@ -190,14 +190,6 @@ async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: U
   }
   const participants = [sender, ...recipients.filter((u) => u.id !== sender.id)];
   return { stream: null, topic: '', participants, recipientId: await directRecipientId(db, deps.realmId, participants.map((u) => u.id)) };
-}
-
-async function activeSubscriberIds(db: Knex, streamId: number): Promise<number[]> {
-  const rows: { user_id: number }[] = await db('subscriptions')
-    .join('users', 'users.id', 'subscriptions.user_id')
-    .where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true, 'users.is_active': true })
-    .select('subscriptions.user_id');
-  return rows.map((r) => r.user_id);
 }
 
 /** Senders of, and reactors to, the topic's messages: who `@**topic**` reaches. */
