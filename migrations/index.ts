@@ -13,6 +13,7 @@ import * as settingsAndPresence from './20261121000300_settings_and_presence';
 import * as eventQueues from './20261121000200_event_queues';
 import * as messages from './20261121000800_messages';
 import * as systemBots from './20261121000900_system_bots';
+import * as userMessagesWithoutForeignKeys from './20261122000000_user_messages_without_foreign_keys';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -30,4 +31,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261121000700_realm_emoji', module: realmEmoji },
   { name: '20261121000800_messages', module: messages },
   { name: '20261121000900_system_bots', module: systemBots },
+  { name: '20261122000000_user_messages_without_foreign_keys', module: userMessagesWithoutForeignKeys },
 ];

@@ -302,9 +302,14 @@ describe('edit history', () => {
 describe('deleting', () => {
   test('own messages within the limit; delete_message in the bulk shape', async () => {
     const id = await sendToChannel(ts, alice, town, 'gone', 'oops');
+    const bobsUnread = async () => assertSuccess(await client(ts, bob).post('/register', { fetch_event_types: '["message"]' })).unread_msgs.count;
+    const unreadBefore = await bobsUnread();
     const capture = captureEvents(ts);
     assertSuccess(await client(ts, alice).delete(`/messages/${id}`));
     capture.stop();
+    // The recipients' rows go with the message: nobody keeps an unread count for it.
+    expect(Number((await ts.server.deps.knex('user_messages').where({ message_id: id }).count('* as n').first())!.n)).toBe(0);
+    expect(await bobsUnread()).toBe(unreadBefore - 1);
     expect(capture.recipientsOf(ofType('delete_message'))).toEqual(ids(owner, admin, moderator, alice, bob, guest));
     expect(capture.for(bob.id).find(ofType('delete_message'))).toEqual({ type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: town, topic: 'gone' });
     assertError(await client(ts, alice).get(`/messages/${id}`), 'BAD_REQUEST', 'Invalid message(s)');

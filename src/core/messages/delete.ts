@@ -33,6 +33,8 @@ export async function deleteMessage(deps: AppDeps, user: User, messageId: number
       }
     }
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
+    // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
+    await db('user_messages').where({ message_id: message.id }).delete();
     await db('messages').where({ id: message.id }).delete();
     if (stream && stream.first_message_id === message.id) {
       const next = await db('messages').where('stream_id', stream.id).min('id as id').first();

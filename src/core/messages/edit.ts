@@ -314,7 +314,8 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       if (!target.history_public_to_subscribers && newCurrent.size > 0) {
         await db.raw(
           `INSERT INTO user_messages (user_id, message_id, realm_id, flags)
-           SELECT u, m, ?, ? FROM unnest(?::int[]) AS us(u) CROSS JOIN unnest(?::int[]) AS ms(m) ON CONFLICT DO NOTHING`,
+           SELECT u, m.id, ?, ? FROM unnest(?::int[]) AS us(u) CROSS JOIN messages m WHERE m.id = ANY(?::int[]) FOR KEY SHARE OF m
+           ON CONFLICT DO NOTHING`,
           [deps.realmId, FLAG_BITS.read, [...newCurrent], ids],
         );
       }

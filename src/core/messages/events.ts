@@ -43,6 +43,22 @@ export interface ClientView {
   eventTypes: string[] | null;
 }
 
+/**
+ * A published message as clients of one shape see it. A message to a big channel reaches a queue per
+ * recipient, nearly all asking for the same shape: the copy is made once per shape and shared (events
+ * are never mutated after publication, so sharing is safe).
+ */
+const finalizedCopies = new WeakMap<WideMessage, Map<number, Record<string, unknown>>>();
+
+function finalizedFor(wide: WideMessage, applyMarkdown: boolean, clientGravatar: boolean, allowEmptyTopicName: boolean): Record<string, unknown> {
+  let copies = finalizedCopies.get(wide);
+  if (!copies) finalizedCopies.set(wide, (copies = new Map()));
+  const shape = (applyMarkdown ? 1 : 0) | (clientGravatar ? 2 : 0) | (allowEmptyTopicName ? 4 : 0);
+  let copy = copies.get(shape);
+  if (!copy) copies.set(shape, (copy = finalizeMessage(wide, { applyMarkdown, clientGravatar, allowEmptyTopicName })));
+  return copy;
+}
+
 /** What a client receives for a published event (possibly several events, possibly none). */
 export function eventsForClient(event: ZulipEvent, client: ClientView): ZulipEvent[] {
   const allowEmpty = client.capabilities.empty_topic_name;
@@ -50,14 +66,7 @@ export function eventsForClient(event: ZulipEvent, client: ClientView): ZulipEve
   switch (event.type) {
     case 'message': {
       const { local_id, sender_queue_id, ...rest } = event;
-      const out: ZulipEvent = {
-        ...rest,
-        message: finalizeMessage(event.message as WideMessage, {
-          applyMarkdown: client.applyMarkdown,
-          clientGravatar: client.clientGravatar,
-          allowEmptyTopicName: allowEmpty,
-        }),
-      };
+      const out: ZulipEvent = { ...rest, message: finalizedFor(event.message as WideMessage, client.applyMarkdown, client.clientGravatar, allowEmpty) };
       if (local_id !== undefined && sender_queue_id === client.queueId) out.local_message_id = local_id;
       return [out];
     }

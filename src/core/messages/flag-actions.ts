@@ -77,7 +77,8 @@ export async function applyFlagChange(
       if (accessible.length !== missing.length) throw invalidMessage();
       const flags = adding ? HISTORICAL_FLAGS | bit : HISTORICAL_FLAGS & ~bit;
       await db.raw(
-        'INSERT INTO user_messages (user_id, message_id, realm_id, flags) SELECT ?, id, ?, ? FROM unnest(?::int[]) AS t(id) ON CONFLICT DO NOTHING',
+        // Read with a key-share lock, so a message deleted meanwhile cannot be left with a row.
+        'INSERT INTO user_messages (user_id, message_id, realm_id, flags) SELECT ?, id, ?, ? FROM messages WHERE id = ANY(?::int[]) FOR KEY SHARE ON CONFLICT DO NOTHING',
         [user.id, deps.realmId, flags, missing],
       );
     }
