@@ -135,6 +135,20 @@ describe('automatic follows', () => {
     ]);
   });
 
+  test('joining a topic someone else started does not follow it; with protected history, only received messages count', async () => {
+    assertSuccess(await client(ts, owner).post('/messages', { type: 'stream', to: town, topic: 'their idea', content: 'mine' }));
+    const reply = assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: town, topic: 'Their Idea', content: 'nice' }));
+    expect(reply.automatic_new_visibility_policy).toBeUndefined();
+    expect((await policies(bob)).find((p) => p.topic_name.toLowerCase() === 'their idea')).toBeUndefined();
+
+    const archive = await subscribe(ts, owner, 'archive', [owner], { invite_only: true, history_public_to_subscribers: false });
+    await sendToChannel(ts, owner, archive, 'old news', 'before bob joined');
+    await subscribe(ts, owner, 'archive', [bob]);
+    // Bob never received the earlier message: to him, he starts the topic.
+    const first = assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: archive, topic: 'old news', content: 'hello?' }));
+    expect(first.automatic_new_visibility_policy).toBe(3);
+  });
+
   test('sending in a muted channel unmutes the topic; a muted topic is not followed on mention', async () => {
     assertSuccess(await client(ts, owner).post('/messages', { type: 'stream', to: town, topic: 'busy', content: 'start' }));
     assertSuccess(await client(ts, bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: town, property: 'is_muted', value: true }] }));

@@ -1,7 +1,8 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { Stream } from '../channels/model';
-import { currentPolicy, setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';
+import { setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';
 import type { User } from '../users/model';
 import { isGuestRole } from '../users/roles';
 
@@ -21,20 +22,56 @@ const ON_PARTICIPATION = 1;
 const ON_SEND = 2;
 const ON_INITIATION = 3;
 
-async function startedTopic(db: UnitOfWork['trx'], sender: User, stream: Stream, topic: string, messageId: number): Promise<boolean> {
-  const query = db('messages').where('stream_id', stream.id).whereRaw('lower(topic) = lower(?)', [topic]).whereNot('id', messageId);
-  const sharedHistory = (stream.isPublic() && !isGuestRole(sender.role)) || stream.history_public_to_subscribers;
-  if (!sharedHistory) query.whereIn('id', (sub) => sub.select('message_id').from('user_messages').where('user_id', sender.id));
-  return (await query.first('id')) === undefined;
+/**
+ * What the policy rules need to know of the sender and the topic, as it was before the message.
+ * Sending reads it in the same statement as the channel (each statement is a round trip on the
+ * send path): `senderTopicColumns` are the columns to add to a query over `streams`, and
+ * `senderTopicState` reads them back.
+ */
+export interface SenderTopicState {
+  /** The sender's visibility policy for the topic. */
+  policy: number;
+  /** Whether the sender's subscription to the channel is muted. */
+  muted: boolean;
+  /** Whether the topic already had a message the sender can see in its history. */
+  topicExisted: boolean;
+}
+
+export function senderTopicColumns(db: Knex, sender: User, topic: string): Knex.Raw[] {
+  // Without shared history, only messages the sender received count (as Zulip's check does).
+  const sharedHistory = '((NOT streams.invite_only AND ?::boolean) OR streams.history_public_to_subscribers)';
+  return [
+    db.raw(
+      `COALESCE((SELECT ut.visibility_policy FROM user_topics ut
+                 WHERE ut.user_id = ? AND ut.stream_id = streams.id AND lower(ut.topic_name) = lower(?)), 0) AS sender_topic_policy`,
+      [sender.id, topic],
+    ),
+    db.raw('COALESCE((SELECT sub.is_muted FROM subscriptions sub WHERE sub.user_id = ? AND sub.stream_id = streams.id AND sub.active), false) AS sender_muted', [sender.id]),
+    db.raw(
+      `CASE WHEN ${sharedHistory}
+         THEN EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = streams.id AND lower(m.topic) = lower(?))
+         ELSE EXISTS (SELECT 1 FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+                      WHERE m.stream_id = streams.id AND lower(m.topic) = lower(?))
+       END AS topic_existed`,
+      [!isGuestRole(sender.role), topic, sender.id, topic],
+    ),
+  ];
+}
+
+/** Reads the columns of `senderTopicColumns` from a row, removing them from it. */
+export function senderTopicState(row: Record<string, unknown>): SenderTopicState {
+  const state = { policy: Number(row.sender_topic_policy), muted: Boolean(row.sender_muted), topicExisted: Boolean(row.topic_existed) };
+  delete row.sender_topic_policy;
+  delete row.sender_muted;
+  delete row.topic_existed;
+  return state;
 }
 
 /** Zulip's visibility_policy_for_send_message: the policy sending should raise the sender's to, if any. */
-async function policyAfterSending(db: UnitOfWork['trx'], sender: User, stream: Stream, topic: string, messageId: number): Promise<number | null> {
+function policyAfterSending(before: SenderTopicState): number | null {
   const { automaticallyFollowTopicsPolicy: follow, automaticallyUnmuteTopicsInMutedStreamsPolicy: unmute } = AUTOMATIC_POLICY_DEFAULTS;
-  const current = await currentPolicy(db, sender.id, stream.id, topic);
+  const { policy: current, muted } = before;
   if (current === VisibilityPolicy.FOLLOWED) return null;
-  const sub = await db('subscriptions').where({ user_id: sender.id, stream_id: stream.id, active: true }).first('is_muted');
-  const muted = Boolean(sub?.is_muted);
   const candidates: (number | null)[] = [
     follow === ON_PARTICIPATION || follow === ON_SEND ? VisibilityPolicy.FOLLOWED : null,
     muted && (unmute === ON_PARTICIPATION || unmute === ON_SEND) ? VisibilityPolicy.UNMUTED : null,
@@ -42,27 +79,31 @@ async function policyAfterSending(db: UnitOfWork['trx'], sender: User, stream: S
   if (candidates.includes(VisibilityPolicy.FOLLOWED)) return VisibilityPolicy.FOLLOWED;
   let policy: number | null = candidates.includes(VisibilityPolicy.UNMUTED) ? VisibilityPolicy.UNMUTED : null;
   if (current !== VisibilityPolicy.INHERIT) return policy !== null && policy === current ? null : policy;
-  const initiated = follow === ON_INITIATION || (muted && unmute === ON_INITIATION) ? await startedTopic(db, sender, stream, topic, messageId) : false;
+  const initiated = (follow === ON_INITIATION || (muted && unmute === ON_INITIATION)) && !before.topicExisted;
   if (initiated && follow === ON_INITIATION) return VisibilityPolicy.FOLLOWED;
   if (initiated && muted && unmute === ON_INITIATION) policy = VisibilityPolicy.UNMUTED;
   return policy;
 }
 
-/** Returns the sender's new visibility policy for the topic when sending changed it, else null. */
+/**
+ * Returns the sender's new visibility policy for the topic when sending changed it, else null.
+ * `before` is the sender's state read with the channel (see senderTopicColumns).
+ */
 export async function afterChannelMessageSent(
   _deps: AppDeps,
   uow: UnitOfWork,
   sender: User,
   stream: Stream,
   topic: string,
-  messageId: number,
+  before: SenderTopicState | null,
   mentionedUserIds: Set<number>,
   recipientIds: Set<number>,
 ): Promise<number | null> {
   const db = uow.trx;
   let result: number | null = null;
-  if (!sender.is_bot) {
-    const policy = await policyAfterSending(db, sender, stream, topic, messageId);
+  // Bots' topics follow no policy (`before` is only read for people).
+  if (!sender.is_bot && before) {
+    const policy = policyAfterSending(before);
     if (policy !== null && (await setVisibilityPolicies(uow, [sender.id], stream.id, topic, policy)).length > 0) result = policy;
   }
   if (AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsWhereMentioned) {

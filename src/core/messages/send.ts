@@ -21,7 +21,7 @@ import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-se
 import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
-import { afterChannelMessageSent } from './send-hooks';
+import { afterChannelMessageSent, SenderTopicState, senderTopicColumns, senderTopicState } from './send-hooks';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
@@ -55,30 +55,43 @@ interface Target {
   recipientId: number;
   /** Channel messages: the channel's active subscribers, read with the channel. */
   subscriberIds?: number[];
+  /** Channel messages from people: the sender's state in the topic before this message. */
+  senderTopic?: SenderTopicState;
 }
 
 /**
- * The channel a message is addressed to, by id or name, with its active subscribers read in the
- * same statement (each statement is a round trip on the send path).
+ * The channel a message is addressed to, by id or name, with its active subscribers and the
+ * sender's state in the topic read in the same statement (each statement is a round trip on the
+ * send path).
  */
-async function findChannelWithSubscribers(db: Knex, realmId: number, channel: number | string): Promise<{ stream: Stream; subscriberIds: number[] } | undefined> {
+async function findChannelForSending(
+  db: Knex,
+  realmId: number,
+  channel: number | string,
+  sender: User,
+  topic: string,
+): Promise<{ stream: Stream; subscriberIds: number[]; senderTopic: SenderTopicState } | undefined> {
   if (typeof channel === 'number' && !isRowId(channel)) return undefined;
-  const query = Stream.query(db)
+  // Plain knex rather than Stream.query(): objection's query building costs more than the rest of
+  // this function, and the row becomes a Stream all the same.
+  const query = db('streams')
     .select(
       'streams.*',
       db.raw(
         `ARRAY(SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
                WHERE s.stream_id = streams.id AND s.active AND u.is_active) AS active_subscriber_ids`,
       ),
+      ...senderTopicColumns(db, sender, topic),
     )
     .where('realm_id', realmId);
   if (typeof channel === 'number') query.where('id', channel);
   else query.whereRaw('lower(name) = lower(?)', [channel.trim()]);
-  const row = (await query.first()) as (Stream & { active_subscriber_ids?: number[] }) | undefined;
+  const row = (await query.first()) as (Record<string, unknown> & { active_subscriber_ids?: number[] }) | undefined;
   if (!row) return undefined;
   const subscriberIds = (row.active_subscriber_ids ?? []).map(Number);
   delete row.active_subscriber_ids;
-  return { stream: row, subscriberIds };
+  const senderTopic = senderTopicState(row);
+  return { stream: Stream.fromDatabaseJson(row), subscriberIds, senderTopic };
 }
 
 export async function sendMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
@@ -170,18 +183,26 @@ async function channelTarget(
   rawTopic: string,
   getViewer: () => Promise<ChannelViewer>,
 ): Promise<Target> {
-  const found = await findChannelWithSubscribers(db, deps.realmId, channel);
+  // The topic is needed for the lookup; an invalid one is reported after the channel's errors.
+  let topic = '';
+  let topicError: unknown = null;
+  try {
+    topic = topicForStorage(rawTopic);
+  } catch (error) {
+    topicError = error;
+  }
+  const found = await findChannelForSending(db, deps.realmId, channel, sender, topic);
   if (!found) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
-  const { stream, subscriberIds } = found;
+  const { stream, subscriberIds, senderTopic } = found;
   // Most messages go to channels open to the sender, where the sender's groups and subscriptions
   // do not matter: those skip loading them.
   const everyone = (await cachedSystemGroupIds(deps.knex, db, deps.realmId))['role:everyone'];
   const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
   if (!open) await accessChannelForPost(db, await getViewer(), stream);
-  const topic = topicForStorage(rawTopic);
+  if (topicError) throw topicError;
   checkTopicsPolicy(stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
-  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id), subscriberIds };
+  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id), subscriberIds, senderTopic };
 }
 
 async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
@@ -332,7 +353,7 @@ async function storeAndPublish(
   const result: SendMessageResult = { id: messageId };
   if (stream) {
     await markChannelActive(db, uow, deps, stream, messageId);
-    const policy = await afterChannelMessageSent(deps, uow, sender, stream, target.topic, messageId, mentioned, recipientIds);
+    const policy = await afterChannelMessageSent(deps, uow, sender, stream, target.topic, target.senderTopic ?? null, mentioned, recipientIds);
     if (policy !== null) result.automatic_new_visibility_policy = policy;
   }
   return result;
