@@ -2,15 +2,17 @@ import { Knex } from 'knex';
 import type { Delivery, DeliveryOptions, EventBus, ZulipEvent } from '../realtime/bus';
 
 /**
- * One transaction plus the events it will publish. Events are collected while the transaction runs
- * and handed to the bus only once it has committed; a rollback drops them.
+ * One transaction (or, see inSingleStatement, one write statement) plus the events it will publish.
+ * Events are collected while the work runs and handed to the bus only once it has committed; a
+ * rollback drops them.
  */
 export class UnitOfWork {
   readonly deliveries: Delivery[] = [];
   private readonly afterCommitHooks: (() => void)[] = [];
 
   constructor(
-    readonly trx: Knex.Transaction,
+    /** Where the work's statements go: its transaction, or the pool (inSingleStatement). */
+    readonly trx: Knex,
     readonly realmId: number,
   ) {}
 
@@ -27,6 +29,23 @@ export class UnitOfWork {
   runAfterCommit(): void {
     for (const hook of this.afterCommitHooks) hook();
   }
+}
+
+/**
+ * For an action whose only write is one statement, atomic by itself: the work runs on the pool,
+ * without the BEGIN and COMMIT round trips, and its events are published once it has returned (its
+ * write has committed by then). The work must not write more than once.
+ */
+export async function inSingleStatement<T>(
+  deps: { knex: Knex; bus: EventBus },
+  realmId: number,
+  work: (uow: UnitOfWork) => Promise<T>,
+): Promise<T> {
+  const uow = new UnitOfWork(deps.knex, realmId);
+  const result = await work(uow);
+  uow.runAfterCommit();
+  await deps.bus.publish(uow.deliveries);
+  return result;
 }
 
 export async function inTransaction<T>(

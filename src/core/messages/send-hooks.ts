@@ -85,6 +85,12 @@ function policyAfterSending(before: SenderTopicState): number | null {
   return policy;
 }
 
+/** Whether afterChannelMessageSent may write anything for this message (else it does nothing). */
+export function mayChangeTopicPolicies(sender: User, before: SenderTopicState | null, mentionedUserIds: Set<number>, recipientIds: Set<number>): boolean {
+  if (!sender.is_bot && before && policyAfterSending(before) !== null) return true;
+  return AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsWhereMentioned && [...mentionedUserIds].some((id) => recipientIds.has(id));
+}
+
 /**
  * Returns the sender's new visibility policy for the topic when sending changed it, else null.
  * `before` is the sender's state read with the channel (see senderTopicColumns).

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
-import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
+import { inSingleStatement, inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
 import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
@@ -21,13 +21,13 @@ import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-se
 import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
-import { afterChannelMessageSent, SenderTopicState, senderTopicColumns, senderTopicState } from './send-hooks';
+import { afterChannelMessageSent, mayChangeTopicPolicies, SenderTopicState, senderTopicColumns, senderTopicState } from './send-hooks';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
  * normalized and rendered, the message stored with one `user_messages` row per recipient (flags
  * from mentions; the sender's own copy starts read), and a `message` event published to the
- * recipients, grouped by their flags.
+ * recipients, with each one's flags.
  */
 export interface SendMessageRequest {
   addressee: Addressee;
@@ -102,19 +102,27 @@ export async function sendMessage(deps: AppDeps, sender: User, request: SendMess
   } else if ((addressee.userIds ?? addressee.emails ?? []).length === 0) {
     throw errors.badRequest('Message must have recipients');
   }
-  return inTransaction(deps, deps.realmId, async (uow) => {
-    const db = uow.trx;
-    let viewer: Promise<ChannelViewer> | null = null;
-    const getViewer = () => (viewer ??= loadViewer(db, sender));
-    const directUsers = addressee.type === 'private' ? await resolveDirectRecipients(deps, db, sender, addressee) : [];
-    const content = normalizeMessageContent(request.content);
-    const target =
-      addressee.type === 'stream'
-        ? await channelTarget(deps, db, sender, addressee.channel!, request.topic!, getViewer)
-        : await directTarget(deps, db, sender, directUsers);
-    const rendering = await renderMessageContent(db, deps, content, getViewer);
-    return storeAndPublish(deps, uow, sender, target, content, rendering, request, getViewer);
-  });
+  // Everything is read first, on the pool: under read committed each statement sees the latest
+  // commits whether or not it runs in a transaction, so this changes no answer.
+  const db = deps.knex;
+  let viewer: Promise<ChannelViewer> | null = null;
+  const getViewer = () => (viewer ??= loadViewer(db, sender));
+  const directUsers = addressee.type === 'private' ? await resolveDirectRecipients(deps, db, sender, addressee) : [];
+  const content = normalizeMessageContent(request.content);
+  const target =
+    addressee.type === 'stream'
+      ? await channelTarget(deps, db, sender, addressee.channel!, request.topic!, getViewer)
+      : await directTarget(deps, db, sender, directUsers);
+  const rendering = await renderMessageContent(db, deps, content, getViewer);
+  const prepared = await prepareMessage(deps, db, sender, target, content, rendering, request, getViewer);
+  // Most messages need one write, the statement storing them, which is atomic by itself: they
+  // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change or a
+  // mention also write elsewhere, in one transaction with the message.
+  const alsoWrites =
+    target.stream !== null &&
+    (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
+  const unit = alsoWrites ? inTransaction : inSingleStatement;
+  return unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request));
 }
 
 /** Where a message the server writes itself goes: a channel topic, or a direct conversation. */
@@ -142,7 +150,8 @@ export async function sendInternalMessage(deps: AppDeps, uow: UnitOfWork, sender
   const text = normalizeMessageContent(content);
   const rendering = await renderMessageContent(db, deps, text, getViewer);
   const request: SendMessageRequest = { addressee, topic: target.topic, content: text, client: 'Internal' };
-  return (await storeAndPublish(deps, uow, sender, target, text, rendering, request, getViewer)).id;
+  const prepared = await prepareMessage(deps, db, sender, target, text, rendering, request, getViewer);
+  return (await storeAndPublish(deps, uow, sender, prepared, request)).id;
 }
 
 async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, addressee: Extract<Addressee, { type: 'private' }>): Promise<User[]> {
@@ -245,17 +254,27 @@ async function checkWildcardMentions(
   throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
 }
 
-async function storeAndPublish(
+/** A message ready to be stored: who receives it, with which flags (everything sending reads). */
+interface PreparedMessage {
+  target: Target;
+  content: string;
+  rendering: MessageRendering;
+  recipientIds: Set<number>;
+  mentioned: Set<number>;
+  rows: { userId: number; flags: number }[];
+  realmStr: string;
+}
+
+async function prepareMessage(
   deps: AppDeps,
-  uow: UnitOfWork,
+  db: Knex,
   sender: User,
   target: Target,
   content: string,
   rendering: MessageRendering,
   request: SendMessageRequest,
   getViewer: () => Promise<ChannelViewer>,
-): Promise<SendMessageResult> {
-  const db = uow.trx;
+): Promise<PreparedMessage> {
   const { stream } = target;
   const recipientIds = new Set<number>(
     stream ? (target.subscriberIds ?? (await activeSubscriberIds(db, stream.id))) : target.participants.filter((u) => u.is_active).map((u) => u.id),
@@ -279,7 +298,13 @@ async function storeAndPublish(
     if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     return { userId, flags };
   });
+  return { target, content, rendering, recipientIds, mentioned, rows, realmStr: await realmString(db, deps) };
+}
 
+async function storeAndPublish(deps: AppDeps, uow: UnitOfWork, sender: User, prepared: PreparedMessage, request: SendMessageRequest): Promise<SendMessageResult> {
+  const db = uow.trx;
+  const { target, content, rendering, recipientIds, mentioned, rows } = prepared;
+  const { stream } = target;
   // The message and its recipients' rows in one statement: each statement is a round trip.
   const now = new Date();
   const inserted = await db.raw(
@@ -336,7 +361,7 @@ async function storeAndPublish(
     streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
     reactions: new Map(),
     edits: new Map(),
-    realmStr: await realmString(db, deps),
+    realmStr: prepared.realmStr,
     editHistoryVisibility: 1,
   };
   const wide = wideMessage(row, ctx, deps.config);
@@ -359,9 +384,13 @@ async function storeAndPublish(
   return result;
 }
 
+function needsChannelActivation(stream: Stream): boolean {
+  return stream.first_message_id === null || !stream.is_recently_active;
+}
+
 /** A channel's first message sets first_message_id; a message revives an inactive channel. */
 async function markChannelActive(db: Knex, uow: UnitOfWork, deps: AppDeps, stream: Stream, messageId: number): Promise<void> {
-  if (stream.first_message_id !== null && stream.is_recently_active) return;
+  if (!needsChannelActivation(stream)) return;
   const changes: { property: 'first_message_id' | 'is_recently_active'; value: unknown }[] = [];
   if (stream.first_message_id === null) {
     const updated = await db('streams').where({ id: stream.id }).whereNull('first_message_id').update({ first_message_id: messageId });
