@@ -162,6 +162,18 @@ describe('direct messages', () => {
     assertError(await client(ts, bob).get(`/messages/${self.id}`), 'BAD_REQUEST', 'Invalid message(s)');
   });
 
+  test('the notification bot may be answered, by email or by id, and its conversation narrowed to', async () => {
+    const { cross_realm_bots: bots } = assertSuccess(await client(ts, alice).post('/register', { fetch_event_types: '["realm_user"]' }));
+    const bot = bots.find((b: { email: string }) => b.email === 'notification-bot@zulip.com');
+    const byEmail = assertSuccess(await post(alice, { type: 'direct', to: ['notification-bot@zulip.com'], content: 'thanks!' })).id;
+    const byId = assertSuccess(await post(alice, { type: 'direct', to: [bot.user_id], content: 'again' })).id;
+    const { message } = assertSuccess(await client(ts, alice).get(`/messages/${byId}`));
+    expect(message.display_recipient.map((p: { email: string }) => p.email).sort()).toEqual([alice.email, 'notification-bot@zulip.com'].sort());
+    const narrowed = await fetchMessages(ts, alice, { narrow: JSON.stringify([{ operator: 'dm', operand: 'notification-bot@zulip.com' }]) });
+    expect(narrowed.messages.map((m: { id: number }) => m.id)).toEqual([byEmail, byId]);
+    assertError(await post(alice, { type: 'direct', to: [bot.user_id + 1000], content: 'x' }), 'BAD_REQUEST', `Invalid user ID ${bot.user_id + 1000}`);
+  });
+
   test('recipient errors', async () => {
     assertError(await post(alice, { type: 'direct', content: 'x' }), 'BAD_REQUEST', 'Message must have recipients');
     assertError(await post(alice, { type: 'direct', to: [], content: 'x' }), 'BAD_REQUEST', 'Message must have recipients');

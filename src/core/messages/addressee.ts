@@ -59,9 +59,17 @@ export function parseAddressee(type: (typeof MESSAGE_TYPES)[number], to: string 
   return { type: 'private', ...parseUserList(to) };
 }
 
+/**
+ * Who may be addressed: the organization's users, and the server's own bots (which belong to an
+ * internal organization, as Zulip's cross-realm bots do: a user may answer the notification bot).
+ */
+function addressable(db: Knex, realmId: number) {
+  return User.query(db).where((q) => q.where('realm_id', realmId).orWhere('is_system_bot', true));
+}
+
 /** Users by id; "Invalid user ID n" for any unknown id. */
 export async function usersByIds(db: Knex, realmId: number, ids: number[]): Promise<User[]> {
-  const rows = await User.query(db).where('realm_id', realmId).whereIn('id', ids);
+  const rows = await addressable(db, realmId).whereIn('id', ids);
   const byId = new Map(rows.map((u) => [u.id, u]));
   return ids.map((id) => {
     const user = byId.get(id);
@@ -87,8 +95,7 @@ export async function usersByEmails(
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1]))
     .filter(Number.isSafeInteger);
-  const candidates = await User.query(db)
-    .where('realm_id', realmId)
+  const candidates = await addressable(db, realmId)
     .where((q) => {
       q.whereRaw(`lower(delivery_email) IN (${lowered.map(() => '?').join(', ')})`, lowered);
       if (placeholderIds.length > 0) q.orWhereIn('id', placeholderIds);
