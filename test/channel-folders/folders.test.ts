@@ -3,7 +3,7 @@ import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH }
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/realtime/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { collectEvents, registerOptions } from '../helpers/collect-events';
+import { captureEvents, registerOptions } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
@@ -44,7 +44,7 @@ test('limits are Zulip’s', () => {
 describe('POST /channel_folders/create', () => {
   test('administrators create folders; the description is rendered safely', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const res = await client(ts, admin).post('/channel_folders/create', { name: 'Frontend', description: 'Web & <b>UI</b>\n\nSecond' });
     events.stop();
     const id = assertSuccess(res).channel_folder_id;
@@ -113,7 +113,7 @@ describe('GET /channel_folders', () => {
 describe('PATCH /channel_folders/{id}', () => {
   test('renames, redescribes, archives and unarchives, one event per change', async () => {
     const id = await createFolder({ name: 'Old', description: 'old' });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { name: 'New', description: '**new**', is_archived: true }));
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { is_archived: false }));
     events.stop();
@@ -130,7 +130,7 @@ describe('PATCH /channel_folders/{id}', () => {
     const id = await createFolder({ description: 'something' });
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { description: '' }));
     expect(await folder(id)).toMatchObject({ description: '', rendered_description: '' });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const current = await folder(id);
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { name: current.name, description: '', is_archived: false }));
     events.stop();
@@ -179,7 +179,7 @@ describe('PATCH /channel_folders (reorder)', () => {
       (f: { id: number }) => f.id,
     );
     const reversed = [...ids].reverse();
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).patch('/channel_folders', { order: reversed }));
     events.stop();
     const after = assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders;
@@ -205,10 +205,10 @@ describe('register slice channel_folders', () => {
     expect(stateSlices).toContain(channelFoldersSlice);
     expect(channelFoldersSlice.fetchTypes).toEqual(['channel_folders']);
     const me = (await User.query(ts.server.deps.knex).findById(member.id))!;
-    const options = registerOptions();
+    const options = registerOptions({ includeSubscribers: 'false' });
     const state = await channelFoldersSlice.fetch(ts.server.deps, me, options);
     expect(state.channel_folders).toEqual(assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const id = await createFolder({ description: 'x' });
     assertSuccess(await client(ts, admin).patch(`/channel_folders/${id}`, { name: 'Replayed', description: 'y', is_archived: true }));
     const ids = (state.channel_folders as { id: number }[]).map((f) => f.id).concat(id);

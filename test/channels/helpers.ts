@@ -1,27 +1,13 @@
 import { User } from '../../src/core/users/model';
-import type { Delivery, ZulipEvent } from '../../src/realtime/bus';
-import { NO_CAPABILITIES, RegisterOptions, RegisterState } from '../../src/realtime/state';
+import type { ZulipEvent } from '../../src/realtime/bus';
+import type { RegisterOptions, RegisterState } from '../../src/realtime/state';
 import { streamsSlice, subscriptionsSlice } from '../../src/core/channels/state';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from '../../src/core/channels/events';
 import { assertSuccess, client } from '../helpers/api';
+import { captureEvents, registerOptions } from '../helpers/events';
 import type { TestServer, TestUser } from '../helpers/server';
 
-/** Collects every delivery published on the bus while it is attached. */
-export function captureEvents(ts: TestServer) {
-  const deliveries: Delivery[] = [];
-  const stop = ts.server.deps.bus.subscribe((batch) => deliveries.push(...structuredClone(batch)));
-  return {
-    deliveries,
-    stop,
-    clear: () => deliveries.splice(0, deliveries.length),
-    /** Events delivered to one user (with that user's own fields, such as a message's flags), in order. */
-    for: (userId: number): ZulipEvent[] =>
-      deliveries.filter((d) => d.userIds.includes(userId)).map((d) => (d.perUser?.[userId] ? { ...d.event, ...d.perUser[userId] } : d.event)),
-    /** Users who received events matching the predicate. */
-    recipientsOf: (match: (e: ZulipEvent) => boolean): number[] =>
-      [...new Set(deliveries.filter((d) => match(d.event)).flatMap((d) => d.userIds))].sort((a, b) => a - b),
-  };
-}
+export { captureEvents, registerOptions };
 
 export const ids = (...users: { id: number }[]) => users.map((u) => u.id).sort((a, b) => a - b);
 
@@ -34,20 +20,6 @@ export async function createChannel(
   assertSuccess(await client(ts, who).post('/users/me/subscriptions', { subscriptions: [{ name, description: `About ${name}` }], ...extra }));
   const res = assertSuccess(await client(ts, who).get('/get_stream_id', { stream: name }));
   return res.stream_id;
-}
-
-export function registerOptions(overrides: Partial<RegisterOptions> = {}, capabilities: Partial<RegisterOptions['capabilities']> = {}): RegisterOptions {
-  return {
-    applyMarkdown: false,
-    clientGravatar: true,
-    includeSubscribers: 'true',
-    slimPresence: false,
-    presenceHistoryLimitDays: 14,
-    narrow: [],
-    allPublicStreams: false,
-    ...overrides,
-    capabilities: { ...NO_CAPABILITIES, ...capabilities },
-  };
 }
 
 export async function fetchChannelState(ts: TestServer, who: { id: number }, options: RegisterOptions): Promise<RegisterState> {

@@ -1,7 +1,7 @@
 import { draftsSlice } from '../../src/core/drafts/state';
 import { User } from '../../src/core/users/model';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { defaultRegisterOptions as registerOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -185,7 +185,7 @@ describe('POST /drafts', () => {
   });
 
   test('creation sends a drafts add event to the user only, after commit', async () => {
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       const { ids } = assertSuccess(await client(ts, alice).post('/drafts', { drafts: [channelDraft({ timestamp: 100 })] }));
       expect(events.ofType('drafts')).toEqual([
@@ -221,7 +221,7 @@ describe('PATCH /drafts/{id}', () => {
   test('replaces the draft and sends an update event', async () => {
     const me = await makeUser(ts, 400);
     const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft({ timestamp: 10 })] }));
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(
         await client(ts, me).patch(`/drafts/${ids[0]}`, {
@@ -262,7 +262,7 @@ describe('DELETE /drafts/{id}', () => {
   test('deletes the draft and sends a remove event', async () => {
     const me = await makeUser(ts, 400);
     const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft(), channelDraft()] }));
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).delete(`/drafts/${ids[0]}`));
       expect(events.ofType('drafts')).toEqual([{ event: { type: 'drafts', op: 'remove', draft_id: ids[0] }, userIds: [me.id] }]);
@@ -287,7 +287,7 @@ describe('drafts synchronization setting', () => {
     const other = await makeUser(ts, 400);
     const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft(), channelDraft()] }));
     assertSuccess(await client(ts, other).post('/drafts', { drafts: [channelDraft()] }));
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).patch('/settings', { enable_drafts_synchronization: false }));
       // No drafts event: clients keep their local copies.

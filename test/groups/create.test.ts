@@ -1,6 +1,6 @@
 import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { collectEvents } from '../helpers/collect-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
 
@@ -169,7 +169,7 @@ describe('POST /user_groups/create', () => {
 
   test('subgroups given at creation are added, whatever the other permissions', async () => {
     const sub = await createGroup(ts, cast.other);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const id = await createGroup(ts, cast.member, {
       subgroups: [sub],
       can_add_members_group: sys['role:nobody'],
@@ -182,7 +182,7 @@ describe('POST /user_groups/create', () => {
   });
 
   test('an invalid subgroup leaves nothing behind', async () => {
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const res = await client(ts, cast.member).post('/user_groups/create', { name: 'half made', description: '', members: [], subgroups: [123456] });
     events.stop();
     assertError(res, 'BAD_REQUEST', 'Invalid user group ID: 123456');
@@ -193,7 +193,7 @@ describe('POST /user_groups/create', () => {
   test('user_group/add goes to every active user after the commit', async () => {
     const gone = await makeUser(ts, 400);
     await client(ts, ts.owner).delete(`/users/${gone.id}`);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const id = await createGroup(ts, cast.admin, { name: 'announced', description: 'About', members: [cast.member.id] });
     events.stop();
     const [delivery] = events.of('user_group', 'add');

@@ -1,6 +1,6 @@
 import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { collectEvents } from '../helpers/collect-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
 
@@ -28,7 +28,7 @@ const subgroups = async (id: number) => (await getGroup(ts, id)).direct_subgroup
 describe('POST /user_groups/{id}/members', () => {
   test('adds and removes members, announcing each change', async () => {
     const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.other.id, cast.admin.id] }));
     expect(await members(id)).toEqual([cast.member.id, cast.other.id, cast.admin.id].sort((a, b) => a - b));
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/members`, { delete: [cast.other.id] }));
@@ -44,7 +44,7 @@ describe('POST /user_groups/{id}/members', () => {
 
   test('add and delete in one request succeed or fail together', async () => {
     const id = await createGroup(ts, cast.member, { members: [cast.member.id] });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const res = await client(ts, cast.member).post(`/user_groups/${id}/members`, { add: [cast.other.id], delete: [cast.admin.id] });
     events.stop();
     assertError(res, 'BAD_REQUEST', `There is no member '${cast.admin.id}' in this user group`);
@@ -147,7 +147,7 @@ describe('POST /user_groups/{id}/subgroups', () => {
     const id = await createGroup(ts, cast.member);
     const a = await createGroup(ts, cast.other);
     const b = await createGroup(ts, cast.other);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/subgroups`, { add: [a, b] }));
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/subgroups`, { delete: [a] }));
     events.stop();
@@ -210,7 +210,7 @@ describe('POST /user_groups/{id}/subgroups', () => {
 describe('role changes move users between system groups', () => {
   test('with remove_members then add_members events to every active user', async () => {
     const user = await makeUser(ts, 400);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, ts.owner).patch(`/users/${user.id}`, { role: 300 }));
     assertSuccess(await client(ts, ts.owner).patch(`/users/${user.id}`, { role: 600 }));
     events.stop();
@@ -228,7 +228,7 @@ describe('role changes move users between system groups', () => {
   });
 
   test('a new account joins its role’s groups with add_members events', async () => {
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const user = await makeUser(ts, 400);
     events.stop();
     expect(events.events('user_group').map((e) => [e.op, e.group_id, e.user_ids])).toEqual(

@@ -3,7 +3,7 @@ import { stateSlices } from '../../src/realtime/slices';
 import type { User } from '../../src/core/users/model';
 import { User as UserModel } from '../../src/core/users/model';
 import { assertSuccess, client } from '../helpers/api';
-import { collectEvents, registerOptions } from '../helpers/collect-events';
+import { captureEvents, registerOptions } from '../helpers/events';
 import { startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const fetch = async (includeDeactivated: boolean) =>
-  userGroupsSlice.fetch(ts.server.deps, me, registerOptions({ include_deactivated_groups: includeDeactivated }));
+  userGroupsSlice.fetch(ts.server.deps, me, registerOptions({ includeSubscribers: 'false' }, { include_deactivated_groups: includeDeactivated }));
 
 test('the slice is registered under the realm_user_groups fetch type', () => {
   expect(stateSlices).toContain(userGroupsSlice);
@@ -47,9 +47,9 @@ test('realm_user_groups matches GET /user_groups, deactivated groups only when d
 
 /** Brings a snapshot taken before some changes up to date by applying their events (twice). */
 async function replay(includeDeactivated: boolean, change: () => Promise<void>) {
-  const options = registerOptions({ include_deactivated_groups: includeDeactivated });
+  const options = registerOptions({ includeSubscribers: 'false' }, { include_deactivated_groups: includeDeactivated });
   const before = await userGroupsSlice.fetch(ts.server.deps, me, options);
-  const events = collectEvents(ts);
+  const events = captureEvents(ts);
   await change();
   events.stop();
   for (let round = 0; round < 2; round++) {

@@ -1,7 +1,7 @@
 import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { userGroupEventForClient } from '../../src/core/groups/events';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { collectEvents } from '../helpers/collect-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
 import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
 
@@ -29,7 +29,7 @@ const manageAll = (value: number | { direct_members: number[]; direct_subgroups:
 describe('PATCH /user_groups/{id}', () => {
   test('renames and redescribes, one event per change', async () => {
     const id = await createGroup(ts, cast.member, { name: 'support', description: 'Support team' });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { name: 'help', description: 'Troubleshooting team' }));
     events.stop();
     expect(await getGroup(ts, id)).toMatchObject({ name: 'help', description: 'Troubleshooting team' });
@@ -41,7 +41,7 @@ describe('PATCH /user_groups/{id}', () => {
 
   test('unchanged values change nothing and say nothing', async () => {
     const id = await createGroup(ts, cast.member, { name: 'steady', description: 'same' });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { name: 'steady', description: 'same' }));
     events.stop();
     expect(events.deliveries).toHaveLength(0);
@@ -88,7 +88,7 @@ describe('PATCH /user_groups/{id}', () => {
   describe('permission settings', () => {
     test('take {new, old}, in canonical form, with one event each', async () => {
       const id = await createGroup(ts, cast.member);
-      const events = collectEvents(ts);
+      const events = captureEvents(ts);
       assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_mention_group: { new: sys['role:moderators'] } }));
       expect((await getGroup(ts, id)).can_mention_group).toBe(sys['role:moderators']);
       assertSuccess(
@@ -125,7 +125,7 @@ describe('PATCH /user_groups/{id}', () => {
 
     test('setting the current value is a no-op without an event', async () => {
       const id = await createGroup(ts, cast.member);
-      const events = collectEvents(ts);
+      const events = captureEvents(ts);
       assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { can_join_group: { new: sys['role:nobody'] } }));
       events.stop();
       expect(events.deliveries).toHaveLength(0);
@@ -154,7 +154,7 @@ describe('PATCH /user_groups/{id}', () => {
 describe('deactivation and reactivation', () => {
   test('the creator deactivates; the event is the modern update', async () => {
     const id = await createGroup(ts, cast.member);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
     events.stop();
     expect((await getGroup(ts, id)).deactivated).toBe(true);
@@ -194,14 +194,14 @@ describe('deactivation and reactivation', () => {
   test('reactivation through PATCH carries the whole group for older clients', async () => {
     const id = await createGroup(ts, cast.member, { members: [cast.other.id] });
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { deactivated: false }));
     events.stop();
     const group = await getGroup(ts, id);
     expect(group.deactivated).toBe(false);
     expect(events.events('user_group')).toEqual([{ type: 'user_group', op: 'update', group_id: id, data: { deactivated: false }, group }]);
     // Reactivating an active group, or "deactivated: true", changes nothing.
-    const quiet = collectEvents(ts);
+    const quiet = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { deactivated: false }));
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { deactivated: true }));
     quiet.stop();
@@ -212,7 +212,7 @@ describe('deactivation and reactivation', () => {
   test('renaming a deactivated group is allowed and its event is marked', async () => {
     const id = await createGroup(ts, cast.member);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).patch(`/user_groups/${id}`, { name: 'renamed while retired' }));
     events.stop();
     expect(events.events('user_group')).toEqual([
@@ -224,7 +224,7 @@ describe('deactivation and reactivation', () => {
     const id = await createGroup(ts, cast.member);
     const gone = await makeUser(ts, 400);
     assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, cast.member).post(`/user_groups/${id}/deactivate`));
     events.stop();
     const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');

@@ -1,4 +1,5 @@
-import type { Delivery } from '../../src/realtime/bus';
+import type { Delivery, ZulipEvent } from '../../src/realtime/bus';
+import { NO_CAPABILITIES, RegisterOptions as SliceOptions } from '../../src/realtime/state';
 import { ApiResponse, assertSuccess, client } from './api';
 import { applyEvents, comparableState, Event, State } from './reducer';
 import type { TestServer, TestUser } from './server';
@@ -168,17 +169,50 @@ function isApiResponse(value: unknown): value is ApiResponse {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value && 'headers' in value;
 }
 
-/** Records every delivery published on the server's bus until stopped. */
+/**
+ * Records every delivery published on the server's bus until stopped (events reach the bus only
+ * after their transaction commits). Deliveries are copied, so later changes to the published
+ * objects do not alter what was recorded.
+ */
 export function captureEvents(ts: TestServer) {
   const deliveries: Delivery[] = [];
-  const stop = ts.server.deps.bus.subscribe((batch) => deliveries.push(...batch));
+  const stop = ts.server.deps.bus.subscribe((batch) => deliveries.push(...structuredClone(batch)));
+  /** Deliveries of one event type (and op), in publish order. */
+  const of = (type: string, op?: string): Delivery[] => deliveries.filter((d) => d.event.type === type && (op === undefined || d.event.op === op));
   return {
     deliveries,
     stop,
-    /** Deliveries of one event type (and op), in publish order. */
-    of: (type: string, op?: string) => deliveries.filter((d) => d.event.type === type && (op === undefined || d.event.op === op)),
     clear: () => {
       deliveries.length = 0;
     },
+    of,
+    /** The events of one type (and op), in publish order. */
+    events: (type: string, op?: string): ZulipEvent[] => of(type, op).map((d) => d.event),
+    /** Events of a type, with the users they went to. */
+    ofType: (type: string) => of(type).map(({ event, userIds }) => ({ event, userIds })),
+    /** Events delivered to one user (with that user's own fields, such as a message's flags), in order. */
+    for: (userId: number): ZulipEvent[] =>
+      deliveries.filter((d) => d.userIds.includes(userId)).map((d) => (d.perUser?.[userId] ? { ...d.event, ...d.perUser[userId] } : d.event)),
+    /** Users who received events matching the predicate. */
+    recipientsOf: (match: (e: ZulipEvent) => boolean): number[] =>
+      [...new Set(deliveries.filter((d) => match(d.event)).flatMap((d) => d.userIds))].sort((a, b) => a - b),
+  };
+}
+
+/**
+ * The options a state slice receives from POST /register (src/realtime/state's RegisterOptions,
+ * not the request parameters above), with the given overrides and capabilities declared.
+ */
+export function registerOptions(overrides: Partial<SliceOptions> = {}, capabilities: Partial<SliceOptions['capabilities']> = {}): SliceOptions {
+  return {
+    applyMarkdown: false,
+    clientGravatar: true,
+    includeSubscribers: 'true',
+    slimPresence: false,
+    presenceHistoryLimitDays: 14,
+    narrow: [],
+    allPublicStreams: false,
+    ...overrides,
+    capabilities: { ...NO_CAPABILITIES, ...capabilities },
   };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
@@ -71,7 +71,7 @@ describe('channels named in an invitation', () => {
     assertSuccess(await invite(member, { invitee_emails: email, stream_ids: [shared, open, later], include_realm_default_subscriptions: true }));
     assertSuccess(await client(ts, member).delete(`/streams/${later}`));
 
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     let joined: Record<string, any>;
     try {
       joined = assertSuccess(await client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'Channel Joiner', password: 'joiner-password' }));
@@ -111,7 +111,7 @@ describe('deactivating an inviter', () => {
     const pending = async () => (assertSuccess(await client(ts, admin).get('/invites')).invites as any[]).filter((i) => i.invited_by_user_id === inviter.id);
     expect(await pending()).toHaveLength(2);
 
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, ts.owner).delete(`/users/${inviter.id}`));
       const changed = events.ofType('invites_changed');
@@ -130,7 +130,7 @@ describe('deactivating an inviter', () => {
 
     // Deactivating someone without pending invitations tells nobody about invitations.
     const quiet = await makeUser(ts, 400);
-    const again = recordEvents(ts);
+    const again = captureEvents(ts);
     try {
       assertSuccess(await client(ts, ts.owner).delete(`/users/${quiet.id}`));
       expect(again.ofType('invites_changed')).toEqual([]);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
@@ -46,7 +46,7 @@ describe('POST /invites', () => {
     const a = fresh();
     const b = fresh();
     const c = fresh();
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     const before = Math.floor(Date.now() / 1000);
     try {
       assertSuccess(await invite(member, { invitee_emails: `${a}, ${b}\nSome One <${c}>,${a}` }));
@@ -230,7 +230,7 @@ describe('DELETE /invites/{id}', () => {
     const a = fresh();
     assertSuccess(await invite(member, { invitee_emails: a }));
     const id = await idOf(a);
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, member).delete(`/invites/${id}`));
       expect(events.ofType('invites_changed')[0].userIds).toContain(member.id);
@@ -295,7 +295,7 @@ describe('reusable links', () => {
       'BAD_REQUEST',
       'Invalid channel ID 3. No invites were sent.',
     );
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     let link: string;
     try {
       link = assertSuccess(await client(ts, admin).post('/invites/multiuse', { invite_as: 600, invite_expires_in_minutes: null })).invite_link;

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
-import { verifyActionFor } from '../helpers/events';
+import { captureEvents, verifyActionFor } from '../helpers/events';
 import { startFakeSmtp } from './fake-smtp';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -66,7 +65,7 @@ test('the whole email flow: invite, open the link, sign up, log in', async () =>
   expect(html).toContain('name="password"');
   expect(html).not.toContain('name="email"');
 
-  const events = recordEvents(ts);
+  const events = captureEvents(ts);
   let done;
   try {
     done = await submitForm(`${ts.url}${pathOf(link)}`, { full_name: 'New Moderator', password: 'a-good-password' });

@@ -1,7 +1,7 @@
 import { navigationViewsSlice } from '../../src/core/navigation-views/state';
 import { User } from '../../src/core/users/model';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { defaultRegisterOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -23,7 +23,7 @@ const path = (fragment: string) => `/navigation_views/${fragment}`;
 describe('POST /navigation_views', () => {
   test('adds built-in and custom views, with add events to the user', async () => {
     const me = await makeUser(ts, 400);
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).post('/navigation_views', { fragment: 'inbox', is_pinned: false }));
       assertSuccess(await client(ts, me).post('/navigation_views', { fragment: ' narrow/channel/9-ops ', is_pinned: true, name: ' Ops ' }));
@@ -93,7 +93,7 @@ describe('PATCH /navigation_views/{fragment}', () => {
   test('pins and hides a view (fragments with slashes), with update events', async () => {
     const me = await makeUser(ts, 400);
     assertSuccess(await client(ts, me).post('/navigation_views', { fragment: 'narrow/is/starred', is_pinned: false }));
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).patch(path('narrow/is/starred'), { is_pinned: true }));
       expect(await list(me)).toEqual([{ fragment: 'narrow/is/starred', is_pinned: true, name: null }]);
@@ -142,7 +142,7 @@ describe('DELETE /navigation_views/{fragment}', () => {
   test('removes the view with a remove event', async () => {
     const me = await makeUser(ts, 400);
     assertSuccess(await client(ts, me).post('/navigation_views', { fragment: 'narrow/has/reaction/sender/me', is_pinned: true }));
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).delete(path('narrow/has/reaction/sender/me')));
       expect(events.ofType('navigation_view')).toEqual([

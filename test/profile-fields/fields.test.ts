@@ -1,5 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { collectEvents } from '../helpers/collect-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, field, fields } from './fixtures';
 
@@ -30,7 +30,7 @@ const post = (params: Record<string, unknown>, who: TestUser = admin) => client(
 
 describe('POST /realm/profile_fields', () => {
   test('creates a field with defaults; every user reads it', async () => {
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const id = assertSuccess(await post({ name: ' Phone number ', hint: 'Contact number', field_type: 1 })).id;
     events.stop();
     const created = await field(ts, guest, id);
@@ -142,7 +142,7 @@ describe('POST /realm/profile_fields', () => {
 describe('PATCH /realm/profile_fields/{id}', () => {
   test('changes only what is sent', async () => {
     const id = await createField(ts, admin, { name: 'Phone', hint: 'old', field_type: 1 });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { name: 'New phone ', hint: 'New hint', required: true, display_in_profile_summary: true }));
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { hint: '' }));
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { editable_by_user: false }));
@@ -197,7 +197,7 @@ describe('DELETE /realm/profile_fields/{id}', () => {
   test('deletes the field and its values', async () => {
     const id = await createField(ts, admin, { field_type: 1 });
     assertSuccess(await client(ts, member).patch('/users/me/profile_data', { data: [{ id, value: 'mine' }] }));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).delete(`/realm/profile_fields/${id}`));
     events.stop();
     expect((await fields(ts, member)).some((f) => f.id === id)).toBe(false);
@@ -212,7 +212,7 @@ describe('PATCH /realm/profile_fields (reorder)', () => {
     await createField(ts, admin, { field_type: 1 });
     const ids = (await fields(ts, admin)).map((f) => f.id);
     const reversed = [...ids].reverse();
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).patch('/realm/profile_fields', { order: [...reversed, 999999] }));
     events.stop();
     const after = await fields(ts, member);

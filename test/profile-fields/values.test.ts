@@ -4,7 +4,7 @@ import { usersSlice } from '../../src/core/users/state';
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/realtime/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { collectEvents, registerOptions } from '../helpers/collect-events';
+import { captureEvents, registerOptions } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, fields } from './fixtures';
 
@@ -44,7 +44,7 @@ const profileOf = async (who: TestUser) => assertSuccess(await client(ts, who).g
 
 describe('PATCH /users/me/profile_data', () => {
   test('every type, with rendered values for the text types', async () => {
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(
       await setOwn(member, [
         { id: f.phone, value: '*short* text data' },
@@ -82,7 +82,7 @@ describe('PATCH /users/me/profile_data', () => {
 
   test('an unchanged value is not announced again', async () => {
     assertSuccess(await setOwn(other, [{ id: f.pronouns, value: 'they/them' }]));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await setOwn(other, [{ id: f.pronouns, value: 'they/them' }]));
     events.stop();
     expect(events.deliveries).toHaveLength(0);
@@ -137,7 +137,7 @@ describe('PATCH /users/me/profile_data', () => {
 describe('DELETE /users/me/profile_data', () => {
   test('clears values, announcing value null; clearing twice is fine', async () => {
     assertSuccess(await setOwn(member, [{ id: f.pronouns, value: 'xe/xem' }]));
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, member).delete('/users/me/profile_data', { data: [f.pronouns] }));
     assertSuccess(await client(ts, member).delete('/users/me/profile_data', { data: [f.pronouns] }));
     events.stop();
@@ -153,7 +153,7 @@ describe('PATCH /users/{id} with profile_data', () => {
   test('administrators set and clear anyone’s values, closed fields included', async () => {
     assertSuccess(await client(ts, admin).patch(`/users/${other.id}`, { profile_data: [{ id: f.badge, value: 'bronze' }, { id: f.phone, value: '123' }] }));
     expect(await profileOf(other)).toMatchObject({ [f.badge]: { value: 'bronze' }, [f.phone]: { value: '123' } });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await client(ts, admin).patch(`/users/${other.id}`, { profile_data: [{ id: f.badge, value: null }, { id: f.phone, value: '' }] }));
     events.stop();
     const data = await profileOf(other);
@@ -199,7 +199,8 @@ describe('register', () => {
     expect(stateSlices).toContain(customProfileFieldsSlice);
     expect(customProfileFieldsSlice.fetchTypes).toEqual(['custom_profile_fields']);
     const me = (await User.query(ts.server.deps.knex).findById(member.id))!;
-    const state = await customProfileFieldsSlice.fetch(ts.server.deps, me, registerOptions());
+    const options = registerOptions({ includeSubscribers: 'false' });
+    const state = await customProfileFieldsSlice.fetch(ts.server.deps, me, options);
     expect(state.custom_profile_fields).toEqual(await fields(ts, member));
     expect(state.custom_profile_field_types).toEqual({
       DATE: { id: 4, name: 'Date' },
@@ -211,19 +212,19 @@ describe('register', () => {
       SHORT_TEXT: { id: 1, name: 'Text (short)' },
       USER: { id: 6, name: 'Users' },
     });
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     const added = await createField(ts, admin, { field_type: 1 });
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${added}`, { hint: 'replayed' }));
     events.stop();
-    for (let round = 0; round < 2; round++) for (const d of events.deliveries) customProfileFieldsSlice.apply!(state, d.event, me, registerOptions());
-    expect(state).toEqual(await customProfileFieldsSlice.fetch(ts.server.deps, me, registerOptions()));
+    for (let round = 0; round < 2; round++) for (const d of events.deliveries) customProfileFieldsSlice.apply!(state, d.event, me, options);
+    expect(state).toEqual(await customProfileFieldsSlice.fetch(ts.server.deps, me, options));
   });
 
   test('realm_users carry profile_data, and value events apply to it', async () => {
     const me = (await User.query(ts.server.deps.knex).findById(other.id))!;
-    const options = registerOptions();
+    const options = registerOptions({ includeSubscribers: 'false' });
     const state = await usersSlice.fetch(ts.server.deps, me, options);
-    const events = collectEvents(ts);
+    const events = captureEvents(ts);
     assertSuccess(await setOwn(member, [{ id: f.bio, value: 'replayed **bio**' }, { id: f.editor, value: '1' }]));
     assertSuccess(await client(ts, member).delete('/users/me/profile_data', { data: [f.phone] }));
     events.stop();

@@ -2,7 +2,7 @@ import sodium from 'libsodium-wrappers';
 import { loadConfig, ConfigError } from '../../src/config';
 import { PushDevice } from '../../src/core/push/model';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -64,7 +64,7 @@ test('without push configuration the service is refused', async () => {
 
 test('registers an FCM device and an APNs device, with an event to the user', async () => {
   const me = await makeUser(ts, 400);
-  const events = recordEvents(ts);
+  const events = captureEvents(ts);
   try {
     assertSuccess(await client(ts, me).post('/mobile_push/register', params({ push_account_id: 1 })));
     assertSuccess(

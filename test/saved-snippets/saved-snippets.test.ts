@@ -1,7 +1,7 @@
 import { savedSnippetsSlice } from '../../src/core/saved-snippets/state';
 import { User } from '../../src/core/users/model';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { recordEvents } from '../helpers/bus-events';
+import { captureEvents } from '../helpers/events';
 import { defaultRegisterOptions } from '../helpers/register-options';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -23,7 +23,7 @@ const create = async (who: TestUser, title = 'Welcome', content = 'Welcome to th
 describe('POST /saved_snippets', () => {
   test('creates a trimmed snippet and sends an add event to the user', async () => {
     const me = await makeUser(ts, 400);
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     const before = Math.floor(Date.now() / 1000);
     let id: number;
     try {
@@ -83,7 +83,7 @@ describe('PATCH /saved_snippets/{id}', () => {
   test('changes the given fields and sends an update event', async () => {
     const me = await makeUser(ts, 400);
     const id = await create(me, 'Old title', 'Old content');
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).patch(`/saved_snippets/${id}`, { title: ' New title ' }));
       assertSuccess(await client(ts, me).patch(`/saved_snippets/${id}`, { content: 'New content' }));
@@ -101,7 +101,7 @@ describe('PATCH /saved_snippets/{id}', () => {
 
   test('a request without changes succeeds without an event', async () => {
     const id = await create(alice);
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, alice).patch(`/saved_snippets/${id}`, {}));
       expect(events.ofType('saved_snippets')).toEqual([]);
@@ -135,7 +135,7 @@ describe('DELETE /saved_snippets/{id}', () => {
   test('deletes and sends a remove event', async () => {
     const me = await makeUser(ts, 400);
     const id = await create(me);
-    const events = recordEvents(ts);
+    const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).delete(`/saved_snippets/${id}`));
       expect(events.ofType('saved_snippets')).toEqual([

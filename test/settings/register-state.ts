@@ -1,28 +1,20 @@
 import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
 import { stateSlices } from '../../src/realtime/slices';
-import { NO_CAPABILITIES, RegisterOptions, RegisterState } from '../../src/realtime/state';
+import type { RegisterOptions, RegisterState } from '../../src/realtime/state';
+import { registerOptions as sliceOptions } from '../helpers/events';
 import type { TestServer } from '../helpers/server';
 
-/** POST /register's state, assembled from the slices as the register endpoint does. */
+/** Slice options as these tests register them: without gravatars or subscriber lists. */
 export function registerOptions(overrides: Partial<RegisterOptions> = {}, capabilities: Partial<RegisterOptions['capabilities']> = {}): RegisterOptions {
-  return {
-    applyMarkdown: false,
-    clientGravatar: false,
-    includeSubscribers: 'false',
-    slimPresence: false,
-    presenceHistoryLimitDays: 14,
-    narrow: [],
-    allPublicStreams: false,
-    capabilities: { ...NO_CAPABILITIES, ...capabilities },
-    ...overrides,
-  };
+  return sliceOptions({ clientGravatar: false, includeSubscribers: 'false', ...overrides }, capabilities);
 }
 
 async function account(ts: TestServer, userId: number): Promise<User> {
   return User.query(ts.server.deps.knex).findById(userId).throwIfNotFound();
 }
 
+/** POST /register's state, assembled from the slices as the register endpoint does. */
 export async function registerState(ts: TestServer, userId: number, fetchTypes: string[], options: RegisterOptions): Promise<RegisterState> {
   const me = await account(ts, userId);
   const state: RegisterState = {};
