@@ -1,13 +1,4 @@
-import { NO_CAPABILITIES, RegisterOptions } from '../../src/realtime/state';
+import { registerOptions } from './events';
 
 /** POST /register's defaults, for calling a state slice directly. */
-export const defaultRegisterOptions: RegisterOptions = {
-  applyMarkdown: false,
-  clientGravatar: true,
-  includeSubscribers: 'false',
-  slimPresence: false,
-  presenceHistoryLimitDays: 14,
-  narrow: [],
-  allPublicStreams: false,
-  capabilities: NO_CAPABILITIES,
-};
+export const defaultRegisterOptions = registerOptions({ includeSubscribers: 'false' });
