@@ -1,6 +1,7 @@
 import { assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { verifySharedAction } from '../helpers/events';
-import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Channel folders are organization-wide: administrators, members and guests all follow them.
 let ts: TestServer;
@@ -9,10 +10,7 @@ let member: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  admin = await makeUser(ts, 200);
-  member = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
+  ({ ts, admin, alice: member, guest } = await startWithCast(['admin', 'alice', 'guest']));
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -3,8 +3,9 @@ import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH }
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/realtime/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { captureEvents, registerOptions } from '../helpers/events';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { TestServer, TestUser } from '../helpers/server';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
@@ -15,11 +16,7 @@ let moderator: TestUser;
 let member: TestUser;
 let guest: TestUser;
 beforeAll(async () => {
-  ts = await startTestServer();
-  admin = await makeUser(ts, 200);
-  moderator = await makeUser(ts, 300);
-  member = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
+  ({ ts, admin, moderator, alice: member, guest } = await startWithCast(['admin', 'moderator', 'alice', 'guest']));
 });
 afterAll(async () => {
   await ts.close();

@@ -1,4 +1,5 @@
 import { assertSuccess, client } from '../helpers/api';
+import { systemGroups } from '../helpers/cast';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { ApiError } from '../../src/errors';
 import { User } from '../../src/core/users/model';
@@ -29,8 +30,7 @@ beforeAll(async () => {
   other = await makeUser(ts, 400);
   admin = await makeUser(ts, 200);
   guest = await makeUser(ts, 600);
-  const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
-  groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
+  groups = await systemGroups(ts);
 }, 120_000);
 afterAll(async () => {
   await ts.close();

@@ -1,5 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast } from '../helpers/cast';
+import { makeUser, TestServer, TestUser } from '../helpers/server';
 import {
   applyChannelEvents,
   captureEvents,
@@ -20,11 +21,7 @@ let other: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  admin = await makeUser(ts, 200);
-  member = await makeUser(ts, 400);
-  other = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
+  ({ ts, admin, alice: member, bob: other, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
 }, 120_000);
 afterAll(async () => {
   await ts.close();

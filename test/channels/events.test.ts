@@ -1,5 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast, systemGroups } from '../helpers/cast';
+import { TestServer, TestUser } from '../helpers/server';
 import { User } from '../../src/core/users/model';
 import { subscriptionsSlice } from '../../src/core/channels/state';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from '../../src/core/channels/events';
@@ -23,14 +24,8 @@ let guest: TestUser;
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  admin = await makeUser(ts, 200);
-  member = await makeUser(ts, 400);
-  other = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
-  const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
-  groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
+  ({ ts, owner, admin, alice: member, bob: other, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
+  groups = await systemGroups(ts);
 }, 120_000);
 afterAll(async () => {
   await ts.close();

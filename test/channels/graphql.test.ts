@@ -1,5 +1,6 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast, systemGroups } from '../helpers/cast';
+import { TestServer, TestUser } from '../helpers/server';
 import { captureEvents } from './helpers';
 
 let ts: TestServer;
@@ -9,12 +10,8 @@ let guest: TestUser;
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  member = await makeUser(ts, 400);
-  other = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
-  const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
-  groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
+  ({ ts, alice: member, bob: other, guest } = await startWithCast(['alice', 'bob', 'guest']));
+  groups = await systemGroups(ts);
 }, 120_000);
 afterAll(async () => {
   await ts.close();

@@ -1,6 +1,7 @@
 import { assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { verifyAction, verifyActionFor, verifyPersonalAction } from '../helpers/events';
-import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Drafts are personal: every client of their owner follows them; nobody else hears of them.
 let ts: TestServer;
@@ -9,9 +10,7 @@ let bob: TestUser;
 let channelId: number;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  alice = await makeUser(ts, 400);
-  bob = await makeUser(ts, 400);
+  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
   assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafting' }] }));
   channelId = assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: 'drafting' })).stream_id;
 }, SERVER_HOOK_TIMEOUT);

@@ -1,6 +1,7 @@
 import { ApiResponse, basicAuth } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { verifyActionFor } from '../helpers/events';
-import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Custom emoji are organization-wide: administrators, members and guests all follow them.
 // (Custom emoji can be uploaded; there is no endpoint to remove one, and no linkifier endpoints.)
@@ -16,10 +17,7 @@ let member: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  admin = await makeUser(ts, 200);
-  member = await makeUser(ts, 400);
-  guest = await makeUser(ts, 600);
+  ({ ts, admin, alice: member, guest } = await startWithCast(['admin', 'alice', 'guest']));
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

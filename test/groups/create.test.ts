@@ -2,17 +2,18 @@ import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { captureEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
-import { Cast, createGroup, getGroup, makeCast, systemGroups } from './fixtures';
+import { Cast, makeCast, systemGroups } from '../helpers/cast';
+import { createGroup, getGroup } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast;
+let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
 let sys: Record<string, number>;
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts);
+  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
   sys = await systemGroups(ts);
 });
 afterAll(async () => {
@@ -31,10 +32,10 @@ const SETTINGS = [
 describe('POST /user_groups/create', () => {
   test('a member creates a group with Zulip defaults for every setting', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const res = await client(ts, cast.member).post('/user_groups/create', {
+    const res = await client(ts, cast.alice).post('/user_groups/create', {
       name: 'support',
       description: 'Support team',
-      members: [cast.member.id, cast.other.id],
+      members: [cast.alice.id, cast.bob.id],
     });
     const id = assertSuccess(res).group_id;
     expect(typeof id).toBe('number');
@@ -43,22 +44,22 @@ describe('POST /user_groups/create', () => {
       id,
       name: 'support',
       description: 'Support team',
-      creator_id: cast.member.id,
-      members: [cast.member.id, cast.other.id].sort((a, b) => a - b),
+      creator_id: cast.alice.id,
+      members: [cast.alice.id, cast.bob.id].sort((a, b) => a - b),
       direct_subgroup_ids: [],
       is_system_group: false,
       deactivated: false,
-      can_add_members_group: { direct_members: [cast.member.id], direct_subgroups: [] },
+      can_add_members_group: { direct_members: [cast.alice.id], direct_subgroups: [] },
       can_join_group: sys['role:nobody'],
       can_leave_group: sys['role:everyone'],
-      can_manage_group: { direct_members: [cast.member.id], direct_subgroups: [] },
+      can_manage_group: { direct_members: [cast.alice.id], direct_subgroups: [] },
       can_mention_group: sys['role:everyone'],
       can_remove_members_group: sys['role:nobody'],
     });
     expect(group.date_created).toBeGreaterThanOrEqual(before - 1);
   });
 
-  test.each(['owner', 'admin', 'moderator', 'member'] as const)('%s may create groups by default', async (role) => {
+  test.each(['owner', 'admin', 'moderator', 'alice'] as const)('%s may create groups by default', async (role) => {
     await createGroup(ts, cast[role]);
   });
 
@@ -76,16 +77,16 @@ describe('POST /user_groups/create', () => {
     try {
       await setRealmGroupSetting(db, ts.server.deps.realmId, 'can_create_groups', sys['role:administrators']);
       const params = { name: 'admins only', description: '', members: [] };
-      assertError(await client(ts, cast.member).post('/user_groups/create', params), 'BAD_REQUEST', 'Insufficient permission');
+      assertError(await client(ts, cast.alice).post('/user_groups/create', params), 'BAD_REQUEST', 'Insufficient permission');
       assertError(await client(ts, cast.moderator).post('/user_groups/create', params), 'BAD_REQUEST', 'Insufficient permission');
       assertSuccess(await client(ts, cast.admin).post('/user_groups/create', params));
       // An anonymous value: one member plus the moderators.
       await setRealmGroupSetting(db, ts.server.deps.realmId, 'can_create_groups', {
-        direct_members: [cast.other.id],
+        direct_members: [cast.bob.id],
         direct_subgroups: [sys['role:moderators']],
       });
-      assertError(await client(ts, cast.member).post('/user_groups/create', { ...params, name: 'x1' }), 'BAD_REQUEST', 'Insufficient permission');
-      assertSuccess(await client(ts, cast.other).post('/user_groups/create', { ...params, name: 'x2' }));
+      assertError(await client(ts, cast.alice).post('/user_groups/create', { ...params, name: 'x1' }), 'BAD_REQUEST', 'Insufficient permission');
+      assertSuccess(await client(ts, cast.bob).post('/user_groups/create', { ...params, name: 'x2' }));
       assertSuccess(await client(ts, cast.moderator).post('/user_groups/create', { ...params, name: 'x3' }));
     } finally {
       await db('realm_group_settings').where({ name: 'can_create_groups' }).delete();
@@ -93,22 +94,22 @@ describe('POST /user_groups/create', () => {
   });
 
   test('required parameters', async () => {
-    assertError(await client(ts, cast.member).post('/user_groups/create', { name: 'a', description: '' }), 'REQUEST_VARIABLE_MISSING', "Missing 'members' argument");
-    assertError(await client(ts, cast.member).post('/user_groups/create', { name: 'a', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'description' argument");
-    assertError(await client(ts, cast.member).post('/user_groups/create', { description: '', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'name' argument");
-    assertError(await client(ts, cast.member).post('/user_groups/create', { name: 'a', description: '', members: ['x'] }), 'BAD_REQUEST', 'members[0] is not an integer');
+    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '' }), 'REQUEST_VARIABLE_MISSING', "Missing 'members' argument");
+    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'description' argument");
+    assertError(await client(ts, cast.alice).post('/user_groups/create', { description: '', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'name' argument");
+    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '', members: ['x'] }), 'BAD_REQUEST', 'members[0] is not an integer');
   });
 
   test('members must be active accounts of the organization', async () => {
     const gone = await makeUser(ts, 400);
     await client(ts, ts.owner).delete(`/users/${gone.id}`);
-    const post = (members: number[]) => client(ts, cast.member).post('/user_groups/create', { name: 'bad members', description: '', members });
-    assertError(await post([cast.member.id, 9999]), 'BAD_REQUEST', 'Invalid user ID: 9999');
+    const post = (members: number[]) => client(ts, cast.alice).post('/user_groups/create', { name: 'bad members', description: '', members });
+    assertError(await post([cast.alice.id, 9999]), 'BAD_REQUEST', 'Invalid user ID: 9999');
     assertError(await post([gone.id]), 'BAD_REQUEST', `Invalid user ID: ${gone.id}`);
   });
 
   test('names: unique (case-sensitively), non-empty, at most 100 characters, no reserved prefix', async () => {
-    const post = (name: string) => client(ts, cast.member).post('/user_groups/create', { name, description: '', members: [] });
+    const post = (name: string) => client(ts, cast.alice).post('/user_groups/create', { name, description: '', members: [] });
     assertSuccess(await post('Backend'));
     assertError(await post('Backend'), 'BAD_REQUEST', "User group 'Backend' already exists.");
     assertSuccess(await post('backend'));
@@ -123,10 +124,10 @@ describe('POST /user_groups/create', () => {
 
   describe.each(SETTINGS)('%s', (setting) => {
     const post = (value: unknown, name = `${setting} ${Math.random()}`) =>
-      client(ts, cast.member).post('/user_groups/create', { name, description: '', members: [], [setting]: value });
+      client(ts, cast.alice).post('/user_groups/create', { name, description: '', members: [], [setting]: value });
 
     test('accepts system and user groups, nobody and owners', async () => {
-      const leadership = await createGroup(ts, cast.member);
+      const leadership = await createGroup(ts, cast.alice);
       for (const value of [sys['role:moderators'], leadership, sys['role:nobody'], sys['role:owners']]) {
         const id = assertSuccess(await post(value)).group_id;
         expect((await getGroup(ts, id))[setting]).toBe(value);
@@ -134,10 +135,10 @@ describe('POST /user_groups/create', () => {
     });
 
     test('accepts anonymous values and stores them in canonical form', async () => {
-      const leadership = await createGroup(ts, cast.member);
-      const mixed = assertSuccess(await post({ direct_members: [cast.other.id], direct_subgroups: [sys['role:moderators'], leadership] })).group_id;
+      const leadership = await createGroup(ts, cast.alice);
+      const mixed = assertSuccess(await post({ direct_members: [cast.bob.id], direct_subgroups: [sys['role:moderators'], leadership] })).group_id;
       expect((await getGroup(ts, mixed))[setting]).toEqual({
-        direct_members: [cast.other.id],
+        direct_members: [cast.bob.id],
         direct_subgroups: [sys['role:moderators'], leadership].sort((a, b) => a - b),
       });
       const single = assertSuccess(await post({ direct_members: [], direct_subgroups: [sys['role:moderators']] })).group_id;
@@ -150,11 +151,11 @@ describe('POST /user_groups/create', () => {
       assertError(await post(sys['role:internet']), 'BAD_REQUEST', `'${setting}' setting cannot be set to 'role:internet' group.`);
       assertError(await post(123456), 'BAD_REQUEST', 'Invalid user group');
       assertError(await post({ direct_members: [1111], direct_subgroups: [sys['role:moderators']] }), 'BAD_REQUEST', 'Invalid user ID: 1111');
-      assertError(await post({ direct_members: [cast.other.id], direct_subgroups: [123456, sys['role:moderators']] }), 'BAD_REQUEST', 'Invalid user group ID: 123456');
-      const retired = await createGroup(ts, cast.member);
-      assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/deactivate`));
+      assertError(await post({ direct_members: [cast.bob.id], direct_subgroups: [123456, sys['role:moderators']] }), 'BAD_REQUEST', 'Invalid user group ID: 123456');
+      const retired = await createGroup(ts, cast.alice);
+      assertSuccess(await client(ts, cast.alice).post(`/user_groups/${retired}/deactivate`));
       assertError(await post(retired), 'BAD_REQUEST', 'User group is deactivated.');
-      assertError(await post({ direct_members: [cast.other.id], direct_subgroups: [retired] }), 'BAD_REQUEST', 'User group is deactivated.');
+      assertError(await post({ direct_members: [cast.bob.id], direct_subgroups: [retired] }), 'BAD_REQUEST', 'User group is deactivated.');
       assertError(await post('"moderators"'), 'BAD_REQUEST', `${setting} is not an allowed_type`);
       assertError(await post({ direct_members: [] }), 'BAD_REQUEST', `direct_subgroups key is missing from ${setting}`);
     });
@@ -168,9 +169,9 @@ describe('POST /user_groups/create', () => {
   });
 
   test('subgroups given at creation are added, whatever the other permissions', async () => {
-    const sub = await createGroup(ts, cast.other);
+    const sub = await createGroup(ts, cast.bob);
     const events = captureEvents(ts);
-    const id = await createGroup(ts, cast.member, {
+    const id = await createGroup(ts, cast.alice, {
       subgroups: [sub],
       can_add_members_group: sys['role:nobody'],
       can_manage_group: sys['role:nobody'],
@@ -183,7 +184,7 @@ describe('POST /user_groups/create', () => {
 
   test('an invalid subgroup leaves nothing behind', async () => {
     const events = captureEvents(ts);
-    const res = await client(ts, cast.member).post('/user_groups/create', { name: 'half made', description: '', members: [], subgroups: [123456] });
+    const res = await client(ts, cast.alice).post('/user_groups/create', { name: 'half made', description: '', members: [], subgroups: [123456] });
     events.stop();
     assertError(res, 'BAD_REQUEST', 'Invalid user group ID: 123456');
     expect(await ts.server.deps.knex('user_groups').where({ name: 'half made' }).first()).toBeUndefined();
@@ -194,7 +195,7 @@ describe('POST /user_groups/create', () => {
     const gone = await makeUser(ts, 400);
     await client(ts, ts.owner).delete(`/users/${gone.id}`);
     const events = captureEvents(ts);
-    const id = await createGroup(ts, cast.admin, { name: 'announced', description: 'About', members: [cast.member.id] });
+    const id = await createGroup(ts, cast.admin, { name: 'announced', description: 'About', members: [cast.alice.id] });
     events.stop();
     const [delivery] = events.of('user_group', 'add');
     const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');

@@ -1,16 +1,17 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { startTestServer, TestServer } from '../helpers/server';
-import { Cast, getGroup, makeCast, systemGroups } from './fixtures';
+import { Cast, makeCast, systemGroups } from '../helpers/cast';
+import { getGroup } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast;
+let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
 let sys: Record<string, number>;
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts);
+  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
   sys = await systemGroups(ts);
 });
 afterAll(async () => {
@@ -22,37 +23,37 @@ const GROUP = 'id name description members directSubgroupIds creatorId isSystemG
 test('create, read, update, change members and subgroups, deactivate', async () => {
   const created = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     `mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { ${GROUP} } }`,
-    { input: { name: 'gql', description: 'made in GraphQL', members: [cast.member.id], canMentionGroup: { groupId: sys['role:moderators'] } } },
+    { input: { name: 'gql', description: 'made in GraphQL', members: [cast.alice.id], canMentionGroup: { groupId: sys['role:moderators'] } } },
   );
   expect(created.errors).toBeUndefined();
   const group = created.data!.createUserGroup;
   expect(group).toMatchObject({
     name: 'gql',
     description: 'made in GraphQL',
-    members: [cast.member.id],
-    creatorId: cast.member.id,
+    members: [cast.alice.id],
+    creatorId: cast.alice.id,
     isSystemGroup: false,
     deactivated: false,
-    canManageGroup: { groupId: null, directMembers: [cast.member.id], directSubgroups: [] },
+    canManageGroup: { groupId: null, directMembers: [cast.alice.id], directSubgroups: [] },
     canMentionGroup: { groupId: sys['role:moderators'] },
   });
   // The REST view of the same group agrees.
   expect((await getGroup(ts, group.id)).can_mention_group).toBe(sys['role:moderators']);
 
-  const listed = await graphql(ts, cast.member, '{ userGroups { id name } }');
+  const listed = await graphql(ts, cast.alice, '{ userGroups { id name } }');
   expect(listed.data!.userGroups.map((g: { id: number }) => g.id)).toContain(group.id);
 
   const updated = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     `mutation($id: Int!, $input: UpdateUserGroupInput!) { updateUserGroup(id: $id, input: $input) { ${GROUP} } }`,
     {
       id: group.id,
       input: {
         name: 'gql renamed',
-        canMentionGroup: { newValue: { directMembers: [cast.other.id], directSubgroups: [] }, oldValue: { groupId: sys['role:moderators'] } },
+        canMentionGroup: { newValue: { directMembers: [cast.bob.id], directSubgroups: [] }, oldValue: { groupId: sys['role:moderators'] } },
       },
     },
   );
@@ -61,15 +62,15 @@ test('create, read, update, change members and subgroups, deactivate', async () 
 
   const members = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     'mutation($id: Int!, $add: [Int!]) { updateUserGroupMembers(id: $id, add: $add) { members } }',
-    { id: group.id, add: [cast.other.id] },
+    { id: group.id, add: [cast.bob.id] },
   );
-  expect(members.data!.updateUserGroupMembers.members).toEqual([cast.member.id, cast.other.id].sort((a, b) => a - b));
+  expect(members.data!.updateUserGroupMembers.members).toEqual([cast.alice.id, cast.bob.id].sort((a, b) => a - b));
 
   const subgroups = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     'mutation($id: Int!, $add: [Int!]) { updateUserGroupSubgroups(id: $id, add: $add) { directSubgroupIds } }',
     { id: group.id, add: [sys['role:administrators']] },
   );
@@ -77,7 +78,7 @@ test('create, read, update, change members and subgroups, deactivate', async () 
 
   const reads = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     `query($id: Int!, $owner: Int!) {
       all: userGroupMembers(id: $id) direct: userGroupMembers(id: $id, directMemberOnly: true)
       subgroups: userGroupSubgroups(id: $id)
@@ -86,16 +87,16 @@ test('create, read, update, change members and subgroups, deactivate', async () 
     { id: group.id, owner: ts.owner.id },
   );
   expect(reads.data).toEqual({
-    all: [ts.owner.id, cast.member.id, cast.other.id, cast.admin.id].sort((a, b) => a - b),
-    direct: [cast.member.id, cast.other.id].sort((a, b) => a - b),
+    all: [ts.owner.id, cast.alice.id, cast.bob.id, cast.admin.id].sort((a, b) => a - b),
+    direct: [cast.alice.id, cast.bob.id].sort((a, b) => a - b),
     subgroups: [sys['role:owners'], sys['role:administrators']].sort((a, b) => a - b),
     owner: true,
     ownerDirect: false,
   });
 
-  const deactivated = await graphql(ts, cast.member, 'mutation($id: Int!) { deactivateUserGroup(id: $id) { deactivated } }', { id: group.id });
+  const deactivated = await graphql(ts, cast.alice, 'mutation($id: Int!) { deactivateUserGroup(id: $id) { deactivated } }', { id: group.id });
   expect(deactivated.data!.deactivateUserGroup.deactivated).toBe(true);
-  assertSuccess(await client(ts, cast.member).get('/user_groups'));
+  assertSuccess(await client(ts, cast.alice).get('/user_groups'));
 });
 
 test('errors carry the Zulip code and message', async () => {
@@ -105,7 +106,7 @@ test('errors carry the Zulip code and message', async () => {
   expect(graphqlError(system)).toEqual({ code: 'BAD_REQUEST', message: 'Insufficient permission' });
   const stale = await graphql(
     ts,
-    cast.member,
+    cast.alice,
     'mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { id } }',
     { input: { name: 'role:x', description: '', members: [] } },
   );

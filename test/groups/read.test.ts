@@ -1,16 +1,17 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
-import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
+import { Cast, makeCast, systemGroups } from '../helpers/cast';
+import { createGroup } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast;
+let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
 let sys: Record<string, number>;
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts);
+  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
   sys = await systemGroups(ts);
 });
 afterAll(async () => {
@@ -19,10 +20,10 @@ afterAll(async () => {
 
 describe('GET /user_groups', () => {
   test('lists system groups in Zulip’s structure and leaves deactivated groups out by default', async () => {
-    const active = await createGroup(ts, cast.member);
-    const retired = await createGroup(ts, cast.member);
-    assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/deactivate`));
-    const groups = assertSuccess(await client(ts, cast.member).get('/user_groups')).user_groups;
+    const active = await createGroup(ts, cast.alice);
+    const retired = await createGroup(ts, cast.alice);
+    assertSuccess(await client(ts, cast.alice).post(`/user_groups/${retired}/deactivate`));
+    const groups = assertSuccess(await client(ts, cast.alice).get('/user_groups')).user_groups;
     const byName = (name: string) => groups.find((g: { name: string }) => g.name === name);
     expect(groups.map((g: { id: number }) => g.id)).toEqual([...groups.map((g: { id: number }) => g.id)].sort((a, b) => a - b));
     expect(groups.some((g: { id: number }) => g.id === active)).toBe(true);
@@ -31,7 +32,7 @@ describe('GET /user_groups', () => {
     expect(byName('role:administrators')).toMatchObject({ members: [cast.admin.id], direct_subgroup_ids: [sys['role:owners']] });
     expect(byName('role:moderators')).toMatchObject({ members: [cast.moderator.id], direct_subgroup_ids: [sys['role:administrators']] });
     expect(byName('role:fullmembers')).toMatchObject({ direct_subgroup_ids: [sys['role:moderators']] });
-    expect(byName('role:fullmembers').members).toEqual([cast.member.id, cast.other.id].sort((a, b) => a - b));
+    expect(byName('role:fullmembers').members).toEqual([cast.alice.id, cast.bob.id].sort((a, b) => a - b));
     expect(byName('role:members')).toMatchObject({ direct_subgroup_ids: [sys['role:fullmembers']] });
     expect(byName('role:everyone')).toMatchObject({ members: [cast.guest.id], direct_subgroup_ids: [sys['role:members']] });
     expect(byName('role:internet')).toMatchObject({ members: [], direct_subgroup_ids: [sys['role:everyone']] });
@@ -39,67 +40,67 @@ describe('GET /user_groups', () => {
     for (const setting of ['can_add_members_group', 'can_join_group', 'can_leave_group', 'can_manage_group', 'can_mention_group', 'can_remove_members_group']) {
       expect(byName('role:members')[setting]).toBe(sys['role:nobody']);
     }
-    const all = assertSuccess(await client(ts, cast.member).get('/user_groups', { include_deactivated_groups: true })).user_groups;
+    const all = assertSuccess(await client(ts, cast.alice).get('/user_groups', { include_deactivated_groups: true })).user_groups;
     expect(all.find((g: { id: number }) => g.id === retired)).toMatchObject({ deactivated: true });
     // The parameter's name before feature level 294.
-    const legacy = assertSuccess(await client(ts, cast.member).get('/user_groups', { allow_deactivated: true })).user_groups;
+    const legacy = assertSuccess(await client(ts, cast.alice).get('/user_groups', { allow_deactivated: true })).user_groups;
     expect(legacy.some((g: { id: number }) => g.id === retired)).toBe(true);
   });
 
   test('members leave the lists when deactivated', async () => {
     const leaving = await makeUser(ts, 400);
-    const id = await createGroup(ts, cast.member, { members: [leaving.id, cast.member.id] });
+    const id = await createGroup(ts, cast.alice, { members: [leaving.id, cast.alice.id] });
     assertSuccess(await client(ts, ts.owner).delete(`/users/${leaving.id}`));
-    const group = assertSuccess(await client(ts, cast.member).get('/user_groups')).user_groups.find((g: { id: number }) => g.id === id);
-    expect(group.members).toEqual([cast.member.id]);
+    const group = assertSuccess(await client(ts, cast.alice).get('/user_groups')).user_groups.find((g: { id: number }) => g.id === id);
+    expect(group.members).toEqual([cast.alice.id]);
   });
 
-  test.each(['owner', 'admin', 'moderator', 'member'] as const)('%s may list groups', async (role) => {
+  test.each(['owner', 'admin', 'moderator', 'alice'] as const)('%s may list groups', async (role) => {
     assertSuccess(await client(ts, cast[role]).get('/user_groups'));
   });
 
   test('guests may not read groups', async () => {
-    const id = await createGroup(ts, cast.member);
+    const id = await createGroup(ts, cast.alice);
     assertError(await client(ts, cast.guest).get('/user_groups'), 'BAD_REQUEST', 'Not allowed for guest users');
     assertError(await client(ts, cast.guest).get(`/user_groups/${id}/members`), 'BAD_REQUEST', 'Not allowed for guest users');
     assertError(await client(ts, cast.guest).get(`/user_groups/${id}/subgroups`), 'BAD_REQUEST', 'Not allowed for guest users');
-    assertError(await client(ts, cast.guest).get(`/user_groups/${id}/members/${cast.member.id}`), 'BAD_REQUEST', 'Not allowed for guest users');
+    assertError(await client(ts, cast.guest).get(`/user_groups/${id}/members/${cast.alice.id}`), 'BAD_REQUEST', 'Not allowed for guest users');
   });
 });
 
 describe('GET /user_groups/{id}/members and /subgroups', () => {
   test('members are recursive unless direct_member_only', async () => {
     const moderators = sys['role:moderators'];
-    const all = assertSuccess(await client(ts, cast.member).get(`/user_groups/${moderators}/members`)).members;
+    const all = assertSuccess(await client(ts, cast.alice).get(`/user_groups/${moderators}/members`)).members;
     expect(all).toEqual([ts.owner.id, cast.admin.id, cast.moderator.id].sort((a, b) => a - b));
-    const direct = assertSuccess(await client(ts, cast.member).get(`/user_groups/${moderators}/members`, { direct_member_only: true })).members;
+    const direct = assertSuccess(await client(ts, cast.alice).get(`/user_groups/${moderators}/members`, { direct_member_only: true })).members;
     expect(direct).toEqual([cast.moderator.id]);
   });
 
   test('subgroups are recursive unless direct_subgroup_only', async () => {
     const moderators = sys['role:moderators'];
-    const all = assertSuccess(await client(ts, cast.member).get(`/user_groups/${moderators}/subgroups`)).subgroups;
+    const all = assertSuccess(await client(ts, cast.alice).get(`/user_groups/${moderators}/subgroups`)).subgroups;
     expect(all).toEqual([sys['role:owners'], sys['role:administrators']].sort((a, b) => a - b));
-    const direct = assertSuccess(await client(ts, cast.member).get(`/user_groups/${moderators}/subgroups`, { direct_subgroup_only: true })).subgroups;
+    const direct = assertSuccess(await client(ts, cast.alice).get(`/user_groups/${moderators}/subgroups`, { direct_subgroup_only: true })).subgroups;
     expect(direct).toEqual([sys['role:administrators']]);
   });
 
   test('a user group through a chain of subgroups', async () => {
-    const leaf = await createGroup(ts, cast.member, { members: [cast.other.id] });
-    const middle = await createGroup(ts, cast.member, { members: [], subgroups: [leaf] });
-    const top = await createGroup(ts, cast.member, { members: [cast.member.id], subgroups: [middle] });
-    expect(assertSuccess(await client(ts, cast.member).get(`/user_groups/${top}/members`)).members).toEqual(
-      [cast.member.id, cast.other.id].sort((a, b) => a - b),
+    const leaf = await createGroup(ts, cast.alice, { members: [cast.bob.id] });
+    const middle = await createGroup(ts, cast.alice, { members: [], subgroups: [leaf] });
+    const top = await createGroup(ts, cast.alice, { members: [cast.alice.id], subgroups: [middle] });
+    expect(assertSuccess(await client(ts, cast.alice).get(`/user_groups/${top}/members`)).members).toEqual(
+      [cast.alice.id, cast.bob.id].sort((a, b) => a - b),
     );
-    expect(assertSuccess(await client(ts, cast.member).get(`/user_groups/${top}/subgroups`)).subgroups).toEqual([leaf, middle].sort((a, b) => a - b));
+    expect(assertSuccess(await client(ts, cast.alice).get(`/user_groups/${top}/subgroups`)).subgroups).toEqual([leaf, middle].sort((a, b) => a - b));
   });
 
   test('unknown and deactivated groups', async () => {
-    assertError(await client(ts, cast.member).get('/user_groups/123456/members'), 'BAD_REQUEST', 'Invalid user group');
-    assertError(await client(ts, cast.member).get('/user_groups/123456/subgroups'), 'BAD_REQUEST', 'Invalid user group');
-    const retired = await createGroup(ts, cast.member);
-    assertSuccess(await client(ts, cast.member).post(`/user_groups/${retired}/deactivate`));
-    assertError(await client(ts, cast.member).get(`/user_groups/${retired}/members`), 'BAD_REQUEST', 'User group is deactivated.');
+    assertError(await client(ts, cast.alice).get('/user_groups/123456/members'), 'BAD_REQUEST', 'Invalid user group');
+    assertError(await client(ts, cast.alice).get('/user_groups/123456/subgroups'), 'BAD_REQUEST', 'Invalid user group');
+    const retired = await createGroup(ts, cast.alice);
+    assertSuccess(await client(ts, cast.alice).post(`/user_groups/${retired}/deactivate`));
+    assertError(await client(ts, cast.alice).get(`/user_groups/${retired}/members`), 'BAD_REQUEST', 'User group is deactivated.');
   });
 });
 
@@ -107,19 +108,19 @@ describe('GET /user_groups/{id}/members/{user_id}', () => {
   test('answers through subgroups unless direct_member_only', async () => {
     const admins = sys['role:administrators'];
     const check = async (userId: number, params = {}) =>
-      assertSuccess(await client(ts, cast.member).get(`/user_groups/${admins}/members/${userId}`, params)).is_user_group_member;
+      assertSuccess(await client(ts, cast.alice).get(`/user_groups/${admins}/members/${userId}`, params)).is_user_group_member;
     expect(await check(cast.admin.id)).toBe(true);
     expect(await check(ts.owner.id)).toBe(true);
     expect(await check(ts.owner.id, { direct_member_only: true })).toBe(false);
-    expect(await check(cast.member.id)).toBe(false);
+    expect(await check(cast.alice.id)).toBe(false);
   });
 
   test('errors', async () => {
     const admins = sys['role:administrators'];
-    assertError(await client(ts, cast.member).get(`/user_groups/${admins}/members/9999`), 'BAD_REQUEST', 'No such user');
-    assertError(await client(ts, cast.member).get(`/user_groups/123456/members/${cast.admin.id}`), 'BAD_REQUEST', 'Invalid user group');
+    assertError(await client(ts, cast.alice).get(`/user_groups/${admins}/members/9999`), 'BAD_REQUEST', 'No such user');
+    assertError(await client(ts, cast.alice).get(`/user_groups/123456/members/${cast.admin.id}`), 'BAD_REQUEST', 'Invalid user group');
     const gone = await makeUser(ts, 200);
     assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
-    assertError(await client(ts, cast.member).get(`/user_groups/${admins}/members/${gone.id}`), 'BAD_REQUEST', 'User is deactivated');
+    assertError(await client(ts, cast.alice).get(`/user_groups/${admins}/members/${gone.id}`), 'BAD_REQUEST', 'User is deactivated');
   });
 });

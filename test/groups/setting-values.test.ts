@@ -4,17 +4,18 @@ import { GROUP_PERMISSION_SETTINGS, normalizeGroupSettingValue, sameGroupSetting
 import { ApiError } from '../../src/errors';
 import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
-import { Cast, createGroup, makeCast, systemGroups } from './fixtures';
+import { Cast, makeCast, systemGroups } from '../helpers/cast';
+import { createGroup } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast;
+let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
 let sys: Record<string, number>;
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts);
+  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
   sys = await systemGroups(ts);
 });
 afterAll(async () => {
@@ -26,7 +27,7 @@ const realm = () => ts.server.deps.realmId;
 const sorted = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b);
 
 test('resolveGroupSetting: system groups stand for roles', async () => {
-  const everyone = [ts.owner, cast.admin, cast.moderator, cast.member, cast.other, cast.guest].map((u) => u.id);
+  const everyone = [ts.owner, cast.admin, cast.moderator, cast.alice, cast.bob, cast.guest].map((u) => u.id);
   expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:administrators']))).toEqual(sorted([ts.owner.id, cast.admin.id]));
   expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:members']))).toEqual(sorted(everyone.filter((id) => id !== cast.guest.id)));
   expect(sorted(await resolveGroupSetting(db(), realm(), sys['role:everyone']))).toEqual(sorted(everyone));
@@ -36,10 +37,10 @@ test('resolveGroupSetting: system groups stand for roles', async () => {
 
 test('resolveGroupSetting: anonymous values, through subgroups, without deactivated accounts', async () => {
   const gone = await makeUser(ts, 400);
-  const team = await createGroup(ts, cast.member, { members: [cast.other.id, gone.id] });
+  const team = await createGroup(ts, cast.alice, { members: [cast.bob.id, gone.id] });
   assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
   const value = { direct_members: [cast.guest.id, gone.id], direct_subgroups: [team, sys['role:owners']] };
-  expect(sorted(await resolveGroupSetting(db(), realm(), value))).toEqual(sorted([cast.guest.id, cast.other.id, ts.owner.id]));
+  expect(sorted(await resolveGroupSetting(db(), realm(), value))).toEqual(sorted([cast.guest.id, cast.bob.id, ts.owner.id]));
   expect(await isInGroupSetting(db(), realm(), value, cast.guest.id)).toBe(true);
   expect(await isInGroupSetting(db(), realm(), value, gone.id)).toBe(false);
   expect(await isInGroupSetting(db(), realm(), value, cast.admin.id)).toBe(false);
@@ -49,13 +50,13 @@ test('validateGroupSettingValue returns the canonical form or a Zulip error', as
   const config = GROUP_PERMISSION_SETTINGS.can_manage_group;
   const check = (value: Parameters<typeof validateGroupSettingValue>[2]) => validateGroupSettingValue(db(), realm(), value, 'can_x', config);
   expect(await check({ direct_members: [], direct_subgroups: [sys['role:owners']] })).toBe(sys['role:owners']);
-  expect(await check({ direct_members: [cast.other.id, cast.member.id, cast.other.id], direct_subgroups: [] })).toEqual({
-    direct_members: sorted([cast.member.id, cast.other.id]),
+  expect(await check({ direct_members: [cast.bob.id, cast.alice.id, cast.bob.id], direct_subgroups: [] })).toEqual({
+    direct_members: sorted([cast.alice.id, cast.bob.id]),
     direct_subgroups: [],
   });
   await expect(check(sys['role:everyone'])).rejects.toMatchObject({ message: "'can_x' setting cannot be set to 'role:everyone' group." });
   const systemOnly = { ...config, requireSystemGroup: true, allowedSystemGroups: ['role:administrators', 'role:owners'] };
-  const team = await createGroup(ts, cast.member);
+  const team = await createGroup(ts, cast.alice);
   await expect(validateGroupSettingValue(db(), realm(), team, 'can_y', systemOnly)).rejects.toMatchObject({
     code: 'SYSTEM_GROUP_REQUIRED',
     message: "'can_y' must be a system user group.",

@@ -1,5 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast, systemGroups } from '../helpers/cast';
+import { TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -23,17 +24,9 @@ const realmSettings = (values: Record<string, unknown>) =>
 const resetSettings = () => ts.server.deps.knex('realm_message_settings').delete();
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  admin = await makeUser(ts, 200);
-  moderator = await makeUser(ts, 300);
-  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
-  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
-  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
-  guest = await makeUser(ts, 600);
+  ({ ts, owner, admin, moderator, alice, bob, carol, guest } = await startWithCast());
   town = await subscribe(ts, owner, 'town', [owner, admin, moderator, alice, bob, guest]);
-  const rows = await ts.server.deps.knex('user_groups').where({ is_system_group: true }).select('id', 'name');
-  groups = Object.fromEntries(rows.map((r: { id: number; name: string }) => [r.name, r.id]));
+  groups = await systemGroups(ts);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 afterEach(() => resetSettings());

@@ -1,14 +1,15 @@
 import { assertSuccess, client } from '../helpers/api';
+import { Cast, startWithCast } from '../helpers/cast';
 import { getEvents, RegisterOptions, verifyAction, verifyActionFor } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestUser } from '../helpers/server';
-import { People, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
+import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { sendDirect, sendToChannel, subscribe } from './helpers';
 
 /**
  * Every messaging action keeps a client's register state (unread_msgs, starred_messages,
  * max_message_id, recent_private_conversations, user_topics, muted_topics) in step with the
  * server: register, act, apply the events, compare with a fresh register.
  */
-let p: People;
+let p: Cast<'alice' | 'bob' | 'carol' | 'guest'> & { ts: TestServer };
 let town: number;
 let quiet: number;
 
@@ -17,7 +18,7 @@ const MODERN: RegisterOptions = { capabilities: { bulk_message_deletion: true, e
 const LEGACY: RegisterOptions = {};
 
 beforeAll(async () => {
-  p = await startWithPeople();
+  p = await startWithCast(['alice', 'bob', 'carol', 'guest']);
   town = await subscribe(p.ts, p.owner, 'town', [p.owner, p.alice, p.bob, p.guest]);
   quiet = await subscribe(p.ts, p.owner, 'quiet', [p.owner, p.alice, p.bob]);
 }, SERVER_HOOK_TIMEOUT);

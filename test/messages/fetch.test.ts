@@ -1,6 +1,7 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { TestServer, TestUser } from '../helpers/server';
-import { fetchMessages, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
+import { fetchMessages, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -15,7 +16,7 @@ const idsOf = (res: Record<string, any>): number[] => res.messages.map((x: { id:
 const get = (who: TestUser, params: Record<string, unknown>) => client(ts, who).get('/messages', params);
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithPeople());
+  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
   pub = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   m.a1 = await sendToChannel(ts, alice, pub, 'Alpha', 'first alpha message about gardening');
   m.b1 = await sendToChannel(ts, bob, pub, 'beta', 'first beta message with https://example.com link');

@@ -1,6 +1,7 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import { captureEvents, fetchMessages, messageFlags, ofType, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
+import { captureEvents, fetchMessages, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -13,7 +14,7 @@ const flags = (who: TestUser, params: Record<string, unknown>) => client(ts, who
 const unreadIds = async (who: TestUser) => (await fetchMessages(ts, who, { narrow: [['is', 'unread']] })).messages.map((m: { id: number }) => m.id);
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithPeople());
+  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -1,5 +1,6 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast } from '../helpers/cast';
+import { TestServer, TestUser } from '../helpers/server';
 import { captureEvents, ofType, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -9,10 +10,7 @@ let bob: TestUser;
 let town: number;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
-  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  ({ ts, owner, alice, bob } = await startWithCast(['alice', 'bob']));
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

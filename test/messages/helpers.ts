@@ -1,30 +1,8 @@
 import type { ZulipEvent } from '../../src/realtime/bus';
 import { assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { TestServer, TestUser } from '../helpers/server';
 
 export { captureEvents, createChannel, ids } from '../channels/helpers';
-
-export interface People {
-  ts: TestServer;
-  owner: TestUser;
-  alice: TestUser;
-  bob: TestUser;
-  carol: TestUser;
-  guest: TestUser;
-}
-
-/** A server with the cast messaging tests share: the owner, three members and a guest. */
-export async function startWithPeople(): Promise<People> {
-  const ts = await startTestServer();
-  return {
-    ts,
-    owner: ts.owner,
-    alice: await makeUser(ts, 400, { fullName: 'Alice Liddell' }),
-    bob: await makeUser(ts, 400, { fullName: 'Bob Builder' }),
-    carol: await makeUser(ts, 400, { fullName: 'Carol Singer' }),
-    guest: await makeUser(ts, 600, { fullName: 'Gus Guest' }),
-  };
-}
 
 /** Subscribes users (by id) to a channel by name, creating it when needed, as `actor`. */
 export async function subscribe(ts: TestServer, actor: TestUser, name: string, users: TestUser[], extra: Record<string, unknown> = {}): Promise<number> {

@@ -1,6 +1,7 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendToChannel, startWithPeople, subscribe } from './helpers';
+import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -11,7 +12,7 @@ let guest: TestUser;
 let general: number;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithPeople());
+  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
   general = await subscribe(ts, owner, 'general', [owner, alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -5,8 +5,9 @@ import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
 import { NO_CAPABILITIES, RegisterOptions, RegisterState } from '../../src/realtime/state';
 import { assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import { captureEvents, sendDirect, sendToChannel, startWithPeople, subscribe } from './helpers';
+import { captureEvents, sendDirect, sendToChannel, subscribe } from './helpers';
 
 const SLICES = [maxMessageIdSlice, unreadSlice, starredSlice, recentConversationsSlice, userTopicsSlice, mutedTopicsSlice];
 
@@ -65,7 +66,7 @@ async function verify(who: TestUser, action: () => Promise<unknown>, emptyTopicN
 }
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithPeople());
+  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
   town = await subscribe(ts, owner, 'town', [owner, alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

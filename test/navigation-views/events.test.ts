@@ -1,6 +1,7 @@
 import { assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { verifyPersonalAction } from '../helpers/events';
-import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Navigation views are personal: every client of their owner follows them; nobody else hears of them.
 let ts: TestServer;
@@ -8,9 +9,7 @@ let alice: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  alice = await makeUser(ts, 400);
-  bob = await makeUser(ts, 400);
+  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

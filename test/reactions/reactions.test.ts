@@ -1,6 +1,7 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
+import { startWithCast } from '../helpers/cast';
 import { TestServer, TestUser } from '../helpers/server';
-import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendDirect, sendToChannel, startWithPeople, subscribe } from '../messages/helpers';
+import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -17,7 +18,7 @@ const unreact = (who: TestUser, id: number, params: Record<string, unknown>) => 
 const reactionsOf = async (who: TestUser, id: number) => assertSuccess(await client(ts, who).get(`/messages/${id}`)).message.reactions;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithPeople());
+  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   const knex = ts.server.deps.knex;
   const realmId = ts.server.deps.realmId;

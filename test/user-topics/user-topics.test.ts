@@ -1,5 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { startWithCast } from '../helpers/cast';
+import { TestServer, TestUser } from '../helpers/server';
 import { captureEvents, ofType, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
@@ -18,10 +19,7 @@ const policies = async (who: TestUser) =>
   }[];
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  owner = ts.owner;
-  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
-  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  ({ ts, owner, alice, bob } = await startWithCast(['alice', 'bob']));
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
