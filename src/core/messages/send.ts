@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { inSingleStatement, inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
+import { runPrepared } from '../../db/prepared';
 import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
 import { activeSubscriberIds, channelAudience, RealmUsers } from '../channels/audience';
@@ -86,7 +87,9 @@ async function findChannelForSending(
     .where('realm_id', realmId);
   if (typeof channel === 'number') query.where('id', channel);
   else query.whereRaw('lower(name) = lower(?)', [channel.trim()]);
-  const row = (await query.first()) as (Record<string, unknown> & { active_subscriber_ids?: number[] }) | undefined;
+  // Prepared: planning this statement costs PostgreSQL three times what running it does.
+  const name = typeof channel === 'number' ? 'send:channel-by-id' : 'send:channel-by-name';
+  const [row] = (await runPrepared(db, name, query.limit(1))) as (Record<string, unknown> & { active_subscriber_ids?: number[] })[];
   if (!row) return undefined;
   const subscriberIds = (row.active_subscriber_ids ?? []).map(Number);
   delete row.active_subscriber_ids;
@@ -307,7 +310,7 @@ async function storeAndPublish(deps: AppDeps, uow: UnitOfWork, sender: User, pre
   const { stream } = target;
   // The message and its recipients' rows in one statement: each statement is a round trip.
   const now = new Date();
-  const inserted = await db.raw(
+  const statement = db.raw(
     `WITH m AS (
        INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
                              sending_client, date_sent, has_link, has_image, has_attachment)
@@ -336,7 +339,8 @@ async function storeAndPublish(deps: AppDeps, uow: UnitOfWork, sender: User, pre
       rows.map((r) => r.flags),
     ],
   );
-  const messageId = Number(inserted.rows[0].id);
+  const [inserted] = await runPrepared(db, 'send:store', statement);
+  const messageId = Number(inserted.id);
 
   const row: MessageRow = {
     id: messageId,
