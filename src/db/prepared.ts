@@ -9,7 +9,8 @@ type Connections = { acquireConnection(): Promise<unknown>; releaseConnection(co
  * their execution (sending's channel lookup plans in about 0.5 ms and runs in 0.15). `name` must
  * identify the SQL text: a different text needs a different name. On PGlite, whose connection is
  * not node-postgres's, the statement simply runs. Works on the pool and inside a transaction (whose
- * connection knex hands out).
+ * connection knex hands out). The statement bypasses knex's query events, which `watchWrites`
+ * (core/users/auth-cache.ts) relies on: never use it for statements writing users, api_keys or realms.
  */
 export async function runPrepared(db: Knex, name: string, query: Knex.Raw | Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
   const client = db.client as unknown as Connections;
