@@ -1,20 +1,17 @@
 import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { assertSuccess, client } from '../helpers/api';
 import { verifySharedAction } from '../helpers/events';
-import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
-import { Cast, makeCast, systemGroups } from '../helpers/cast';
-import { createGroup } from './fixtures';
+import { makeUser, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
+import { createGroup, GroupsCast, startGroupsServer } from './fixtures';
 
 // Groups are organization-wide: administrators, members and guests all follow them. Clients that
 // declare include_deactivated_groups keep deactivated groups; the others see them disappear.
 let ts: TestServer;
-let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+let cast: GroupsCast;
 let sys: Record<string, number>;
 
 beforeAll(async () => {
-  ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
-  sys = await systemGroups(ts);
+  ({ ts, cast, sys } = await startGroupsServer());
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,5 +1,16 @@
 import { assertSuccess, client } from '../helpers/api';
-import { TestServer, TestUser } from '../helpers/server';
+import { Cast, makeCast, systemGroups } from '../helpers/cast';
+import { startTestServer, TestServer, TestUser } from '../helpers/server';
+
+/** The users every groups test works with. */
+export type GroupsCast = Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+
+/** A new server with the groups tests' cast, and the system groups' ids by name. */
+export async function startGroupsServer(): Promise<{ ts: TestServer; cast: GroupsCast; sys: Record<string, number> }> {
+  const ts = await startTestServer();
+  const cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
+  return { ts, cast, sys: await systemGroups(ts) };
+}
 
 let counter = 0;
 

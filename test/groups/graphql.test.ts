@@ -1,18 +1,15 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startTestServer, TestServer } from '../helpers/server';
-import { Cast, makeCast, systemGroups } from '../helpers/cast';
-import { getGroup } from './fixtures';
+import { TestServer } from '../helpers/server';
+import { getGroup, GroupsCast, startGroupsServer } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+let cast: GroupsCast;
 let sys: Record<string, number>;
 beforeAll(async () => {
-  ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
-  sys = await systemGroups(ts);
+  ({ ts, cast, sys } = await startGroupsServer());
 });
 afterAll(async () => {
   await ts.close();

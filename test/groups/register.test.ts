@@ -4,21 +4,18 @@ import type { User } from '../../src/core/users/model';
 import { User as UserModel } from '../../src/core/users/model';
 import { assertSuccess, client } from '../helpers/api';
 import { captureEvents, registerOptions } from '../helpers/events';
-import { startTestServer, TestServer } from '../helpers/server';
-import { Cast, makeCast, systemGroups } from '../helpers/cast';
-import { createGroup } from './fixtures';
+import { TestServer } from '../helpers/server';
+import { createGroup, GroupsCast, startGroupsServer } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+let cast: GroupsCast;
 let sys: Record<string, number>;
 let me: User;
 beforeAll(async () => {
-  ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
-  sys = await systemGroups(ts);
+  ({ ts, cast, sys } = await startGroupsServer());
   me = (await UserModel.query(ts.server.deps.knex).findById(cast.alice.id))!;
 });
 afterAll(async () => {

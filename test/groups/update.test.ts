@@ -2,20 +2,17 @@ import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
 import { userGroupEventForClient } from '../../src/core/groups/events';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { captureEvents } from '../helpers/events';
-import { makeUser, startTestServer, TestServer } from '../helpers/server';
-import { Cast, makeCast, systemGroups } from '../helpers/cast';
-import { createGroup, getGroup } from './fixtures';
+import { makeUser, TestServer } from '../helpers/server';
+import { createGroup, getGroup, GroupsCast, startGroupsServer } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+let cast: GroupsCast;
 let sys: Record<string, number>;
 beforeAll(async () => {
-  ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
-  sys = await systemGroups(ts);
+  ({ ts, cast, sys } = await startGroupsServer());
 });
 afterAll(async () => {
   await ts.close();
