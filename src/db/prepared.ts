@@ -1,6 +1,24 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 
+/** A statement written with `?` placeholders (and no `?` elsewhere in its text). */
+export interface Statement {
+  sql: string;
+  bindings: readonly unknown[];
+}
+
+/** node-postgres's text of each Statement's SQL ($1, $2, ... for the placeholders), made once. */
+const nativeTexts = new Map<string, string>();
+
+function nativeText(sql: string): string {
+  let text = nativeTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    nativeTexts.set(sql, (text = sql.replace(/\?/g, () => `$${++n}`)));
+  }
+  return text;
+}
+
 type Connections = { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<unknown> };
 
 /**
@@ -12,19 +30,20 @@ type Connections = { acquireConnection(): Promise<unknown>; releaseConnection(co
  * connection knex hands out). The statement bypasses knex's query events, which `watchWrites`
  * (core/users/auth-cache.ts) relies on: never use it for statements writing users, api_keys or realms.
  */
-export async function runPrepared(db: Knex, name: string, query: Knex.Raw | Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
+export async function runPrepared(db: Knex, name: string, query: Knex.Raw | Knex.QueryBuilder | Statement): Promise<Record<string, unknown>[]> {
   const client = db.client as unknown as Connections;
   const connection = await client.acquireConnection();
   let prepared: pg.QueryResult | null = null;
   try {
     if (connection instanceof pg.Client) {
-      const native = query.toSQL().toNative();
+      // A Statement skips knex's query building, which costs more than the statement's execution.
+      const native = 'toSQL' in query ? query.toSQL().toNative() : { sql: nativeText(query.sql), bindings: query.bindings };
       prepared = await connection.query({ name, text: native.sql, values: native.bindings as unknown[] });
     }
   } finally {
     await client.releaseConnection(connection);
   }
   if (prepared) return prepared.rows;
-  const result = (await query) as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
+  const result = (await ('toSQL' in query ? query : db.raw(query.sql, query.bindings as Knex.RawBinding[]))) as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
   return Array.isArray(result) ? result : result.rows;
 }

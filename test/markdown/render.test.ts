@@ -1,4 +1,6 @@
+import MarkdownIt from 'markdown-it';
 import { renderMarkdown, renderDescription } from '../../src/core/markdown';
+import { mayHoldLink } from '../../src/core/markdown/render';
 import { ctx } from './fixtures';
 
 const html = (content: string) => renderMarkdown(content, ctx).html;
@@ -112,8 +114,38 @@ describe('links', () => {
     ['reference links are not a thing', 'Hello [world]\n\n[world]: https://google.com', '<p>Hello [world]</p>\n<p>[world]: <a href="https://google.com">https://google.com</a></p>'],
     ['no image syntax', '![img](https://x.com/a.png)', '<p>!<a href="https://x.com/a.png">img</a></p>'],
     ['strikethrough around a link', '~~test http://xx.xx link~~', '<p><del>test <a href="http://xx.xx">http://xx.xx</a> link</del></p>'],
+    ['upper-case scheme', 'HTTPS://x.io', '<p><a href="HTTPS://x.io">HTTPS://x.io</a></p>'],
+    ['non-Latin top-level domain', 'see пример.рф', '<p>see <a href="http://xn--e1afmkfd.xn--p1ai">пример.рф</a></p>'],
+    ['punycode top-level domain', 'x.xn--p1ai', '<p><a href="http://x.xn--p1ai">x.рф</a></p>'],
+    ['a sentence with a colon and a full stop', 'Note: nothing here.', '<p>Note: nothing here.</p>'],
   ])('%s', (_name, input, expected) => {
     expect(html(input)).toBe(expected);
+  });
+
+  test('the link pre-check passes every text in which the linkifier finds a link', () => {
+    // The linkifier as the renderer configures it, without the pre-check.
+    const linkify = new MarkdownIt('default', { linkify: true }).linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false }).add('ftp:', null).add('//', null);
+    const pieces = ['a', 'Z', '.', '@', ':', '/', ' ', 'www', 'com', 'рф', 'xn--p1ai', 'http', 'HTTPS', 'mailto', '1', '-', '(', ')', '_', 'é', '.\u00e9'];
+    // A fixed pseudo-random sequence (xorshift32), so that every run checks the same texts.
+    let seed = 2463534242;
+    const next = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % 1_000_003;
+    };
+    let linked = 0;
+    for (let i = 0; i < 50_000; i++) {
+      let text = '';
+      for (let n = 1 + (next() % 8); n > 0; n--) text += pieces[next() % pieces.length];
+      if (linkify.test(text)) {
+        linked++;
+        expect([text, mayHoldLink(text)]).toEqual([text, true]);
+      }
+    }
+    // The sample must exercise the linkifier, not only texts without links.
+    expect(linked).toBeGreaterThan(200);
+    expect(mayHoldLink('Hello from the **benchmark**: a short message, as most are.')).toBe(false);
   });
 });
 

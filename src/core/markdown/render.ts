@@ -32,6 +32,11 @@ function createRenderer(): MarkdownIt.MarkdownIt {
   // Only web addresses, bare domains and e-mail addresses are linked automatically.
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false });
   md.linkify.add('ftp:', null).add('//', null);
+  // linkify-it runs a dozen large Unicode patterns over every text, and most messages hold no
+  // link: without a scheme it validates, an "@" or a dot before a top-level domain's first letter,
+  // none of them can match.
+  const test = md.linkify.test.bind(md.linkify);
+  md.linkify.test = (text: string) => mayHoldLink(text) && test(text);
   const match = md.linkify.match.bind(md.linkify);
   md.linkify.match = (text: string) =>
     (match(text) ?? []).filter((m) => m.schema !== '' || !NOT_AUTOLINKED_TLDS.has(hostTld(m.url)));
@@ -40,6 +45,13 @@ function createRenderer(): MarkdownIt.MarkdownIt {
   zulipBlocks(md);
   unicodeEmoji(md);
   return md;
+}
+
+const LINK_INGREDIENT = /@|\.\p{L}|https?:|mailto:/iu;
+
+/** False only for text in which the linkifier (as configured here) can find no link. */
+export function mayHoldLink(text: string): boolean {
+  return LINK_INGREDIENT.test(text);
 }
 
 function hostTld(url: string): string {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { inSingleStatement, inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
-import { runPrepared } from '../../db/prepared';
+import { runPrepared, Statement } from '../../db/prepared';
 import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
 import { activeSubscriberIds, channelAudience, RealmUsers } from '../channels/audience';
@@ -23,6 +23,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, SenderTopicState, senderTopicColumns, senderTopicState } from './send-hooks';
+import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
@@ -58,6 +59,17 @@ interface Target {
   subscriberIds?: number[];
   /** Channel messages from people: the sender's state in the topic before this message. */
   senderTopic?: SenderTopicState;
+  /** Channel messages: what was read, to remember for the next message (see send-snapshots). */
+  snapshot?: SendSnapshot;
+  /** Whether `snapshot` was remembered rather than read: storing must then check it still holds. */
+  recalled?: boolean;
+}
+
+/** Thrown when the database no longer holds a recalled snapshot: the send then reads afresh. */
+class StaleSnapshot extends Error {
+  constructor() {
+    super('the channel changed since it was last read');
+  }
 }
 
 /**
@@ -71,13 +83,14 @@ async function findChannelForSending(
   channel: number | string,
   sender: User,
   topic: string,
-): Promise<{ stream: Stream; subscriberIds: number[]; senderTopic: SenderTopicState } | undefined> {
+): Promise<SendSnapshot | undefined> {
   if (typeof channel === 'number' && !isRowId(channel)) return undefined;
   // Plain knex rather than Stream.query(): objection's query building costs more than the rest of
   // this function, and the row becomes a Stream all the same.
   const query = db('streams')
     .select(
       'streams.*',
+      db.raw('streams::text AS row_text'),
       db.raw(
         `ARRAY(SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
                WHERE s.stream_id = streams.id AND s.active AND u.is_active) AS active_subscriber_ids`,
@@ -89,15 +102,39 @@ async function findChannelForSending(
   else query.whereRaw('lower(name) = lower(?)', [channel.trim()]);
   // Prepared: planning this statement costs PostgreSQL three times what running it does.
   const name = typeof channel === 'number' ? 'send:channel-by-id' : 'send:channel-by-name';
-  const [row] = (await runPrepared(db, name, query.limit(1))) as (Record<string, unknown> & { active_subscriber_ids?: number[] })[];
+  const [row] = (await runPrepared(db, name, query.limit(1))) as (Record<string, unknown> & { active_subscriber_ids?: number[]; row_text?: string })[];
   if (!row) return undefined;
   const subscriberIds = (row.active_subscriber_ids ?? []).map(Number);
+  const rowText = row.row_text!;
   delete row.active_subscriber_ids;
+  delete row.row_text;
   const senderTopic = senderTopicState(row);
-  return { stream: Stream.fromDatabaseJson(row), subscriberIds, senderTopic };
+  return { stream: Stream.fromDatabaseJson(row), rowText, subscriberIds, senderTopic };
+}
+
+/** What became of a send's use of remembered snapshots (see send-snapshots). */
+interface Attempt {
+  /** The snapshot used, if one was remembered rather than read. */
+  recalled: { channel: number | string; topic: string } | null;
+  /** Whether the message was stored (a send is never repeated after that). */
+  stored: boolean;
 }
 
 export async function sendMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+  const attempt: Attempt = { recalled: null, stored: false };
+  try {
+    return await send(deps, sender, request, attempt);
+  } catch (error) {
+    // A remembered snapshot may be out of date: whatever failed with one, a store it no longer
+    // allowed or any error of the checks, is tried again on what the database holds now.
+    if (!attempt.recalled || attempt.stored) throw error;
+    forgetSendSnapshot(deps.knex, attempt.recalled.channel, sender.id, attempt.recalled.topic);
+    return send(deps, sender, request, null);
+  }
+}
+
+/** One try at sending; `attempt` is null when nothing remembered may be used. */
+async function send(deps: AppDeps, sender: User, request: SendMessageRequest, attempt: Attempt | null): Promise<SendMessageResult> {
   const { addressee } = request;
   if (addressee.type === 'stream') {
     if (addressee.channel === null) throw errors.badRequest('Missing channel');
@@ -114,7 +151,7 @@ export async function sendMessage(deps: AppDeps, sender: User, request: SendMess
   const content = normalizeMessageContent(request.content);
   const target =
     addressee.type === 'stream'
-      ? await channelTarget(deps, db, sender, addressee.channel!, request.topic!, getViewer)
+      ? await channelTarget(deps, db, sender, addressee.channel!, request.topic!, getViewer, attempt)
       : await directTarget(deps, db, sender, directUsers);
   const rendering = await renderMessageContent(db, deps, content, getViewer);
   const prepared = await prepareMessage(deps, db, sender, target, content, rendering, request, getViewer);
@@ -125,7 +162,14 @@ export async function sendMessage(deps: AppDeps, sender: User, request: SendMess
     target.stream !== null &&
     (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
-  return unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request));
+  const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
+  if (target.snapshot && addressee.type === 'stream') {
+    // The sender's state in the topic as this message left it.
+    const before = target.snapshot.senderTopic;
+    const after = { ...before, policy: result.automatic_new_visibility_policy ?? before.policy, topicExisted: true };
+    rememberSendSnapshot(deps.knex, addressee.channel!, sender.id, target.topic, { ...target.snapshot, senderTopic: after });
+  }
+  return result;
 }
 
 /** Where a message the server writes itself goes: a channel topic, or a direct conversation. */
@@ -194,6 +238,7 @@ async function channelTarget(
   channel: number | string,
   rawTopic: string,
   getViewer: () => Promise<ChannelViewer>,
+  attempt: Attempt | null,
 ): Promise<Target> {
   // The topic is needed for the lookup; an invalid one is reported after the channel's errors.
   let topic = '';
@@ -203,7 +248,9 @@ async function channelTarget(
   } catch (error) {
     topicError = error;
   }
-  const found = await findChannelForSending(db, deps.realmId, channel, sender, topic);
+  const recalled = attempt && !topicError ? recallSendSnapshot(deps.knex, channel, sender.id, topic) : undefined;
+  if (attempt && recalled) attempt.recalled = { channel, topic };
+  const found = recalled ?? (await findChannelForSending(db, deps.realmId, channel, sender, topic));
   if (!found) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
   const { stream, subscriberIds, senderTopic } = found;
   // Most messages go to channels open to the sender, where the sender's groups and subscriptions
@@ -214,7 +261,8 @@ async function channelTarget(
   if (topicError) throw topicError;
   checkTopicsPolicy(stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
-  return { stream, topic, participants: [], recipientId: await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id), subscriberIds, senderTopic };
+  const recipientId = await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id);
+  return { stream, topic, participants: [], recipientId, subscriberIds, senderTopic, snapshot: found, recalled: recalled !== undefined };
 }
 
 async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
@@ -304,42 +352,61 @@ async function prepareMessage(
   return { target, content, rendering, recipientIds, mentioned, rows, realmStr: await realmString(db, deps) };
 }
 
-async function storeAndPublish(deps: AppDeps, uow: UnitOfWork, sender: User, prepared: PreparedMessage, request: SendMessageRequest): Promise<SendMessageResult> {
+const INSERT_MESSAGE = `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
+                                               sending_client, date_sent, has_link, has_image, has_attachment)`;
+const INSERT_RECIPIENTS = `INSERT INTO user_messages (user_id, message_id, realm_id, flags)
+                           SELECT u, m.id, ?, f FROM m, unnest(?::int[], ?::int[]) AS t(u, f)`;
+/** The message and its recipients' rows in one statement: each statement is a round trip. */
+const STORE = `WITH m AS (${INSERT_MESSAGE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id), um AS (${INSERT_RECIPIENTS}) SELECT id FROM m`;
+/**
+ * STORE, inserting only while the channel's row is as a recalled snapshot saw it: its
+ * send_state_version covers the rest of the snapshot (see the migration adding it).
+ */
+const STORE_IF_UNCHANGED = `WITH ok AS (SELECT 1 FROM streams WHERE id = ? AND streams::text = ?),
+  m AS (${INSERT_MESSAGE} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::boolean, ?::boolean, ?::boolean FROM ok RETURNING id),
+  um AS (${INSERT_RECIPIENTS}) SELECT id FROM m`;
+
+async function storeAndPublish(
+  deps: AppDeps,
+  uow: UnitOfWork,
+  sender: User,
+  prepared: PreparedMessage,
+  request: SendMessageRequest,
+  attempt: Attempt | null = null,
+): Promise<SendMessageResult> {
   const db = uow.trx;
   const { target, content, rendering, recipientIds, mentioned, rows } = prepared;
   const { stream } = target;
-  // The message and its recipients' rows in one statement: each statement is a round trip.
   const now = new Date();
-  const statement = db.raw(
-    `WITH m AS (
-       INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
-                             sending_client, date_sent, has_link, has_image, has_attachment)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-     ), um AS (
-       INSERT INTO user_messages (user_id, message_id, realm_id, flags)
-       SELECT u, m.id, ?, f FROM m, unnest(?::int[], ?::int[]) AS t(u, f)
-     )
-     SELECT id FROM m`,
-    [
-      deps.realmId,
-      sender.id,
-      target.recipientId,
-      stream?.id ?? null,
-      stream ? null : dmKey(target.participants.map((u) => u.id)),
-      target.topic,
-      content,
-      rendering.html,
-      request.client.slice(0, 30),
-      now,
-      rendering.hasLink,
-      rendering.hasImage,
-      rendering.hasAttachment,
-      deps.realmId,
-      rows.map((r) => r.userId),
-      rows.map((r) => r.flags),
-    ],
-  );
-  const [inserted] = await runPrepared(db, 'send:store', statement);
+  const bindings = [
+    deps.realmId,
+    sender.id,
+    target.recipientId,
+    stream?.id ?? null,
+    stream ? null : dmKey(target.participants.map((u) => u.id)),
+    target.topic,
+    content,
+    rendering.html,
+    request.client.slice(0, 30),
+    now,
+    rendering.hasLink,
+    rendering.hasImage,
+    rendering.hasAttachment,
+    deps.realmId,
+    // Integer arrays as PostgreSQL array literals: node-postgres's generic conversion escapes
+    // every element, a cost that grows with the channel.
+    `{${rows.map((r) => r.userId).join(',')}}`,
+    `{${rows.map((r) => r.flags).join(',')}}`,
+  ];
+  let inserted: Record<string, unknown> | undefined;
+  if (target.recalled && target.snapshot) {
+    const { stream: snapshotStream, rowText } = target.snapshot;
+    [inserted] = await runPrepared(db, 'send:store-if-unchanged', { sql: STORE_IF_UNCHANGED, bindings: [snapshotStream.id, rowText, ...bindings] });
+    if (!inserted) throw new StaleSnapshot();
+  } else {
+    [inserted] = await runPrepared(db, 'send:store', { sql: STORE, bindings });
+  }
+  if (attempt) attempt.stored = true;
   const messageId = Number(inserted.id);
 
   const row: MessageRow = {
