@@ -2,11 +2,12 @@ import busboy from 'busboy';
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
+import { isPlainForm, PARAMETER_LIMIT, readPlainForm } from './form-body';
 import { sendError } from './router';
 
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
-const urlencoded = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10000 });
+const urlencoded = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: PARAMETER_LIMIT });
 
 /** A REST request once its body is parsed. */
 export type ApiRequest = IncomingMessage & { body?: Record<string, string>; files?: UploadedFile[] };
@@ -24,6 +25,17 @@ export function parseBody(req: ApiRequest, res: ServerResponse, next: () => void
   const type = req.headers['content-type'] ?? '';
   if (type.startsWith('multipart/form-data')) {
     parseMultipart(req, res, next);
+    return;
+  }
+  if (isPlainForm(req, MAX_BODY_BYTES)) {
+    readPlainForm(req, (fields) => {
+      if (fields === null) {
+        sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', 400));
+        return;
+      }
+      req.body = fields;
+      next();
+    });
     return;
   }
   urlencoded(req as never, res as never, (error?: unknown) => {

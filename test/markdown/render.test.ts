@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { renderMarkdown, renderDescription } from '../../src/core/markdown';
 import { mayHoldLink } from '../../src/core/markdown/render';
+import { seededSequence } from '../helpers/random';
 import { ctx } from './fixtures';
 
 const html = (content: string) => renderMarkdown(content, ctx).html;
@@ -126,14 +127,7 @@ describe('links', () => {
     // The linkifier as the renderer configures it, without the pre-check.
     const linkify = new MarkdownIt('default', { linkify: true }).linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false }).add('ftp:', null).add('//', null);
     const pieces = ['a', 'Z', '.', '@', ':', '/', ' ', 'www', 'com', 'рф', 'xn--p1ai', 'http', 'HTTPS', 'mailto', '1', '-', '(', ')', '_', 'é', '.\u00e9'];
-    // A fixed pseudo-random sequence (xorshift32), so that every run checks the same texts.
-    let seed = 2463534242;
-    const next = () => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % 1_000_003;
-    };
+    const next = seededSequence(2463534242);
     let linked = 0;
     for (let i = 0; i < 50_000; i++) {
       let text = '';

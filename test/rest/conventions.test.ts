@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { assertError, assertSuccess, basicAuth, client, graphql } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
@@ -155,6 +156,52 @@ describe('request encodings', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ result: 'error', msg: 'Malformed payload', code: 'BAD_REQUEST' });
+  });
+});
+
+describe('urlencoded bodies', () => {
+  const renderForm = (body: string | Buffer, headers: Record<string, string> = {}) =>
+    fetch(`${ts.url}/api/v1/messages/render`, {
+      method: 'POST',
+      headers: { authorization: basicAuth(ts.owner), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
+  const rendered = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { rendered: string }).rendered;
+  };
+
+  test('plus is a space, escapes are decoded, and a value with a malformed escape is kept as written', async () => {
+    expect(await rendered(await renderForm('content=a+b%20c'))).toBe('<p>a b c</p>');
+    expect(await rendered(await renderForm('content=a+b%20c%ZZ'))).toBe('<p>a b%20c%ZZ</p>');
+    expect(await rendered(await renderForm('content=%C3%A9t%C3%A9'))).toBe('<p>été</p>');
+  });
+
+  test('a repeated name takes its last value; empty and __proto__ names are ignored', async () => {
+    expect(await rendered(await renderForm('content=first&content=second'))).toBe('<p>second</p>');
+    const res = await renderForm('=x&__proto__=y&content=z&&');
+    expect(await res.json()).toEqual({ result: 'success', msg: '', rendered: '<p>z</p>' });
+  });
+
+  test('a name in brackets is the bare name, as in Zulip clients built on qs', async () => {
+    expect(await rendered(await renderForm('%5Bcontent%5D=bracketed'))).toBe('<p>bracketed</p>');
+  });
+
+  test('a charset parameter and a byte-order mark are accepted', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('content=bom')]);
+    expect(await rendered(await renderForm(body, { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }))).toBe('<p>bom</p>');
+  });
+
+  test('a compressed body is read too', async () => {
+    expect(await rendered(await renderForm(gzipSync('content=zipped'), { 'content-encoding': 'gzip' }))).toBe('<p>zipped</p>');
+  });
+
+  test('more than 10,000 parameters is a malformed payload', async () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => `p${i}=1`).join('&');
+    const res = await renderForm(many);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ result: 'error', msg: 'Malformed payload', code: 'BAD_REQUEST' });
+    expect(await rendered(await renderForm(`${Array.from({ length: 9_999 }, (_, i) => `p${i}=1`).join('&')}&content=ok`))).toBe('<p>ok</p>');
   });
 });
 

@@ -388,7 +388,8 @@ async function storeAndPublish(
     content,
     rendering.html,
     request.client.slice(0, 30),
-    now,
+    // ISO text: node-postgres's Date conversion formats in local time, field by field.
+    now.toISOString(),
     rendering.hasLink,
     rendering.hasImage,
     rendering.hasAttachment,
