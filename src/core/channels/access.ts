@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isRowId } from '../../db/ids';
+import { inParallel } from '../../db/in-parallel';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { isAdminRole, isGuestRole } from '../users/roles';
@@ -24,11 +25,11 @@ export interface ChannelViewer {
 }
 
 export async function loadViewer(db: Knex, user: ChannelViewer['user']): Promise<ChannelViewer> {
-  const [groupIds, subs, systemGroups] = await Promise.all([
-    recursiveGroupIdsOf(db, user.id),
-    Subscription.query(db).where({ user_id: user.id, active: true }).select('stream_id'),
-    loadSystemGroupIds(db, user.realm_id),
-  ]);
+  const [groupIds, subs, systemGroups] = await inParallel(db, [
+    () => recursiveGroupIdsOf(db, user.id),
+    async () => Subscription.query(db).where({ user_id: user.id, active: true }).select('stream_id'),
+    () => loadSystemGroupIds(db, user.realm_id),
+  ] as const);
   return { user, groupIds, subscribed: new Set(subs.map((s) => s.stream_id)), systemGroups };
 }
 

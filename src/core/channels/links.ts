@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inParallel } from '../../db/in-parallel';
 import type { LinkableChannel } from '../markdown/context';
 import type { User } from '../users/model';
 import { hasMetadataAccess, loadViewer } from './access';
@@ -12,10 +13,10 @@ import { Stream } from './model';
 export function channelLinkResolver(db: Knex, writer: Pick<User, 'id' | 'role' | 'realm_id' | 'is_bot' | 'bot_owner_id'>) {
   return async (names: string[]): Promise<LinkableChannel[]> => {
     if (names.length === 0) return [];
-    const [streams, viewer] = await Promise.all([
-      Stream.query(db).where({ realm_id: writer.realm_id, deactivated: false }).whereIn('name', [...new Set(names)]),
-      loadViewer(db, writer),
-    ]);
+    const [streams, viewer] = await inParallel(db, [
+      async () => Stream.query(db).where({ realm_id: writer.realm_id, deactivated: false }).whereIn('name', [...new Set(names)]),
+      () => loadViewer(db, writer),
+    ] as const);
     return streams.filter((s) => hasMetadataAccess(viewer, s)).map((s) => ({ id: s.id, name: s.name }));
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inParallel } from '../../db/in-parallel';
 import { activeRealmEmojiByName } from '../emoji/queries';
 import { realmEmojiSourceUrl } from '../emoji/view';
 import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
@@ -22,12 +23,12 @@ export async function loadRenderContext(
   options: LoadContextOptions = {},
 ): Promise<RenderContext> {
   const wanted = referenceCandidates(content);
-  const [users, groups, emoji, channels] = await Promise.all([
-    loadUsers(db, realmId, wanted.userNames, wanted.userIds),
-    loadGroups(db, realmId, wanted.groupNames),
-    activeRealmEmojiByName(db, realmId, wanted.emojiNames),
-    wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : [],
-  ]);
+  const [users, groups, emoji, channels] = await inParallel(db, [
+    () => loadUsers(db, realmId, wanted.userNames, wanted.userIds),
+    () => loadGroups(db, realmId, wanted.groupNames),
+    () => activeRealmEmojiByName(db, realmId, wanted.emojiNames),
+    async () => (wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : []),
+  ] as const);
   return buildRenderContext({
     realmUrl: options.realmUrl,
     users,

@@ -3,7 +3,8 @@ import { errors } from '../../errors';
 import { ChannelViewer, hasContentAccess, isSubscribed } from '../channels/access';
 import { Stream } from '../channels/model';
 import { isGuestRole } from '../users/roles';
-import { inParallel, MessageRow, MESSAGE_COLUMNS } from './model';
+import { inParallel } from '../../db/in-parallel';
+import { MessageRow, MESSAGE_COLUMNS } from './model';
 
 /**
  * Who may see a message, as Zulip decides it:

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { reactionsForMessages } from '../reactions/queries';
-import { inParallel, MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';
+import { inParallel } from '../../db/in-parallel';
+import { MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';
 import { apiEmail, avatarUrl, displayRecipientEntry, hasPublicGravatar, loadPeople, PersonRow } from './people';
 import { EDIT_HISTORY_VISIBILITY } from './realm-settings';
 import { displayTopic, unresolvedName } from './topics';
