@@ -24,16 +24,39 @@ export interface SendSnapshot {
 
 type ChannelSnapshot = Omit<SendSnapshot, 'senderTopic'>;
 
-// Enough for every channel and every active sender-topic pair of a large organization; past it the
-// oldest entries go (Maps iterate in insertion order).
+// Enough for every active channel and sender-topic pair of a large organization; past these the
+// oldest entries go (Maps iterate in insertion order). Subscriber lists are bounded by their total
+// length, so that a few huge channels cannot hold much memory (about 4 bytes per id).
 const MAX_CHANNELS = 2_000;
+const MAX_SUBSCRIBER_IDS = 500_000;
 const MAX_SENDER_TOPICS = 20_000;
 
 class Snapshots {
-  readonly channels = new Map<number, ChannelSnapshot>();
+  private readonly channels = new Map<number, ChannelSnapshot>();
+  private subscriberIds = 0;
   /** The id a channel name (as the client wrote it) resolved to. */
   readonly idsByName = new Map<string, number>();
   readonly senderTopics = new Map<string, SenderTopicState>();
+
+  channel(streamId: number): ChannelSnapshot | undefined {
+    return this.channels.get(streamId);
+  }
+
+  setChannel(streamId: number, snapshot: ChannelSnapshot): void {
+    this.deleteChannel(streamId);
+    this.channels.set(streamId, snapshot);
+    this.subscriberIds += snapshot.subscriberIds.length;
+    while (this.channels.size > 1 && (this.channels.size > MAX_CHANNELS || this.subscriberIds > MAX_SUBSCRIBER_IDS)) {
+      this.deleteChannel(this.channels.keys().next().value as number);
+    }
+  }
+
+  deleteChannel(streamId: number): void {
+    const old = this.channels.get(streamId);
+    if (!old) return;
+    this.channels.delete(streamId);
+    this.subscriberIds -= old.subscriberIds.length;
+  }
 }
 
 const byDatabase = new WeakMap<Knex, Snapshots>();
@@ -57,7 +80,7 @@ export function recallSendSnapshot(knex: Knex, channel: number | string, senderI
   const snapshots = byDatabase.get(knex);
   if (!snapshots) return undefined;
   const streamId = typeof channel === 'number' ? channel : snapshots.idsByName.get(channel.trim());
-  const found = streamId === undefined ? undefined : snapshots.channels.get(streamId);
+  const found = streamId === undefined ? undefined : snapshots.channel(streamId);
   const senderTopic = found && snapshots.senderTopics.get(senderTopicKey(senderId, found.stream.id, topic));
   return found && senderTopic ? { ...found, senderTopic } : undefined;
 }
@@ -68,7 +91,7 @@ export function rememberSendSnapshot(knex: Knex, channel: number | string, sende
   const { senderTopic, ...channelSnapshot } = snapshot;
   const streamId = snapshot.stream.id;
   if (typeof channel === 'string') bounded(snapshots.idsByName, channel.trim(), streamId, MAX_CHANNELS);
-  bounded(snapshots.channels, streamId, channelSnapshot, MAX_CHANNELS);
+  snapshots.setChannel(streamId, channelSnapshot);
   bounded(snapshots.senderTopics, senderTopicKey(senderId, streamId, topic), senderTopic, MAX_SENDER_TOPICS);
 }
 
@@ -79,6 +102,6 @@ export function forgetSendSnapshot(knex: Knex, channel: number | string, senderI
   const streamId = typeof channel === 'number' ? channel : snapshots.idsByName.get(channel.trim());
   if (typeof channel === 'string') snapshots.idsByName.delete(channel.trim());
   if (streamId === undefined) return;
-  snapshots.channels.delete(streamId);
+  snapshots.deleteChannel(streamId);
   snapshots.senderTopics.delete(senderTopicKey(senderId, streamId, topic));
 }
