@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { inSingleStatement, inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
-import { runPrepared, Statement } from '../../db/prepared';
+import { runPrepared } from '../../db/prepared';
 import { ApiError, errors } from '../../errors';
 import { accessChannelForPost, channelDoesNotExist, channelWithIdDoesNotExist, ChannelViewer, loadViewer } from '../channels/access';
 import { activeSubscriberIds, channelAudience, RealmUsers } from '../channels/audience';
@@ -22,7 +22,7 @@ import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-se
 import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
-import { afterChannelMessageSent, mayChangeTopicPolicies, SenderTopicState, senderTopicColumns, senderTopicState } from './send-hooks';
+import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 
 /**
@@ -55,11 +55,10 @@ interface Target {
   /** Direct messages: every participant, sender included. */
   participants: User[];
   recipientId: number;
-  /** Channel messages: the channel's active subscribers, read with the channel. */
-  subscriberIds?: number[];
-  /** Channel messages from people: the sender's state in the topic before this message. */
-  senderTopic?: SenderTopicState;
-  /** Channel messages: what was read, to remember for the next message (see send-snapshots). */
+  /**
+   * Channel messages sent through the API: the channel's active subscribers and the sender's state
+   * in the topic before this message, read with the channel or remembered (see send-snapshots).
+   */
   snapshot?: SendSnapshot;
   /** Whether `snapshot` was remembered rather than read: storing must then check it still holds. */
   recalled?: boolean;
@@ -160,7 +159,7 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   // mention also write elsewhere, in one transaction with the message.
   const alsoWrites =
     target.stream !== null &&
-    (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
+    (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
   if (target.snapshot && addressee.type === 'stream') {
@@ -252,7 +251,7 @@ async function channelTarget(
   if (attempt && recalled) attempt.recalled = { channel, topic };
   const found = recalled ?? (await findChannelForSending(db, deps.realmId, channel, sender, topic));
   if (!found) throw typeof channel === 'number' ? channelWithIdDoesNotExist(channel) : channelDoesNotExist(channel);
-  const { stream, subscriberIds, senderTopic } = found;
+  const { stream } = found;
   // Most messages go to channels open to the sender, where the sender's groups and subscriptions
   // do not matter: those skip loading them.
   const everyone = (await cachedSystemGroupIds(deps.knex, db, deps.realmId))['role:everyone'];
@@ -262,7 +261,7 @@ async function channelTarget(
   checkTopicsPolicy(stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
   const recipientId = await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id);
-  return { stream, topic, participants: [], recipientId, subscriberIds, senderTopic, snapshot: found, recalled: recalled !== undefined };
+  return { stream, topic, participants: [], recipientId, snapshot: found, recalled: recalled !== undefined };
 }
 
 async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: User[]): Promise<Target> {
@@ -328,7 +327,7 @@ async function prepareMessage(
 ): Promise<PreparedMessage> {
   const { stream } = target;
   const recipientIds = new Set<number>(
-    stream ? (target.subscriberIds ?? (await activeSubscriberIds(db, stream.id))) : target.participants.filter((u) => u.is_active).map((u) => u.id),
+    stream ? (target.snapshot?.subscriberIds ?? (await activeSubscriberIds(db, stream.id))) : target.participants.filter((u) => u.is_active).map((u) => u.id),
   );
   const subscriberCount = recipientIds.size;
   recipientIds.add(sender.id);
@@ -450,7 +449,7 @@ async function storeAndPublish(
   const result: SendMessageResult = { id: messageId };
   if (stream) {
     await markChannelActive(db, uow, deps, stream, messageId);
-    const policy = await afterChannelMessageSent(deps, uow, sender, stream, target.topic, target.senderTopic ?? null, mentioned, recipientIds);
+    const policy = await afterChannelMessageSent(deps, uow, sender, stream, target.topic, target.snapshot?.senderTopic ?? null, mentioned, recipientIds);
     if (policy !== null) result.automatic_new_visibility_policy = policy;
   }
   return result;

@@ -34,11 +34,6 @@ export async function mutedTopicsList(db: Knex, userId: number): Promise<[string
   return rows.map((r) => [r.name, r.topic_name, unixTime(r.last_updated)]);
 }
 
-export async function currentPolicy(db: Knex, userId: number, streamId: number, topic: string): Promise<number> {
-  const row = await db('user_topics').where({ user_id: userId, stream_id: streamId }).whereRaw('lower(topic_name) = lower(?)', [topic]).first('visibility_policy');
-  return row ? row.visibility_policy : VisibilityPolicy.INHERIT;
-}
-
 /**
  * Sets the policy for several users at once; users whose policy does not change are left alone
  * (no event). Returns the users whose policy changed.
