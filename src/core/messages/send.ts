@@ -23,6 +23,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
+import { storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 
 /**
@@ -351,20 +352,6 @@ async function prepareMessage(
   return { target, content, rendering, recipientIds, mentioned, rows, realmStr: await realmString(db, deps) };
 }
 
-const INSERT_MESSAGE = `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
-                                               sending_client, date_sent, has_link, has_image, has_attachment)`;
-const INSERT_RECIPIENTS = `INSERT INTO user_messages (user_id, message_id, realm_id, flags)
-                           SELECT u, m.id, ?, f FROM m, unnest(?::int[], ?::int[]) AS t(u, f)`;
-/** The message and its recipients' rows in one statement: each statement is a round trip. */
-const STORE = `WITH m AS (${INSERT_MESSAGE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id), um AS (${INSERT_RECIPIENTS}) SELECT id FROM m`;
-/**
- * STORE, inserting only while the channel's row is as a recalled snapshot saw it: its
- * send_state_version covers the rest of the snapshot (see the migration adding it).
- */
-const STORE_IF_UNCHANGED = `WITH ok AS (SELECT 1 FROM streams WHERE id = ? AND streams::text = ?),
-  m AS (${INSERT_MESSAGE} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::boolean, ?::boolean, ?::boolean FROM ok RETURNING id),
-  um AS (${INSERT_RECIPIENTS}) SELECT id FROM m`;
-
 async function storeAndPublish(
   deps: AppDeps,
   uow: UnitOfWork,
@@ -377,54 +364,50 @@ async function storeAndPublish(
   const { target, content, rendering, recipientIds, mentioned, rows } = prepared;
   const { stream } = target;
   const now = new Date();
-  const bindings = [
-    deps.realmId,
-    sender.id,
-    target.recipientId,
-    stream?.id ?? null,
-    stream ? null : dmKey(target.participants.map((u) => u.id)),
-    target.topic,
+  const message: StoredMessage = {
+    realmId: deps.realmId,
+    senderId: sender.id,
+    recipientId: target.recipientId,
+    streamId: stream?.id ?? null,
+    dmKey: stream ? null : dmKey(target.participants.map((u) => u.id)),
+    topic: target.topic,
     content,
-    rendering.html,
-    request.client.slice(0, 30),
-    // ISO text: node-postgres's Date conversion formats in local time, field by field.
-    now.toISOString(),
-    rendering.hasLink,
-    rendering.hasImage,
-    rendering.hasAttachment,
-    deps.realmId,
-    // Integer arrays as PostgreSQL array literals: node-postgres's generic conversion escapes
-    // every element, a cost that grows with the channel.
-    `{${rows.map((r) => r.userId).join(',')}}`,
-    `{${rows.map((r) => r.flags).join(',')}}`,
-  ];
-  let inserted: Record<string, unknown> | undefined;
+    renderedContent: rendering.html,
+    sendingClient: request.client.slice(0, 30),
+    dateSent: now,
+    hasLink: rendering.hasLink,
+    hasImage: rendering.hasImage,
+    hasAttachment: rendering.hasAttachment,
+    userIds: rows.map((r) => r.userId),
+    flags: rows.map((r) => r.flags),
+  };
+  let messageId: number;
   if (target.recalled && target.snapshot) {
-    const { stream: snapshotStream, rowText } = target.snapshot;
-    [inserted] = await runPrepared(db, 'send:store-if-unchanged', { sql: STORE_IF_UNCHANGED, bindings: [snapshotStream.id, rowText, ...bindings] });
-    if (!inserted) throw new StaleSnapshot();
+    // On the pool (no transaction), messages sent at the same moment may share the statement.
+    const stored = await storeIfChannelUnchanged(db, db === deps.knex, { message, channelRowText: target.snapshot.rowText });
+    if (stored === null) throw new StaleSnapshot();
+    messageId = stored;
   } else {
-    [inserted] = await runPrepared(db, 'send:store', { sql: STORE, bindings });
+    messageId = await storeMessage(db, message);
   }
   if (attempt) attempt.stored = true;
-  const messageId = Number(inserted.id);
 
   const row: MessageRow = {
     id: messageId,
-    realm_id: deps.realmId,
-    sender_id: sender.id,
-    recipient_id: target.recipientId,
-    stream_id: stream?.id ?? null,
-    dm_key: stream ? null : dmKey(target.participants.map((u) => u.id)),
-    topic: target.topic,
+    realm_id: message.realmId,
+    sender_id: message.senderId,
+    recipient_id: message.recipientId,
+    stream_id: message.streamId,
+    dm_key: message.dmKey,
+    topic: message.topic,
     content,
-    rendered_content: rendering.html,
-    sending_client: request.client.slice(0, 30),
+    rendered_content: message.renderedContent,
+    sending_client: message.sendingClient,
     date_sent: now,
     last_edit_time: null,
-    has_link: rendering.hasLink,
-    has_image: rendering.hasImage,
-    has_attachment: rendering.hasAttachment,
+    has_link: message.hasLink,
+    has_image: message.hasImage,
+    has_attachment: message.hasAttachment,
   };
   const people = new Map<number, PersonRow>([[sender.id, sender as PersonRow], ...target.participants.map((u) => [u.id, u as PersonRow] as const)]);
   const ctx: WideContext = {
