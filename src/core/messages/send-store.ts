@@ -143,9 +143,9 @@ async function storeIfUnchanged(db: Knex, items: GuardedMessage[]): Promise<(num
   return ids;
 }
 
-// One statement in flight per process: a Node process cannot send faster than one PostgreSQL
-// connection stores batched messages, and while it runs the next batch gathers. Batches are
-// bounded by the rows they write, and a message to a large channel, which would gain nothing from
+// One statement in flight per process: while it runs the next batch gathers, and the batches'
+// savings outweighed a second connection's parallelism (bench/README.md has the figures). Batches
+// are bounded by the rows they write; a message to a large channel, which would gain nothing from
 // sharing a statement and would hold up the others, is written alone at once.
 const MAX_IN_FLIGHT = 1;
 const MAX_ROWS = 2_000;

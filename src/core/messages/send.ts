@@ -288,7 +288,6 @@ async function checkWildcardMentions(
   db: Knex,
   deps: AppDeps,
   getViewer: () => Promise<ChannelViewer>,
-  stream: Stream,
   subscriberCount: number,
   topicParticipants: Set<number> | null,
   rendering: MessageRendering,
@@ -336,7 +335,7 @@ async function prepareMessage(
   const { mentions } = rendering;
   const topicParticipants = stream && mentions.topicWildcard ? await topicParticipantIds(db, stream.id, target.topic) : null;
   topicParticipants?.add(sender.id);
-  if (stream) await checkWildcardMentions(db, deps, getViewer, stream, subscriberCount, topicParticipants, rendering);
+  if (stream) await checkWildcardMentions(db, deps, getViewer, subscriberCount, topicParticipants, rendering);
   const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
 
   let base = 0;
