@@ -1,27 +1,20 @@
 import type { Knex } from 'knex';
 import { runPrepared } from '../../db/prepared';
 import { WriteBatcher } from '../../db/write-batches';
+import type { MessageRow } from './model';
 
 /**
  * The statements storing a sent message: its `messages` row and one `user_messages` row per
  * recipient, in one statement (each statement is a round trip, and one statement is atomic without
  * BEGIN and COMMIT).
  */
+
+/** The `messages` row a send writes; the database gives its id. */
+export type NewMessageRow = Omit<MessageRow, 'id' | 'last_edit_time'>;
+
 export interface StoredMessage {
-  realmId: number;
-  senderId: number;
-  recipientId: number;
-  streamId: number | null;
-  dmKey: string | null;
-  topic: string;
-  content: string;
-  renderedContent: string;
-  sendingClient: string;
-  dateSent: Date;
-  hasLink: boolean;
-  hasImage: boolean;
-  hasAttachment: boolean;
-  /** One entry per recipient, sender included. */
+  row: NewMessageRow;
+  /** One entry per recipient, sender included, with its flags in `flags`. */
   userIds: number[];
   flags: number[];
 }
@@ -38,25 +31,25 @@ const STORE = `WITH m AS (${INSERT_MESSAGE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?
   um AS (${INSERT_RECIPIENTS}) SELECT id FROM m`;
 
 /** STORE's bindings for a message (the guarded statements add theirs before). */
-function messageBindings(message: StoredMessage): unknown[] {
+function messageBindings({ row, userIds, flags }: StoredMessage): unknown[] {
   return [
-    message.realmId,
-    message.senderId,
-    message.recipientId,
-    message.streamId,
-    message.dmKey,
-    message.topic,
-    message.content,
-    message.renderedContent,
-    message.sendingClient,
+    row.realm_id,
+    row.sender_id,
+    row.recipient_id,
+    row.stream_id,
+    row.dm_key,
+    row.topic,
+    row.content,
+    row.rendered_content,
+    row.sending_client,
     // ISO text: node-postgres's Date conversion formats in local time, field by field.
-    message.dateSent.toISOString(),
-    message.hasLink,
-    message.hasImage,
-    message.hasAttachment,
-    message.realmId,
-    intArray(message.userIds),
-    intArray(message.flags),
+    row.date_sent.toISOString(),
+    row.has_link,
+    row.has_image,
+    row.has_attachment,
+    row.realm_id,
+    intArray(userIds),
+    intArray(flags),
   ];
 }
 
@@ -115,27 +108,18 @@ async function storeIfUnchanged(db: Knex, items: GuardedMessage[]): Promise<(num
     // The common case on a quiet server, and on PGlite, which runs one statement at a time in this
     // thread: the single-message statement is cheaper to plan (PGlite cannot keep plans) and to run.
     const [{ message, channelRowText }] = items;
-    const bindings = [message.streamId, channelRowText, ...messageBindings(message)];
+    const bindings = [message.row.stream_id, channelRowText, ...messageBindings(message)];
     const [row] = await runPrepared(db, 'send:store-one-if-unchanged', { sql: STORE_ONE_IF_UNCHANGED, bindings });
     return [row ? Number(row.id) : null];
   }
-  const input = items.map(({ message: m, channelRowText }, n) => ({
+  // The columns under their own names (json_to_recordset ignores the rest).
+  const input = items.map(({ message: { row, userIds, flags }, channelRowText }, n) => ({
+    ...row,
     n,
-    realm_id: m.realmId,
-    stream_id: m.streamId,
     row_text: channelRowText,
-    sender_id: m.senderId,
-    recipient_id: m.recipientId,
-    topic: m.topic,
-    content: m.content,
-    rendered_content: m.renderedContent,
-    sending_client: m.sendingClient,
-    date_sent: m.dateSent.toISOString(),
-    has_link: m.hasLink,
-    has_image: m.hasImage,
-    has_attachment: m.hasAttachment,
-    user_ids: m.userIds,
-    flags: m.flags,
+    date_sent: row.date_sent.toISOString(),
+    user_ids: userIds,
+    flags,
   }));
   const rows = await runPrepared(db, 'send:store-many-if-unchanged', { sql: STORE_MANY_IF_UNCHANGED, bindings: [JSON.stringify(input)] });
   const ids: (number | null)[] = items.map(() => null);

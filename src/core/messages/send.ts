@@ -23,7 +23,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
-import { storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
+import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 
 /**
@@ -362,24 +362,22 @@ async function storeAndPublish(
   const db = uow.trx;
   const { target, content, rendering, recipientIds, mentioned, rows } = prepared;
   const { stream } = target;
-  const now = new Date();
-  const message: StoredMessage = {
-    realmId: deps.realmId,
-    senderId: sender.id,
-    recipientId: target.recipientId,
-    streamId: stream?.id ?? null,
-    dmKey: stream ? null : dmKey(target.participants.map((u) => u.id)),
+  const fields: NewMessageRow = {
+    realm_id: deps.realmId,
+    sender_id: sender.id,
+    recipient_id: target.recipientId,
+    stream_id: stream?.id ?? null,
+    dm_key: stream ? null : dmKey(target.participants.map((u) => u.id)),
     topic: target.topic,
     content,
-    renderedContent: rendering.html,
-    sendingClient: request.client.slice(0, 30),
-    dateSent: now,
-    hasLink: rendering.hasLink,
-    hasImage: rendering.hasImage,
-    hasAttachment: rendering.hasAttachment,
-    userIds: rows.map((r) => r.userId),
-    flags: rows.map((r) => r.flags),
+    rendered_content: rendering.html,
+    sending_client: request.client.slice(0, 30),
+    date_sent: new Date(),
+    has_link: rendering.hasLink,
+    has_image: rendering.hasImage,
+    has_attachment: rendering.hasAttachment,
   };
+  const message: StoredMessage = { row: fields, userIds: rows.map((r) => r.userId), flags: rows.map((r) => r.flags) };
   let messageId: number;
   if (target.recalled && target.snapshot) {
     // On the pool (no transaction), messages sent at the same moment may share the statement.
@@ -391,23 +389,7 @@ async function storeAndPublish(
   }
   if (attempt) attempt.stored = true;
 
-  const row: MessageRow = {
-    id: messageId,
-    realm_id: message.realmId,
-    sender_id: message.senderId,
-    recipient_id: message.recipientId,
-    stream_id: message.streamId,
-    dm_key: message.dmKey,
-    topic: message.topic,
-    content,
-    rendered_content: message.renderedContent,
-    sending_client: message.sendingClient,
-    date_sent: now,
-    last_edit_time: null,
-    has_link: message.hasLink,
-    has_image: message.hasImage,
-    has_attachment: message.hasAttachment,
-  };
+  const row: MessageRow = { ...fields, id: messageId, last_edit_time: null };
   const people = new Map<number, PersonRow>([[sender.id, sender as PersonRow], ...target.participants.map((u) => [u.id, u as PersonRow] as const)]);
   const ctx: WideContext = {
     people,
