@@ -38,8 +38,8 @@ test("Zulip's validation errors change nothing", async () => {
   assertError(await add(user, '"word"'), 'BAD_REQUEST', 'alert_words is not a list');
   assertError(await add(user, 'word'), 'INVALID_JSON', 'Argument "alert_words" is not valid JSON.');
   assertError(await add(user, [1]), 'BAD_REQUEST', 'alert_words[0] is not a string');
-  assertError(await client(ts, user).post('/users/me/alert_words', {}), 'BAD_REQUEST', 'Missing \'alert_words\' argument');
-  assertError(await client(ts, user).delete('/users/me/alert_words', {}), 'BAD_REQUEST', 'Missing \'alert_words\' argument');
+  assertError(await client(ts, user).post('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', 'Missing \'alert_words\' argument');
+  assertError(await client(ts, user).delete('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', 'Missing \'alert_words\' argument');
   assertSuccess(await add(user, ['y'.repeat(100)]));
   expect(await list(user)).toEqual(['kept', 'y'.repeat(100)]);
 });
