@@ -140,3 +140,20 @@ test('a word added or removed is seen by the very next message, also through a r
   await ts.server.deps.knex('alert_words').insert({ realm_id: ts.server.deps.realmId, user_id: user.id, word: 'Split', word_key: 'split' });
   expect(await messageFlags(ts, user, await sendToChannel(ts, alice, channelId, 'warm', 'banana split'))).toEqual(['has_alert_word']);
 });
+
+test('editing the content recomputes has_alert_word (Zulip test_update_alert_words)', async () => {
+  const user = await makeUser(ts);
+  await subscribe(ts, ts.owner, 'alerts', [user]);
+  assertSuccess(await add(user, ['ALERT']));
+  const id = await sendToChannel(ts, alice, channelId, 'edits', 'this is an ALERT for you');
+  expect(await messageFlags(ts, user, id)).toEqual(['has_alert_word']);
+  assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: 'new ALERT for you' }));
+  expect(await messageFlags(ts, user, id)).toEqual(['has_alert_word']);
+  const capture = captureEvents(ts);
+  assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: 'sorry false alarm' }));
+  capture.stop();
+  expect(await messageFlags(ts, user, id)).toEqual([]);
+  expect(capture.for(user.id).find((e) => e.type === 'update_message')?.flags).toEqual([]);
+  assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: 'alert again' }));
+  expect(await messageFlags(ts, user, id)).toEqual(['has_alert_word']);
+});
