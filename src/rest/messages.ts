@@ -3,6 +3,7 @@ import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
 import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '../core/messages/fetch';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
+import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
 import { getMessageHistory } from '../core/messages/history';
@@ -158,6 +159,14 @@ export const messageRoutes: Route[] = [
       handler: async ({ deps, user, params }) => {
         await markTopicAsRead(deps, user, params.stream_id, params.topic_name);
       },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/messages/matches_narrow',
+    endpoint: endpoint({
+      params: { msg_ids: p.json(v.list(v.int())), narrow: narrowParam() },
+      handler: async ({ deps, user, params }) => ({ messages: await messagesMatchingNarrow(deps, user, params.msg_ids, params.narrow) }),
     }),
   },
   {

@@ -143,7 +143,7 @@ function baseQuery(user: User, history: boolean, needsMessages: boolean): BaseQu
   };
 }
 
-async function buildQuery(
+export async function buildQuery(
   deps: AppDeps,
   db: Knex,
   user: User,
@@ -170,7 +170,7 @@ async function buildQuery(
 /** The message columns read along with the ids when the caller will present the messages. */
 const WINDOW_MESSAGE_COLUMNS = qualified('m', MESSAGE_COLUMNS.filter((c) => c !== 'id')).join(', ');
 
-async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
+export async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
   const where = [...base.where, ...(range ? [range] : [])].join(' AND ');
   // The rows come whole when the caller will present them: no second query for them.
   const columns = base.readsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
@@ -274,14 +274,17 @@ export async function fetchWindow(
   };
 }
 
+/** The topic, HTML-escaped as Zulip escapes it for match_subject. */
+export const ESCAPED_TOPIC_SQL = `replace(replace(replace(replace(replace(topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#x27;')`;
+
 /** Highlighted search matches (match_content, match_subject) for the found messages. */
-async function searchMatches(db: Knex, ids: number[], search: string): Promise<Map<number, { match_content: string; match_subject: string }>> {
+export async function searchMatches(db: Knex, ids: number[], search: string): Promise<Map<number, { match_content: string; match_subject: string }>> {
   if (ids.length === 0) return new Map();
   const options = 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>';
   const result = await db.raw(
     `SELECT id,
        ts_headline('english', rendered_content, plainto_tsquery('english', ?), ?) AS content,
-       ts_headline('english', replace(replace(replace(replace(replace(topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#x27;'), plainto_tsquery('english', ?), ?) AS subject
+       ts_headline('english', ${ESCAPED_TOPIC_SQL}, plainto_tsquery('english', ?), ?) AS subject
      FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`,
     [search, options, search, options, ...ids],
   );

@@ -1,0 +1,26 @@
+import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
+import type { User } from '../core/users/model';
+import type { GraphQLContext } from '../schema/context';
+import { NarrowMatchType } from '../schema/message-extras';
+import { NarrowTermInput } from '../schema/messages';
+import { narrowTerms } from './messages';
+
+const me = (ctx: GraphQLContext) => ctx.user as User;
+
+/** Read receipts, narrow matches, edit typing and topic deletion (REST: routes under /messages and /streams). */
+@Resolver()
+export class MessageExtrasResolver {
+  @Authorized()
+  @Query(() => [NarrowMatchType], { description: 'Of the given messages you received, those matching the narrow (REST: GET /messages/matches_narrow).' })
+  async messagesMatchingNarrow(
+    @Arg('messageIds', () => [Int]) messageIds: number[],
+    @Arg('narrow', () => [NarrowTermInput]) narrow: NarrowTermInput[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<NarrowMatchType[]> {
+    const found = await messagesMatchingNarrow(ctx.deps, me(ctx), messageIds, narrowTerms(narrow));
+    return Object.entries(found).map(([id, match]) =>
+      Object.assign(new NarrowMatchType(), { id: Number(id), matchContent: match.match_content, matchTopic: match.match_subject }),
+    );
+  }
+}
