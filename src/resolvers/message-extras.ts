@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
+import { readReceipts } from '../core/messages/read-receipts';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { NarrowMatchType } from '../schema/message-extras';
@@ -22,5 +23,11 @@ export class MessageExtrasResolver {
     return Object.entries(found).map(([id, match]) =>
       Object.assign(new NarrowMatchType(), { id: Number(id), matchContent: match.match_content, matchTopic: match.match_subject }),
     );
+  }
+
+  @Authorized()
+  @Query(() => [Int], { description: 'Who has read a message (REST: GET /messages/{id}/read_receipts).' })
+  async readReceipts(@Arg('messageId', () => Int) messageId: number, @Ctx() ctx: GraphQLContext): Promise<number[]> {
+    return readReceipts(ctx.deps, me(ctx), messageId);
   }
 }

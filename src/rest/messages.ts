@@ -4,6 +4,7 @@ import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '..
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
+import { readReceipts } from '../core/messages/read-receipts';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
 import { getMessageHistory } from '../core/messages/history';
@@ -227,6 +228,14 @@ export const messageRoutes: Route[] = [
       handler: async ({ deps, user, params }) => ({
         message_history: await getMessageHistory(deps, user, params.message_id, params.allow_empty_topic_name),
       }),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/messages/:message_id/read_receipts',
+    endpoint: endpoint({
+      params: { message_id: p.path.int() },
+      handler: async ({ deps, user, params }) => ({ user_ids: await readReceipts(deps, user, params.message_id) }),
     }),
   },
 ];
