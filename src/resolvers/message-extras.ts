@@ -1,6 +1,8 @@
-import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
 import { readReceipts } from '../core/messages/read-receipts';
+import { sendEditMessageTyping } from '../core/messages/edit-typing';
+import { errors } from '../errors';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { NarrowMatchType } from '../schema/message-extras';
@@ -29,5 +31,13 @@ export class MessageExtrasResolver {
   @Query(() => [Int], { description: 'Who has read a message (REST: GET /messages/{id}/read_receipts).' })
   async readReceipts(@Arg('messageId', () => Int) messageId: number, @Ctx() ctx: GraphQLContext): Promise<number[]> {
     return readReceipts(ctx.deps, me(ctx), messageId);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Says you started or stopped editing a message: op is start or stop (REST: POST /messages/{id}/typing).' })
+  async setEditMessageTyping(@Arg('messageId', () => Int) messageId: number, @Arg('op') op: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    if (op !== 'start' && op !== 'stop') throw errors.badRequest('Invalid op');
+    await sendEditMessageTyping(ctx.deps, me(ctx), messageId, op);
+    return true;
   }
 }

@@ -5,6 +5,7 @@ import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
 import { readReceipts } from '../core/messages/read-receipts';
+import { sendEditMessageTyping } from '../core/messages/edit-typing';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
 import { getMessageHistory } from '../core/messages/history';
@@ -236,6 +237,16 @@ export const messageRoutes: Route[] = [
     endpoint: endpoint({
       params: { message_id: p.path.int() },
       handler: async ({ deps, user, params }) => ({ user_ids: await readReceipts(deps, user, params.message_id) }),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/messages/:message_id/typing',
+    endpoint: endpoint({
+      params: { message_id: p.path.int(), op: p.enum(['start', 'stop'] as const) },
+      handler: async ({ deps, user, params }) => {
+        await sendEditMessageTyping(deps, user, params.message_id, params.op);
+      },
     }),
   },
 ];
