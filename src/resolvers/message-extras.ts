@@ -2,6 +2,8 @@ import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graph
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
 import { readReceipts } from '../core/messages/read-receipts';
 import { sendEditMessageTyping } from '../core/messages/edit-typing';
+import { deleteTopic } from '../core/messages/delete-topic';
+import { requireAdmin } from '../core/users/access';
 import { errors } from '../errors';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
@@ -39,5 +41,15 @@ export class MessageExtrasResolver {
     if (op !== 'start' && op !== 'stop') throw errors.badRequest('Invalid op');
     await sendEditMessageTyping(ctx.deps, me(ctx), messageId, op);
     return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description:
+      "Deletes a topic's messages (administrators; REST: POST /streams/{id}/delete_topic). False: time ran out before the topic was empty; call again.",
+  })
+  async deleteTopic(@Arg('streamId', () => Int) streamId: number, @Arg('topic') topic: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    requireAdmin(me(ctx));
+    return (await deleteTopic(ctx.deps, me(ctx), streamId, topic)).complete;
   }
 }

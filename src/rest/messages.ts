@@ -6,6 +6,8 @@ import { sendMessage } from '../core/messages/send';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
 import { readReceipts } from '../core/messages/read-receipts';
 import { sendEditMessageTyping } from '../core/messages/edit-typing';
+import { deleteTopic } from '../core/messages/delete-topic';
+import { requireAdmin } from '../core/users/access';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
 import { getMessageHistory } from '../core/messages/history';
@@ -247,6 +249,15 @@ export const messageRoutes: Route[] = [
       handler: async ({ deps, user, params }) => {
         await sendEditMessageTyping(deps, user, params.message_id, params.op);
       },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/streams/:stream_id/delete_topic',
+    endpoint: endpoint({
+      guard: ({ user }) => requireAdmin(user),
+      params: { stream_id: p.path.int(), topic_name: p.string() },
+      handler: async ({ deps, user, params }) => deleteTopic(deps, user, params.stream_id, params.topic_name),
     }),
   },
 ];
