@@ -11,6 +11,7 @@ import { inParallel } from '../../db/in-parallel';
 import { MESSAGE_COLUMNS, messagesByIds, MessageRow, qualified } from './model';
 import { channelLookupKey, Condition, compileNarrow, mutedCondition, negate, positiveChannelOperands } from './narrow';
 import { NarrowTerm } from './narrow-parse';
+import { resolveWithOperator } from './narrow-with';
 import { loadEditHistoryVisibility } from './realm-settings';
 import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions, WideContext } from './view';
 
@@ -213,6 +214,7 @@ export async function fetchWindow(
   window: FetchWindow,
   options: { withMessages?: boolean } = {},
 ): Promise<FetchedWindow> {
+  if (terms.some((t) => t.operator === 'with')) terms = await resolveWithOperator(db, user, terms);
   let viewer: Promise<ChannelViewer> | null = null;
   const getViewer = () => (viewer ??= loadViewer(db, user));
   const knownChannels: KnownChannels = new Map();
@@ -354,6 +356,7 @@ export async function getMessagesByIds(deps: AppDeps, user: User, ids: number[],
   const accessible = await bulkAccessMessages(db, viewer, rows.filter((r) => r.realm_id === user.realm_id));
   let found: FoundRow[] = accessible.map((a) => ({ id: a.message.id, flags: a.flags }));
   let search: string | null = null;
+  if (narrow.some((t) => t.operator === 'with')) narrow = await resolveWithOperator(db, user, narrow);
   if (narrow.length > 0 && found.length > 0) {
     const compiled = await compileNarrow({ db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn: 'm.id' }, narrow);
     search = compiled.search;
