@@ -20,6 +20,7 @@ import {
 } from '../core/channels/queries';
 import type { User } from '../core/users/model';
 import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
+import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import {
@@ -159,6 +160,16 @@ export class ChannelResolver {
       alreadySubscribed: byUser(result.already_subscribed),
       unauthorized: result.unauthorized ?? null,
     });
+  }
+
+  @Authorized()
+  @Query(() => String, { description: "The channel's incoming-email address: empty, as this server has no email gateway (REST: GET /streams/{id}/email_address)." })
+  async channelEmailAddress(
+    @Arg('streamId', () => Int) streamId: number,
+    @Arg('senderId', () => Int, { nullable: true }) senderId: number | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<string> {
+    return (await channelEmailAddress(ctx.deps, me(ctx), streamId, senderId ?? undefined)).email;
   }
 
   @Authorized()

@@ -24,6 +24,7 @@ import {
 } from '../core/channels/queries';
 import { checkColor } from '../core/channels/validation';
 import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
+import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import { endpoint, p, Param } from './endpoint';
 import type { Route } from './router';
@@ -286,6 +287,14 @@ export const channelRoutes: Route[] = [
     endpoint: endpoint({
       params: { stream: p.string() },
       handler: async ({ deps, user, params }) => ({ stream_id: await getChannelIdByName(deps, user, params.stream) }),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/streams/:stream_id/email_address',
+    endpoint: endpoint({
+      params: { stream_id: p.path.int(), sender_id: p.int({ min: 0 }).optional() },
+      handler: async ({ deps, user, params }) => channelEmailAddress(deps, user, params.stream_id, params.sender_id),
     }),
   },
 ];
