@@ -18,6 +18,7 @@ import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
+import { MessageExtrasResolver } from '../resolvers/message-extras';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -44,6 +45,7 @@ export const resolvers = [
   EventsResolver,
   MessageResolver,
   UserPreferencesResolver,
+  MessageExtrasResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

@@ -530,6 +530,7 @@ export const reducers: Record<string, Reducer> = {
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},
+  typing_edit_message: () => {},
   restart: () => {},
   ...messageReducers,
 };
