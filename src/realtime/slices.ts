@@ -13,6 +13,9 @@ import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
+import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { unmodeledSlices } from '../core/realm/unmodeled-state';
+import { stopWordsSlice } from '../core/messages/stop-words';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -35,4 +38,7 @@ export const stateSlices: StateSlice[] = [
   recentConversationsSlice,
   userTopicsSlice,
   mutedTopicsSlice,
+  ownPermissionsSlice,
+  stopWordsSlice,
+  ...unmodeledSlices,
 ];
