@@ -51,8 +51,8 @@ const SOURCES = [...new Set(REALM_SETTINGS.map((s) => s.source))].filter((s): s 
  */
 export async function loadRealmSettingValues(db: Knex, realm: Realm, systemGroups: SystemGroupIds): Promise<RealmSettingValues> {
   const ctx = { db, realm, systemGroups };
-  const stored: RealmSettingValues = {};
-  for (const source of SOURCES) Object.assign(stored, await READERS[source](ctx));
+  // The readers use the pool (never a transaction's connection), so they may run side by side.
+  const stored: RealmSettingValues = Object.assign({}, ...(await Promise.all(SOURCES.map((source) => READERS[source](ctx)))));
   const out: RealmSettingValues = {};
   for (const spec of REALM_SETTINGS) {
     if (spec.source !== 'unstored' && !(spec.name in stored)) throw new Error(`realm setting ${spec.name} not provided by ${spec.source}`);
