@@ -1,4 +1,7 @@
-import { assertSuccess, client } from '../helpers/api';
+import { REALM_SETTINGS } from '../../src/core/realm/catalog';
+import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
+import { camelName } from '../../src/schema/settings';
+import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { shapeErrors, Shape, WalkOptions, ZULIP_REGISTER_KEYS } from './register-shape';
 
@@ -425,5 +428,66 @@ describe('the emoji data file named by server_emoji_data_url', () => {
   test('another name under that directory is not found', async () => {
     const res = await fetch(`${ts.url}/static/generated/emoji/emoji_api.0000.json`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('organization settings come from where they are stored', () => {
+  const systemGroupId = async (name: string) =>
+    (await ts.server.deps.knex('user_groups').where({ realm_id: ts.server.deps.realmId, name, is_system_group: true }).first('id')).id as number;
+
+  afterEach(async () => {
+    await ts.server.deps.knex('realm_message_settings').delete();
+    await ts.server.deps.knex('realm_group_settings').delete();
+  });
+
+  test("Zulip's defaults without stored values; stored values and their legacy forms otherwise", async () => {
+    const before = await register(member, { fetch_event_types: ['realm'] });
+    expect(before).toMatchObject({
+      realm_allow_message_editing: true,
+      realm_message_content_edit_limit_seconds: 600,
+      realm_message_edit_history_visibility_policy: 'all',
+      realm_allow_edit_history: true,
+      realm_can_mention_many_users_group: await systemGroupId('role:administrators'),
+      realm_wildcard_mention_policy: 5,
+      realm_can_create_groups: await systemGroupId('role:members'),
+      realm_create_public_stream_policy: 1,
+      realm_create_web_public_stream_policy: 7,
+      realm_waiting_period_threshold: 0,
+      realm_message_retention_days: -1,
+      realm_mandatory_topics: false,
+      jitsi_server_url: 'https://meet.jit.si',
+    });
+
+    const moderators = await systemGroupId('role:moderators');
+    await ts.server.deps.knex('realm_message_settings').insert({
+      realm_id: ts.server.deps.realmId,
+      allow_message_editing: false,
+      message_content_edit_limit_seconds: null,
+      message_edit_history_visibility_policy: 3,
+      can_mention_many_users_group: JSON.stringify(moderators),
+    });
+    const anonymous = { direct_members: [member.id], direct_subgroups: [moderators] };
+    await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_create_groups', anonymous);
+
+    const after = await register(member, { fetch_event_types: ['realm'] });
+    expect(after).toMatchObject({
+      realm_allow_message_editing: false,
+      realm_message_content_edit_limit_seconds: null,
+      realm_message_edit_history_visibility_policy: 'none',
+      realm_allow_edit_history: false,
+      realm_can_mention_many_users_group: moderators,
+      realm_wildcard_mention_policy: 7,
+      realm_can_create_groups: anonymous,
+    });
+
+    // GraphQL reads the same values.
+    const fields = REALM_SETTINGS.map((spec) => camelName(spec.name)).join(' ');
+    const res = await graphql(ts, member, `{ realmSettings { ${fields} } }`);
+    expect(res.errors).toBeUndefined();
+    for (const spec of REALM_SETTINGS) expect([spec.name, res.data!.realmSettings[camelName(spec.name)]]).toEqual([spec.name, after[`realm_${spec.name}`]]);
+  });
+
+  test('realmSettings needs credentials', async () => {
+    expect(graphqlError(await graphql(ts, null, '{ realmSettings { name } }')).code).toBe('UNAUTHORIZED');
   });
 });

@@ -1,10 +1,9 @@
 import type { SystemGroupIds } from '../channels/group-settings';
-import { cachedSystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupName } from '../groups/system-groups';
 import type { RegisterState, StateSlice } from '../../realtime/state';
-import { getRealm, realmIconUrl } from './queries';
+import { realmIconUrl } from './queries';
 import { SERVER_JITSI_URL, serverRealmInfo } from './server-info';
-import { loadRealmSettingValues } from './values';
+import { currentRealmSettings } from './values';
 
 
 /** Deprecated enum forms of group settings, by the system group that holds the setting. */
@@ -66,9 +65,7 @@ function groupNames(ids: SystemGroupIds): Map<number, SystemGroupName> {
 export const realmSlice: StateSlice = {
   fetchTypes: ['realm'],
   async fetch(deps) {
-    const realm = await getRealm(deps);
-    const systemGroups = await cachedSystemGroupIds(deps.knex, deps.knex, deps.realmId);
-    const values = await loadRealmSettingValues(deps.knex, realm, systemGroups);
+    const { realm, systemGroups, values } = await currentRealmSettings(deps);
     const state: RegisterState = { ...serverRealmInfo(deps.config) };
     for (const [name, value] of Object.entries(values)) state[`realm_${name}`] = value;
     state.realm_date_created = Math.floor(realm.date_created.getTime() / 1000);

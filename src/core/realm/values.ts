@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { AppDeps } from '../../deps';
+import { cachedSystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupIds } from '../channels/group-settings';
 import { realmPolicyGroupId, realmTopicsPolicy } from '../channels/realm-policy';
 import { storedRealmGroupSettings } from '../groups/realm-settings';
@@ -6,6 +8,7 @@ import type { GroupSettingValue } from '../groups/setting-values';
 import { loadRealmMessageSettings } from '../messages/realm-settings';
 import { EDIT_HISTORY_POLICY_NAMES, PlainValue, REALM_SETTINGS, RealmSettingSource } from './catalog';
 import type { Realm } from './model';
+import { getRealm } from './queries';
 
 export type RealmSettingValue = PlainValue | GroupSettingValue;
 export type RealmSettingValues = Record<string, RealmSettingValue>;
@@ -60,4 +63,11 @@ export async function loadRealmSettingValues(db: Knex, realm: Realm, systemGroup
     else out[spec.name] = spec.kind === 'group' ? systemGroups[spec.default] : spec.default;
   }
   return out;
+}
+
+/** The organization's row, its system groups and its settings' current values. */
+export async function currentRealmSettings(deps: AppDeps): Promise<{ realm: Realm; systemGroups: SystemGroupIds; values: RealmSettingValues }> {
+  const realm = await getRealm(deps);
+  const systemGroups = await cachedSystemGroupIds(deps.knex, deps.knex, deps.realmId);
+  return { realm, systemGroups, values: await loadRealmSettingValues(deps.knex, realm, systemGroups) };
 }
