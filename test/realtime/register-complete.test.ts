@@ -1,6 +1,9 @@
 import { REALM_SETTINGS } from '../../src/core/realm/catalog';
 import { setRealmGroupSetting } from '../../src/core/groups/realm-settings';
+import { realmSlice } from '../../src/core/realm/state';
+import { User } from '../../src/core/users/model';
 import { camelName } from '../../src/schema/settings';
+import { defaultRegisterOptions } from '../helpers/register-options';
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { shapeErrors, Shape, WalkOptions, ZULIP_REGISTER_KEYS } from './register-shape';
@@ -485,6 +488,32 @@ describe('organization settings come from where they are stored', () => {
     const res = await graphql(ts, member, `{ realmSettings { ${fields} } }`);
     expect(res.errors).toBeUndefined();
     for (const spec of REALM_SETTINGS) expect([spec.name, res.data!.realmSettings[camelName(spec.name)]]).toEqual([spec.name, after[`realm_${spec.name}`]]);
+  });
+
+  test('realm events change settings and the legacy keys derived from them', async () => {
+    const user = await User.query(ts.server.deps.knex).findById(member.id).throwIfNotFound();
+    const state = await realmSlice.fetch(ts.server.deps, user, defaultRegisterOptions);
+    const moderators = await systemGroupId('role:moderators');
+    const apply = (event: Record<string, unknown>) => realmSlice.apply!(state, { type: 'realm', ...event }, user, defaultRegisterOptions);
+    apply({
+      op: 'update_dict',
+      property: 'default',
+      data: { can_mention_many_users_group: moderators, message_edit_history_visibility_policy: 'moves', topics_policy: 'disable_empty_topic' },
+    });
+    apply({ op: 'update', property: 'jitsi_server_url', value: 'https://jitsi.example.com' });
+    expect(state).toMatchObject({
+      realm_can_mention_many_users_group: moderators,
+      realm_wildcard_mention_policy: 7,
+      realm_message_edit_history_visibility_policy: 'moves',
+      realm_allow_edit_history: true,
+      realm_topics_policy: 'disable_empty_topic',
+      realm_mandatory_topics: true,
+      realm_jitsi_server_url: 'https://jitsi.example.com',
+      jitsi_server_url: 'https://jitsi.example.com',
+    });
+    // An anonymous group has no enum form: the broadest value stands for it.
+    apply({ op: 'update_dict', property: 'default', data: { can_mention_many_users_group: { direct_members: [member.id], direct_subgroups: [] } } });
+    expect(state.realm_wildcard_mention_policy).toBe(1);
   });
 
   test('realmSettings needs credentials', async () => {
