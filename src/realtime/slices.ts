@@ -16,6 +16,9 @@ import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
+import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { unmodeledSlices } from '../core/realm/unmodeled-state';
+import { stopWordsSlice } from '../core/messages/stop-words';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -41,4 +44,7 @@ export const stateSlices: StateSlice[] = [
   userStatusSlice,
   mutedUsersSlice,
   alertWordsSlice,
+  ownPermissionsSlice,
+  stopWordsSlice,
+  ...unmodeledSlices,
 ];

@@ -19,6 +19,7 @@ import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
+import { RealmResolver } from '../resolvers/realm';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -46,6 +47,7 @@ export const resolvers = [
   MessageResolver,
   UserPreferencesResolver,
   MessageExtrasResolver,
+  RealmResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
