@@ -13,6 +13,8 @@ import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
+import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
+import { realmPlaygroundsSlice } from '../core/playgrounds/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -35,4 +37,7 @@ export const stateSlices: StateSlice[] = [
   recentConversationsSlice,
   userTopicsSlice,
   mutedTopicsSlice,
+  realmLinkifiersSlice,
+  realmFiltersSlice,
+  realmPlaygroundsSlice,
 ];

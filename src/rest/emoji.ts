@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { uploadRealmEmoji } from '../core/emoji/actions';
+import { deactivateRealmEmoji, uploadRealmEmoji } from '../core/emoji/actions';
 import { listRealmEmoji, realmEmojiImage } from '../core/emoji/queries';
 import type { AppDeps } from '../deps';
 import { errors } from '../errors';
@@ -25,6 +25,16 @@ export const emojiRoutes: Route[] = [
       handler: async ({ deps, user, params, req }) => {
         const files = (req as Request & { files?: UploadedFile[] }).files ?? [];
         await uploadRealmEmoji(deps, user, params.emoji_name, files);
+      },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/realm/emoji/:emoji_name',
+    endpoint: endpoint({
+      params: { emoji_name: p.path.string() },
+      handler: async ({ deps, user, params }) => {
+        await deactivateRealmEmoji(deps, user, params.emoji_name);
       },
     }),
   },

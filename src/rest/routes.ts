@@ -19,6 +19,8 @@ import { presenceRoutes } from './presence';
 import { messageRoutes } from './messages';
 import { reactionRoutes } from './reactions';
 import { userTopicRoutes } from './user-topics';
+import { linkifierRoutes } from './linkifiers';
+import { playgroundRoutes } from './playgrounds';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -42,6 +44,8 @@ export const routes: Route[] = [
   ...messageRoutes,
   ...reactionRoutes,
   ...userTopicRoutes,
+  ...linkifierRoutes,
+  ...playgroundRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */
