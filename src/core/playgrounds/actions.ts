@@ -74,8 +74,8 @@ export async function addPlayground(deps: AppDeps, actor: User, raw: PlaygroundI
 export async function removePlayground(deps: AppDeps, actor: User, id: number): Promise<void> {
   requireAdmin(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const deleted = await RealmPlayground.query(uow.trx).delete().where({ id, realm_id: deps.realmId });
-    if (deleted === 0) throw errors.badRequest('Invalid playground');
+    const deleted = await uow.trx('realm_playgrounds').where({ id, realm_id: deps.realmId }).delete().returning('id');
+    if (deleted.length === 0) throw errors.badRequest('Invalid playground');
     await announce(deps, uow);
   });
 }

@@ -23,9 +23,8 @@ function checkToken(token: string, kind: DeviceTokenKind): void {
   if (kind === 'apns' && !decodesAsBase64(token)) throw errors.badRequest('Invalid APNS token');
 }
 
-export function checkAppId(appId: string): string {
+function checkAppId(appId: string): void {
   if (!APP_ID.test(appId)) throw errors.badRequest('Invalid appid');
-  return appId;
 }
 
 const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
@@ -52,9 +51,10 @@ export function decodesAsBase64(text: string): boolean {
   return quadPos === 0;
 }
 
-/** Registers a token; registering one already known changes nothing. */
+/** Registers a token (iOS devices name their app); registering one already known changes nothing. */
 export async function addDeviceToken(deps: AppDeps, user: User, kind: DeviceTokenKind, token: string, iosAppId: string | null): Promise<void> {
   requireHuman(user);
+  if (iosAppId !== null) checkAppId(iosAppId);
   checkToken(token, kind);
   await deps
     .knex('push_device_tokens')
@@ -67,6 +67,6 @@ export async function addDeviceToken(deps: AppDeps, user: User, kind: DeviceToke
 export async function removeDeviceToken(deps: AppDeps, user: User, kind: DeviceTokenKind, token: string): Promise<void> {
   requireHuman(user);
   checkToken(token, kind);
-  const deleted = await deps.knex('push_device_tokens').where({ user_id: user.id, kind, token }).delete();
-  if (deleted === 0) throw errors.badRequest('Token does not exist');
+  const deleted = await deps.knex('push_device_tokens').where({ user_id: user.id, kind, token }).delete().returning('id');
+  if (deleted.length === 0) throw errors.badRequest('Token does not exist');
 }
