@@ -227,6 +227,18 @@ describe('messages are linkified', () => {
     expect(await sendAndRead(to, 'fix #224 today')).toBe('<p>fix #224 today</p>');
   });
 
+  test('a change made by another process takes effect when its event arrives on the bus', async () => {
+    const preview = async () => assertSuccess(await client(ts, member).post('/messages/render', { content: 'see #77' })).rendered;
+    assertSuccess(await add('#(?P<id>[0-9]{2,8})', 'https://trac.example.com/ticket/{id}'));
+    expect(await preview()).toBe('<p>see <a href="https://trac.example.com/ticket/77">#77</a></p>');
+    // Written behind this process's back: its cached linkifiers still apply...
+    await ts.server.deps.knex('realm_filters').update({ url_template: 'https://elsewhere.example.com/{id}' });
+    expect(await preview()).toBe('<p>see <a href="https://trac.example.com/ticket/77">#77</a></p>');
+    // ...until the other process's event is heard.
+    await ts.server.deps.bus.publish([{ realmId: ts.server.deps.realmId, userIds: [], event: { type: 'realm_linkifiers', realm_linkifiers: [] } }]);
+    expect(await preview()).toBe('<p>see <a href="https://elsewhere.example.com/77">#77</a></p>');
+  });
+
   test('channel descriptions are linkified too', async () => {
     assertSuccess(await add('#(?P<id>[0-9]{2,8})', 'https://trac.example.com/ticket/{id}'));
     const name = 'described-linkified';
