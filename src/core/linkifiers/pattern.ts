@@ -1,4 +1,4 @@
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { RE2JS, RE2JSCompileException, RE2JSSyntaxException } from 're2js';
 
 /**
  * Linkifier patterns are RE2 regular expressions, as in Zulip: Python-style named groups
@@ -32,6 +32,8 @@ export function compileRe2(pattern: string): CompiledPattern {
     const regex = RE2JS.compile(pattern);
     return { ok: true, regex, groupNames: Object.keys(regex.namedGroups()) };
   } catch (error) {
+    // RE2 refuses programs past its size limit with these words.
+    if (error instanceof RE2JSCompileException) return { ok: false, error: 'pattern too large - compile failed' };
     if (!(error instanceof RE2JSSyntaxException)) return { ok: false, error: 'unexpected error' };
     return { ok: false, error: re2Message(error.error, error.input, pattern) };
   }
