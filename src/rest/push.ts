@@ -32,7 +32,7 @@ export const pushRoutes: Route[] = [
     path: '/users/me/apns_device_token',
     endpoint: endpoint({
       guard: ({ user }) => requireHuman(user),
-      params: { token: p.string(), appid: p.string() },
+      params: { appid: p.string(), token: p.string() },
       handler: async ({ deps, user, params }) => {
         await addDeviceToken(deps, user, 'apns', params.token, params.appid);
       },

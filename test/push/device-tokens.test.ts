@@ -39,7 +39,7 @@ describe('APNs device tokens', () => {
     assertError(await add({ token: '', appid: 'org.zulip.Zulip' }), 'BAD_REQUEST', 'Empty or invalid length token');
     assertError(await add({ token: 'a'.repeat(4097), appid: 'org.zulip.Zulip' }), 'BAD_REQUEST', 'Empty or invalid length token');
     assertError(await add({ token: 'abc', appid: 'org.zulip.Zulip' }), 'BAD_REQUEST', 'Invalid APNS token');
-    assertError(await add({ token: APNS, appid: 'org/zulip' }), 'BAD_REQUEST', 'Invalid appid');
+    assertError(await add({ token: APNS, appid: 'org/zulip' }), 'BAD_REQUEST', 'Invalid app ID');
     assertError(await add({ token: APNS }), 'REQUEST_VARIABLE_MISSING', "Missing 'appid' argument");
     assertError(await client(ts, alice).delete('/users/me/apns_device_token', { token: 'abc' }), 'BAD_REQUEST', 'Invalid APNS token');
     assertError(await client(ts, alice).delete('/users/me/apns_device_token', {}), 'REQUEST_VARIABLE_MISSING', "Missing 'token' argument");

@@ -24,7 +24,7 @@ function checkToken(token: string, kind: DeviceTokenKind): void {
 }
 
 function checkAppId(appId: string): void {
-  if (!APP_ID.test(appId)) throw errors.badRequest('Invalid appid');
+  if (!APP_ID.test(appId)) throw errors.badRequest('Invalid app ID');
 }
 
 const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
