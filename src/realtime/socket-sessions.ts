@@ -1,0 +1,93 @@
+import type { WebSocket } from 'ws';
+import type { AppDeps } from '../deps';
+import { AUTH_CHANGED } from '../core/users/auth-cache';
+import type { User } from '../core/users/model';
+import { authenticateRequest } from '../rest/auth';
+import type { Delivery } from './bus';
+
+/** Close codes of the GraphQL WebSocket (graphql-ws uses 4400–4499 for the protocol's own). */
+export const CLOSE_FORBIDDEN = 4403;
+export const CLOSE_TOO_MANY = 4429;
+
+interface Session {
+  socket: WebSocket;
+  /** The credentials the socket authenticated with, checked again when they may have been revoked. */
+  authorization: string;
+  user: User;
+}
+
+/**
+ * The authenticated GraphQL WebSockets of this process, by user: bounds how many one user holds,
+ * and ends those whose credentials no longer hold. Every process hears of changed credentials on the
+ * bus (`auth_changed` for keys, role, activation and permissions; `realm_user` deactivation; realm
+ * deactivation) and checks its own sockets of that user again: a socket whose credentials are
+ * refused now, or whose user lost rights (a lower role), is closed with 4403. Its client reconnects
+ * and is authorized afresh.
+ */
+export class SocketSessions {
+  private readonly byUser = new Map<number, Set<Session>>();
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly maxPerUser: number,
+  ) {
+    this.stopListening = deps.bus.subscribe((deliveries) => this.onDeliveries(deliveries));
+  }
+
+  /** Registers an authenticated socket; false (and nothing registered) when the user holds too many. */
+  add(socket: WebSocket, authorization: string, user: User): boolean {
+    let own = this.byUser.get(user.id);
+    if (!own) this.byUser.set(user.id, (own = new Set()));
+    if (own.size >= this.maxPerUser) return false;
+    const session: Session = { socket, authorization, user };
+    own.add(session);
+    socket.once('close', () => {
+      own.delete(session);
+      if (own.size === 0 && this.byUser.get(user.id) === own) this.byUser.delete(user.id);
+    });
+    return true;
+  }
+
+  countFor(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  private onDeliveries(deliveries: Delivery[]): void {
+    for (const { event } of deliveries) {
+      if (event.type === AUTH_CHANGED && typeof event.user_id === 'number') {
+        this.recheck(event.user_id);
+      } else if (event.type === 'realm_user' && event.op === 'update') {
+        const userId = (event.person as { user_id?: unknown } | undefined)?.user_id;
+        if (typeof userId === 'number') this.recheck(userId);
+      } else if (event.type === 'realm' && event.op === 'deactivated') {
+        for (const userId of this.byUser.keys()) this.recheck(userId);
+      }
+    }
+  }
+
+  /** Authenticates each of the user's sockets again, from the database, and closes those refused. */
+  private recheck(userId: number): void {
+    const own = this.byUser.get(userId);
+    if (!own) return;
+    for (const session of own) {
+      void authenticateRequest(this.deps, session.authorization).then(
+        (now) => {
+          // A higher role number is a lesser role (owner 100 … guest 600): what it saw may be too much.
+          if (now.id !== session.user.id || now.role > session.user.role) this.end(session);
+          else session.user = now;
+        },
+        () => this.end(session),
+      );
+    }
+  }
+
+  private end(session: Session): void {
+    session.socket.close(CLOSE_FORBIDDEN, 'Forbidden');
+  }
+
+  close(): void {
+    this.stopListening();
+    this.byUser.clear();
+  }
+}
