@@ -10,7 +10,7 @@ import { formatGraphQLError } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
-import { CLOSE_TOO_MANY, SocketSessions } from './socket-sessions';
+import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions';
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, sharing the HTTP server. Credentials come
@@ -21,7 +21,7 @@ import { CLOSE_TOO_MANY, SocketSessions } from './socket-sessions';
  * upgrade), sockets per user (4429), operations per socket; revoked credentials end their sockets
  * (SocketSessions).
  */
-type Extra = { user?: User } & Record<PropertyKey, unknown>;
+type Extra = { user?: User; gate?: DeliveryGate } & Record<PropertyKey, unknown>;
 
 /** As over HTTP (Zulip code in extensions.code), without the HTTP status hint. */
 function formatForSocket(error: GraphQLError): GraphQLFormattedError {
@@ -76,12 +76,13 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
         }
         const socket = ctx.extra.socket;
         if (socket.readyState !== socket.OPEN) return false;
-        if (!sessions.add(socket, header, user)) {
+        const gate = sessions.add(socket, header, user);
+        if (!gate) {
           socket.close(CLOSE_TOO_MANY, 'Too many connections');
           return false;
         }
         unauthenticated.delete(socket);
-        (ctx.extra as Extra).user = user;
+        Object.assign(ctx.extra as Extra, { user, gate });
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
@@ -104,7 +105,8 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
         } catch (error) {
           return [error as GraphQLError];
         }
-        const contextValue: GraphQLContext = { deps, user: (ctx.extra as Extra).user ?? null };
+        const { user, gate } = ctx.extra as Extra;
+        const contextValue: GraphQLContext = { deps, user: user ?? null, gate };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(formatForSocket),
