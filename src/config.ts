@@ -133,6 +133,7 @@ function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 
       maxRootFields: intVar(env, 'PARLEY_GRAPHQL_MAX_ROOT_FIELDS', 30, 1, big),
       maxMutations: intVar(env, 'PARLEY_GRAPHQL_MAX_MUTATIONS', 5, 1, big),
       maxTokens: intVar(env, 'PARLEY_GRAPHQL_MAX_TOKENS', 5000, 200, big),
+      maxReplyBytes: intVar(env, 'PARLEY_GRAPHQL_MAX_REPLY_BYTES', 64 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     },
     socketLimits: {
       maxPayloadBytes: intVar(env, 'PARLEY_WS_MAX_PAYLOAD_BYTES', 128 * 1024, 1024, 100 * 1024 * 1024),

@@ -10,6 +10,7 @@ import { formatGraphQLError } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
+import { exceedsReplySize, replyTooLargeMessage } from '../schema/reply-size';
 import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions';
 
 /**
@@ -111,6 +112,8 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(formatForSocket),
       onNext: (_ctx, _id, _payload, _args, result) => {
+        const max = deps.config.graphqlLimits.maxReplyBytes;
+        if (exceedsReplySize(result.data, max)) return { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
         if (!result.errors) return;
         return { ...result, errors: result.errors.map(formatForSocket) };
       },

@@ -10,6 +10,7 @@ import { apiErrorToGraphQL, formatGraphQLError } from './errors';
 import { buildGraphQLSchema } from './index';
 import { checkOperationLimits } from './limits';
 import { realmSizes } from './realm-sizes';
+import { exceedsReplySize, replyTooLargeMessage } from './reply-size';
 
 const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps): ApolloServerPlugin<GraphQLContext> => ({
   async requestDidStart() {
@@ -17,6 +18,12 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps): ApolloServerPlugin<
       async didResolveOperation({ document, operation, request }) {
         if (!operation) return;
         checkOperationLimits(schema, document, operation, request.variables, await realmSizes(deps), deps.config.graphqlLimits);
+      },
+      async willSendResponse({ response }) {
+        const max = deps.config.graphqlLimits.maxReplyBytes;
+        if (response.body.kind !== 'single' || !exceedsReplySize(response.body.singleResult.data, max)) return;
+        response.body.singleResult = { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
+        response.http.status = 400;
       },
     };
   },

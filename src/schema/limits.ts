@@ -18,6 +18,8 @@ export interface GraphQLLimits {
   maxMutations: number;
   /** Lexical tokens of a document: bounds the work of parsing and validating it. */
   maxTokens: number;
+  /** JSON bytes of one result (checked after execution, before it is serialized). */
+  maxReplyBytes: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
@@ -28,6 +30,7 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
   maxRootFields: 30,
   maxMutations: 5,
   maxTokens: 5000,
+  maxReplyBytes: 64 * 1024 * 1024,
 };
 
 export function tooBig(message: string): GraphQLError {

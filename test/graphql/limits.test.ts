@@ -218,7 +218,7 @@ describe('over HTTP', () => {
 describe('lists are priced by the organization they list', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer({ PARLEY_GRAPHQL_MAX_COST: '150' });
+    ts = await startTestServer({ PARLEY_GRAPHQL_MAX_COST: '150', PARLEY_GRAPHQL_MAX_REPLY_BYTES: '4096' });
   }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
     await ts.close();
@@ -241,5 +241,16 @@ describe('lists are priced by the organization they list', () => {
     expect(graphqlError(refused).message).toBe(`Query is too expensive: cost ${1 + 1 + 1 + 101 * 2} exceeds the maximum of 150`);
     const allowed = await graphql(ts, ts.owner, page(50));
     expect(allowed.errors).toBeUndefined();
+  });
+
+  test('a reply larger than the bound is a 400 instead', async () => {
+    for (let i = 0; i < 5; i++) {
+      assertSuccess(await client(ts, ts.owner).post('/messages', { type: 'private', to: JSON.stringify([ts.owner.id]), content: 'x'.repeat(1000) }));
+    }
+    const res = await graphql(ts, ts.owner, '{ messages(numBefore: 50) { messages { id content } } }');
+    expect(res.status).toBe(400);
+    expect(graphqlError(res)).toEqual({ message: 'Reply too large: more than 4096 bytes; ask for fewer items or fields', code: 'BAD_REQUEST' });
+    const ids = await graphql(ts, ts.owner, '{ messages(numBefore: 50) { messages { id } } }');
+    expect(ids.data!.messages.messages).toHaveLength(5);
   });
 });
