@@ -6,6 +6,8 @@ import { SERVER_EMOJI_DIRECTORY } from './core/emoji/server-data';
 import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
+import { Metrics } from './ops/metrics';
+import { opsRouter, timeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 
@@ -13,19 +15,23 @@ export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
   handle: RequestListener;
   app: express.Express;
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
 /** Both front doors: REST on node:http directly (the hot path), GraphQL and the rest on express. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
-  const rest = restRequestHandler(deps, routes);
+  const metrics = new Metrics(deps.realtime);
+  const rest = restRequestHandler(deps, routes, metrics);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const graphql = await graphQLHandler(deps);
+  app.use(timeExpressRequests(metrics));
+  app.use(opsRouter(deps, metrics));
+  const graphql = await graphQLHandler(deps, metrics);
   app.use('/graphql', ...graphql.handler);
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
@@ -43,5 +49,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     else sendInternalError(res, error, req);
   });
   const handle: RequestListener = (req, res) => (isRestUrl(req.url ?? '/') ? rest(req, res) : app(req, res));
-  return { handle, app, stop: graphql.stop };
+  return { handle, app, metrics, stop: graphql.stop };
 }

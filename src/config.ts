@@ -39,6 +39,8 @@ export interface Config {
   socketLimits: SocketLimits;
   /** Event queues one user may hold; registering another evicts the longest idle. */
   maxQueuesPerUser: number;
+  /** Bearer token GET /metrics requires; null serves metrics to loopback clients only. */
+  metricsToken: string | null;
 }
 
 export interface SocketLimits {
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     maxFileUploadSizeMib: intVar(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25, 0, 1_000_000),
     ...abuseLimits(env),
+    metricsToken: metricsToken(env),
   };
 }
 
@@ -150,6 +153,15 @@ function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 
     },
     maxQueuesPerUser: intVar(env, 'PARLEY_MAX_QUEUES_PER_USER', 50, 1, big),
   };
+}
+
+function metricsToken(env: Env): string | null {
+  const raw = (env.PARLEY_METRICS_TOKEN ?? '').trim();
+  if (raw === '') return null;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('PARLEY_METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
+  return raw;
 }
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

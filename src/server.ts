@@ -60,7 +60,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     });
     res.once('close', () => unfinished.delete(res));
   });
-  const subscriptions = attachSubscriptions(server, deps);
+  const subscriptions = attachSubscriptions(server, deps, built.metrics);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -28,6 +28,8 @@ export interface Realtime {
   save(knex: Knex): Promise<void>;
   /** Releases the bus, the store and any Redis connections. */
   close(): Promise<void>;
+  /** Round trip to Redis when REDIS_URL is set (readiness); null when there is no Redis. */
+  pingRedis: (() => Promise<void>) | null;
 }
 
 class QueueingBus implements EventBus {
@@ -89,6 +91,7 @@ export async function createRealtime(config: Config, knex: Knex, realmId: number
     save: async (db) => {
       if (store instanceof MemoryQueueStore) await saveQueues(db, store);
     },
+    pingRedis: redis ? async () => void (await redis!.command.ping()) : null,
     close: async () => {
       await inner.close();
       await store.close();

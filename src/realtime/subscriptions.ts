@@ -3,6 +3,7 @@ import { GraphQLError, GraphQLFormattedError, getOperationAST, parse, validate }
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
+import type { Metrics } from '../ops/metrics';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
 import type { GraphQLContext } from '../schema/context';
@@ -36,7 +37,7 @@ export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
-export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '/graphql'): SubscriptionServer {
+export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?: Metrics, path = '/graphql'): SubscriptionServer {
   const schema = buildGraphQLSchema();
   const limits = deps.config.socketLimits;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayloadBytes });
@@ -101,6 +102,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
         if (validationErrors.length > 0) return validationErrors;
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return [new GraphQLError('Unable to identify the operation to run')];
+        metrics?.graphqlOperation(operation.operation, 'ws');
         try {
           checkOperationLimits(schema, document, operation, payload.variables, await realmSizes(deps), deps.config.graphqlLimits);
         } catch (error) {

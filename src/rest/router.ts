@@ -6,6 +6,7 @@ import { ApiError, errors } from '../errors';
 import { authenticateRequest } from './auth';
 import { ApiRequest, parseBody } from './body';
 import type { Endpoint } from './endpoint';
+import type { Metrics, RouteRecorder } from '../ops/metrics';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -19,6 +20,8 @@ export interface Route {
 interface CompiledPath {
   segments: string[];
   methods: Map<Method, Endpoint>;
+  /** Requests on this path, labelled with its template (never the raw path, which holds ids). */
+  recorder: RouteRecorder | null;
 }
 
 function matchPath(pattern: string[], parts: string[]): Record<string, string> | null {
@@ -96,7 +99,7 @@ export function isRestUrl(url: string): boolean {
  * envelope. It works on node:http's objects without express, which would cost more per request
  * than everything else a simple endpoint does.
  */
-export function restRequestHandler(deps: AppDeps, routes: Route[]) {
+export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Metrics) {
   // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.
   const fixed = new Map<string, CompiledPath>();
   const parameterized: CompiledPath[] = [];
@@ -106,7 +109,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
     const isFixed = !segments.some((seg) => seg.startsWith(':') || seg.startsWith('*'));
     let compiled = isFixed ? fixed.get(key) : parameterized.find((p) => p.segments.join('/') === key);
     if (!compiled) {
-      compiled = { segments, methods: new Map() };
+      compiled = { segments, methods: new Map(), recorder: metrics?.route(`${REST_PREFIX}/${key}`) ?? null };
       if (isFixed) fixed.set(key, compiled);
       else parameterized.push(compiled);
     }
@@ -134,7 +137,9 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
     return null;
   };
 
-  const dispatch = async (req: ApiRequest, res: ServerResponse) => {
+  const unmatched = metrics?.unmatched ?? null;
+  const dispatch = async (req: ApiRequest, res: ServerResponse, started: number) => {
+    let recorder = unmatched;
     try {
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
@@ -142,6 +147,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
       const parts = pathname.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
       const found = find(parts);
       if (!found) throw errors.notFound();
+      recorder = found.path.recorder;
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const ep = found.path.methods.get(method);
       if (!ep) {
@@ -161,9 +167,11 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
       if (error instanceof ApiError) sendError(res, error);
       else sendInternalError(res, error, req);
     }
+    recorder?.record(req.method, res.statusCode, started);
   };
 
   return (req: IncomingMessage, res: ServerResponse): void => {
-    parseBody(req, res, () => void dispatch(req, res));
+    const started = performance.now();
+    parseBody(req, res, () => void dispatch(req, res, started));
   };
 }

@@ -3,6 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { RequestHandler } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
+import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
 import { authenticateRequest } from '../rest/auth';
 import type { GraphQLContext } from './context';
@@ -12,11 +13,12 @@ import { checkOperationLimits } from './limits';
 import { realmSizes } from './realm-sizes';
 import { exceedsReplySize, replyTooLargeMessage } from './reply-size';
 
-const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps): ApolloServerPlugin<GraphQLContext> => ({
+const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): ApolloServerPlugin<GraphQLContext> => ({
   async requestDidStart() {
     return {
       async didResolveOperation({ document, operation, request }) {
         if (!operation) return;
+        metrics?.graphqlOperation(operation.operation, 'http');
         checkOperationLimits(schema, document, operation, request.variables, await realmSizes(deps), deps.config.graphqlLimits);
       },
       async willSendResponse({ response }) {
@@ -40,7 +42,7 @@ export async function graphQLContext(deps: AppDeps, authorization: string | unde
   }
 }
 
-export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
+export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
   const schema = buildGraphQLSchema();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
@@ -50,7 +52,7 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(schema, deps)],
+    plugins: [limitsPlugin(schema, deps, metrics)],
     // Parsing and validation take time in proportion to the document: bound it (a 400 beyond).
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
   });
