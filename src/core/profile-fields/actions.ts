@@ -12,6 +12,7 @@ import { DEFAULT_EXTERNAL_ACCOUNTS, FieldType, isRenderable, MAX_DISPLAY_IN_PROF
 import { CustomProfileField, CustomProfileFieldValue } from './model';
 import { listFieldDicts } from './queries';
 import { FieldData, isDefaultExternalAccount, ProfileValue, validateFieldDefinition, validateFieldValue } from './validation';
+import { anyOf } from '../../db/lists';
 
 /** The only code that changes custom profile fields and users' values for them. */
 
@@ -138,7 +139,7 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
       if (changes.fieldData !== undefined && field.field_type === FieldType.SELECT) {
         // Users whose choice disappeared lose their value.
         const removed = Object.keys(currentData).filter((key) => !(key in changes.fieldData!));
-        if (removed.length > 0) await CustomProfileFieldValue.query(trx).delete().where('field_id', field.id).whereIn('value', removed);
+        if (removed.length > 0) await CustomProfileFieldValue.query(trx).delete().where('field_id', field.id).whereRaw(...anyOf('value', removed, 'text'));
       }
       if (changes.fieldData !== undefined || field.field_data === '') patch.field_data = JSON.stringify(changes.fieldData ?? {});
     }
