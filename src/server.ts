@@ -10,6 +10,7 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { describeFailure } from './failure-log';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -84,7 +85,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       try {
         await realtime.save(db.knex);
       } catch (error) {
-        console.error('could not save the event queues', error);
+        console.error(`could not save the event queues: ${describeFailure(error)}`);
       }
       await realtime.close();
       if (!options.database) await db.close();

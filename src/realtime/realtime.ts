@@ -8,6 +8,7 @@ import { RedisConnections } from './redis';
 import { RedisBus } from './redis-bus';
 import { RedisQueueStore } from './redis-store';
 import type { QueueStore } from './store';
+import { describeFailure } from '../failure-log';
 
 /**
  * The real-time side of a server process: the bus actions publish to, and the event queues it
@@ -42,7 +43,7 @@ class QueueingBus implements EventBus {
       await this.queues.fanOut(deliveries);
     } catch (error) {
       // The transaction has committed; a queue failure must not turn the request into an error.
-      console.error('event queue fan-out failed', error);
+      console.error(`event queue fan-out failed: ${describeFailure(error)}`);
     }
     await this.inner.publish(deliveries);
   }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
+import { describeFailure, describeUrl } from '../failure-log';
 import { authenticateRequest } from './auth';
 import { ApiRequest, parseBody } from './body';
 import type { Endpoint } from './endpoint';
@@ -76,8 +77,8 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 
 export function sendInternalError(res: ServerResponse, error: unknown, req: IncomingMessage): void {
   const requestId = crypto.randomUUID();
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
-  console.error(`[${requestId}] ${req.method} ${url} failed:`, error);
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  console.error(`[${requestId}] ${req.method} ${describeUrl(url)} failed: ${describeFailure(error)}`);
   if (res.headersSent) return;
   sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }

@@ -41,6 +41,7 @@ import { SUBSCRIPTION_NOTIFICATION_SETTINGS } from './constants';
 import { checkChannelName, checkColor, normalizeDescription, parseMessageRetentionDays } from './validation';
 import { channelDict, ChannelDict, loadChannelViewContext, streamPostPolicy, subscriptionDict } from './view';
 import { anyOf, listParam } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Every change to channels and subscriptions. Each action validates everything first, changes the
@@ -56,7 +57,7 @@ export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });
 
 async function checkFolder(db: Knex, realmId: number, folderId: number): Promise<void> {
-  const folder = await db('channel_folders').where({ realm_id: realmId, id: folderId }).first('id');
+  const folder = isRowId(folderId) ? await db('channel_folders').where({ realm_id: realmId, id: folderId }).first('id') : undefined;
   if (!folder) throw errors.badRequest('Invalid channel folder ID');
 }
 

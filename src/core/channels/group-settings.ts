@@ -5,6 +5,7 @@ import { SYSTEM_GROUPS, SystemGroupName } from '../groups/system-groups';
 import { isGuestRole } from '../users/roles';
 import { CHANNEL_PERMISSION_SETTINGS, ChannelPermissionSetting } from './constants';
 import { anyOf, listParam } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Group-setting values (defined by the groups feature) as channel permissions use them: who holds
@@ -137,7 +138,7 @@ export async function checkGroupSettingValue(
 ): Promise<GroupSettingValue> {
   const value = normalizeGroupSettingValue(requested, systemGroups['role:nobody']);
   if (typeof value === 'number') {
-    const group = await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated');
+    const group = isRowId(value) ? await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated') : undefined;
     if (!group) throw errors.badRequest('Invalid user group');
     if (group.deactivated) throw errors.badRequest('User group is deactivated.');
     if (group.is_system_group) {

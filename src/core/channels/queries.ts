@@ -16,6 +16,7 @@ import {
 import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
 import { channelDict, ChannelDict, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
+import { isRowId } from '../../db/ids';
 
 /** Read side of channels: what one viewer may see. */
 
@@ -111,7 +112,7 @@ export async function getChannelSubscribers(deps: AppDeps, user: User, streamId:
 
 /** GET /users/{user_id}/subscriptions/{stream_id}. */
 export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId: number, streamId: number): Promise<boolean> {
-  const target = await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active');
+  const target = isRowId(targetId) ? await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active') : undefined;
   if (!target || target.is_bot) throw errors.noSuchUser();
   if (!target.is_active) throw errors.badRequest('User is deactivated');
   const viewer = await loadViewer(deps.knex, user);

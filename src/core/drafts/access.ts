@@ -20,7 +20,7 @@ export async function requireDraftsSync(db: Knex, user: User): Promise<void> {
 
 /** One of the user's own drafts. Someone else's draft gets the same answer as a missing one. */
 export async function findOwnDraft(db: Knex, user: User, draftId: number): Promise<Draft> {
-  const draft = await Draft.query(db).findOne({ id: draftId, user_id: user.id, realm_id: user.realm_id });
+  const draft = isRowId(draftId) ? await Draft.query(db).findOne({ id: draftId, user_id: user.id, realm_id: user.realm_id }) : undefined;
   if (!draft) throw new ApiError('BAD_REQUEST', 'Draft does not exist', 404);
   return draft;
 }

@@ -15,6 +15,7 @@ import {
 } from './setting-values';
 import { systemGroupId } from './system-groups';
 import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /** Named checks for user groups, with Zulip's messages. */
 
@@ -67,6 +68,7 @@ export async function findGroup(
   groupId: number,
   options: { allowDeactivated: boolean; forUpdate?: boolean },
 ): Promise<UserGroup> {
+  if (!isRowId(groupId)) throw errors.badRequest('Invalid user group');
   const query = UserGroup.query(db).findOne({ realm_id: realmId, id: groupId });
   if (options.forUpdate) query.forUpdate();
   const group = await query;

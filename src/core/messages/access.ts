@@ -6,6 +6,7 @@ import { isGuestRole } from '../users/roles';
 import { inParallel } from '../../db/in-parallel';
 import { MessageRow, MESSAGE_COLUMNS } from './model';
 import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Who may see a message, as Zulip decides it:
@@ -59,6 +60,7 @@ export async function accessMessage(
   messageId: number,
   options: { modifying: boolean; lock?: boolean },
 ): Promise<AccessedMessage> {
+  if (!isRowId(messageId)) throw invalidMessage();
   const query = db('messages').where({ id: messageId, realm_id: viewer.user.realm_id }).first(MESSAGE_COLUMNS);
   if (options.lock) query.forUpdate();
   const message: MessageRow | undefined = await query;
