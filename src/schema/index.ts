@@ -18,6 +18,7 @@ import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import type { GraphQLContext } from './context';
+import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -47,7 +48,13 @@ export const resolvers = [
 let cached: GraphQLSchema | null = null;
 
 export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false, pubSub: busOnlyPubSub });
+  cached ??= buildSchemaSync({
+    resolvers: [...resolvers],
+    authChecker,
+    validate: false,
+    pubSub: busOnlyPubSub,
+    globalMiddlewares: [refuseNulArguments],
+  });
   return cached;
 }
 

@@ -58,13 +58,21 @@ export function checkOperationLimits(
   if (depth > MAX_QUERY_DEPTH) {
     throw tooBig(`Query is too deep: depth ${depth} exceeds the maximum of ${MAX_QUERY_DEPTH}`);
   }
-  const cost = getComplexity({
-    schema,
-    query: document,
-    operationName: operation.name?.value,
-    variables: variables ?? {},
-    estimators: [simpleEstimator({ defaultComplexity: 1 })],
-  });
+  let cost: number;
+  try {
+    cost = getComplexity({
+      schema,
+      query: document,
+      operationName: operation.name?.value,
+      variables: variables ?? {},
+      estimators: [simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (error) {
+    // Variables that do not fit their declared types: the client's mistake, answered as the
+    // execution would answer it, not as a failure of the server.
+    if (error instanceof GraphQLError) throw new GraphQLError(error.message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    throw error;
+  }
   if (cost > MAX_QUERY_COST) {
     throw tooBig(`Query is too expensive: cost ${cost} exceeds the maximum of ${MAX_QUERY_COST}`);
   }

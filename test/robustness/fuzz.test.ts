@@ -2,6 +2,7 @@ import { routes } from '../../src/rest/routes';
 import { assertSuccess, basicAuth, client } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe, sendToChannel } from '../messages/helpers';
+import { GraphQLGenerator } from './fuzz-graphql';
 import { describeRequest, RequestGenerator, WireRequest } from './fuzz-requests';
 import { Rng } from './fuzz-values';
 
@@ -103,5 +104,32 @@ test('generated requests to every endpoint never get a 5xx', async () => {
   }
   // Still serving, anonymous and authenticated.
   assertSuccess(await client(ts, null).get('/server_settings'));
+  assertSuccess(await client(ts, cast.member).get('/users/me'));
+}, 600_000);
+
+test('generated GraphQL operations never get a 5xx', async () => {
+  const rng = new Rng(SEED);
+  const generator = new GraphQLGenerator(rng);
+  const callers = ['owner', 'member', 'guest', 'none'] as const;
+  const failures: string[] = [];
+  const total = generator.fieldCount * 3;
+  for (let i = 0; i < total; i++) {
+    const { body, label } = generator.next(i);
+    const caller = rng.pick(callers);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (caller !== 'none') headers.authorization = basicAuth(cast[caller]);
+    try {
+      const res = await fetch(`${ts.url}/graphql`, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const text = await res.text();
+      if (res.status >= 500 || /\n\s+at .+\(.+:\d+:\d+\)/.test(text) || text.includes('Internal server error')) {
+        failures.push(`${res.status} ${text.slice(0, 200)}\n    ${caller} ${label}: ${body.slice(0, 300)}`);
+      }
+    } catch (error) {
+      failures.push(`no answer (${(error as Error).message})\n    ${caller} ${label}`);
+    }
+    if (i % 100 === 99) await restoreCast();
+  }
+  process.stdout.write(`fuzz: seed ${SEED}, ${total} GraphQL requests, ${failures.length} failed\n`);
+  if (failures.length > 0) throw new Error(`seed ${SEED}: ${failures.length} of ${total} GraphQL requests failed:\n${failures.slice(0, 25).join('\n')}`);
   assertSuccess(await client(ts, cast.member).get('/users/me'));
 }, 600_000);
