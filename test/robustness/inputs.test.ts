@@ -85,6 +85,33 @@ describe('NUL characters', () => {
   });
 });
 
+describe('GraphQL arguments', () => {
+  test('NUL in a string argument is refused as REST refuses it; message text keeps its own check', async () => {
+    const login = await graphql(ts, null, 'mutation { fetchApiKey(username: "a\\u0000b", password: "x") { apiKey } }');
+    expect(login.errors?.[0]).toMatchObject({ message: 'username contains NULL (0x00) characters.', extensions: { code: 'BAD_REQUEST' } });
+    const nested = await graphql(ts, owner, 'mutation($input: SendMessageInput!) { sendMessage(input: $input) { id } }', {
+      input: { channelName: 'lob\u0000by', topic: 'x', content: 'hi' },
+    });
+    expect(nested.errors?.[0]).toMatchObject({ message: 'input.channelName contains NULL (0x00) characters.', extensions: { code: 'BAD_REQUEST' } });
+    const content = await graphql(ts, owner, 'mutation($input: SendMessageInput!) { sendMessage(input: $input) { id } }', {
+      input: { channelId: channel, topic: 'x', content: 'a\u0000b' },
+    });
+    expect(content.errors?.[0]).toMatchObject({ message: 'Message must not contain null bytes', extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  test('variables of the wrong type are a 400, not a failure of the server', async () => {
+    const res = await fetch(`${ts.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${owner.email}:${owner.apiKey}`).toString('base64')}` },
+      body: JSON.stringify({ query: 'query($id: Int!) { message(id: $id) { id } }', variables: { id: 99999999999 } }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].message).toContain('Int cannot represent non 32-bit signed integer value: 99999999999');
+  });
+});
+
 describe('id lists longer than a statement can bind one by one', () => {
   const many = (real: number[]) => [...Array.from({ length: 100_000 }, (_, i) => 1_000_000 + i), ...real];
 
