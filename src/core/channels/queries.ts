@@ -17,6 +17,7 @@ import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
 import { channelDict, ChannelDict, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
 import { isRowId } from '../../db/ids';
+import { anyOf } from '../../db/lists';
 
 /** Read side of channels: what one viewer may see. */
 
@@ -128,7 +129,7 @@ async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[
   if (visible.length === 0) return out;
   const rows: { stream_id: number; user_id: number }[] = await db('subscriptions')
     .join('users', 'users.id', 'subscriptions.user_id')
-    .whereIn('subscriptions.stream_id', visible.map((s) => s.id))
+    .whereRaw(...anyOf('subscriptions.stream_id', visible.map((s) => s.id)))
     .where({ 'subscriptions.active': true, 'users.is_active': true })
     .orderBy('subscriptions.user_id')
     .select('subscriptions.stream_id', 'subscriptions.user_id');

@@ -121,7 +121,7 @@ export async function afterChannelMessageSent(
         (
           (await db('user_topics')
             .where('stream_id', stream.id)
-            .whereIn('user_id', humans.map((h) => h.id))
+            .whereRaw(...anyOf('user_id', humans.map((h) => h.id)))
             .whereRaw('lower(topic_name) = lower(?)', [topic])
             .whereRaw(...anyOf('visibility_policy', [VisibilityPolicy.MUTED, VisibilityPolicy.FOLLOWED]))
             .select('user_id')) as { user_id: number }[]
