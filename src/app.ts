@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from './deps';
 import { ApiError, errors } from './errors';
+import { bodyTooLarge } from './rest/body-limits';
 import { serveRealmEmojiImage } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
@@ -35,8 +36,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use((_req: Request, res: Response) => sendError(res, errors.notFound()));
   // Express reaches this only for errors thrown outside a handler (e.g. GraphQL JSON body parsing).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: number }).status;
+    const { status, limit } = error as { status?: number; limit?: unknown };
+    // A body over the limit may already have been answered while it streamed in.
+    if (res.headersSent) return;
     if (error instanceof ApiError) sendError(res, error);
+    else if (status === 413 && typeof limit === 'number') sendError(res, bodyTooLarge(limit));
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { isValidEmail } from './core/users/validation';
+import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './core/rate-limits/rules';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {
@@ -28,6 +29,11 @@ export interface Config {
   invitesDailyMax: number;
   /** Validity of an invitation when the inviter does not choose one. */
   invitationValidityMinutes: number;
+  /** Largest request body accepted, in bytes; larger ones are refused before they are read. */
+  maxRequestBodyBytes: number;
+  /** Whether requests and logins are rate limited (off for benchmarks and trusted deployments). */
+  rateLimiting: boolean;
+  rateLimitRules: RateRules;
 }
 
 export interface PushBouncerKeys {
@@ -98,7 +104,30 @@ export function loadConfig(env: Env = process.env): Config {
     emailFrom: emailFrom(env, externalUrl),
     invitesDailyMax: intVar(env, 'PARLEY_INVITES_DAILY_MAX', 100, 0, 1_000_000),
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
+    maxRequestBodyBytes: intVar(env, 'PARLEY_MAX_REQUEST_BODY_MIB', 25, 1, 4096) * 1024 * 1024,
+    rateLimiting: boolVar(env, 'PARLEY_RATE_LIMITING', true),
+    rateLimitRules: rateRules(env),
   };
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function rateRules(env: Env): RateRules {
+  const rules = { ...DEFAULT_RATE_RULES };
+  for (const [domain, name] of Object.entries(RATE_RULE_VARIABLES) as [RateDomain, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const parsed = parseRateRules(raw);
+    if (!parsed) throw new ConfigError(`${name} must be seconds:requests pairs separated by commas (e.g. 60:200), got "${raw}"`);
+    rules[domain] = parsed;
+  }
+  return rules;
 }
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -1,10 +1,14 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { RequestHandler } from 'express';
+import express, { RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
+import { setRateLimitHeaders } from '../rest/admit';
 import { authenticateRequest } from '../rest/auth';
+import { bodyTooLarge, closeIfBodyUnread, watchBodySize } from '../rest/body-limits';
+import { sendError } from '../rest/router';
+import { clientAddress } from '../rest/client-address';
 import type { GraphQLContext } from './context';
 import { apiErrorToGraphQL, formatGraphQLError } from './errors';
 import { buildGraphQLSchema } from './index';
@@ -20,15 +24,40 @@ const limitsPlugin = (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>
   },
 });
 
-/** Credentials are optional here (fetchApiKey needs none); when sent they must be valid. */
-export async function graphQLContext(deps: AppDeps, authorization: string | undefined): Promise<GraphQLContext> {
-  if (!authorization) return { deps, user: null };
+/**
+ * Credentials are optional here (fetchApiKey needs none); when sent they must be valid. Each request
+ * counts against the same rate limit as a REST request: its user's, or its address's without
+ * credentials.
+ */
+export async function graphQLContext(deps: AppDeps, authorization: string | undefined, address: string, res?: Response): Promise<GraphQLContext> {
   try {
-    return { deps, user: await authenticateRequest(deps, authorization) };
+    const user = authorization ? await authenticateRequest(deps, authorization) : null;
+    if (deps.rateLimits.enabled) {
+      const state = await deps.rateLimits.countRequest(user?.id ?? null, address);
+      if (res) setRateLimitHeaders(res, state);
+    }
+    return { deps, user, address };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
     throw error;
   }
+}
+
+/** GraphQL documents and variables are small: no operation needs a larger body. */
+const GRAPHQL_BODY_BYTES = 1024 * 1024;
+
+/** Refuses a body over the limit as soon as that is known, without reading the rest (see body-limits). */
+function bodyLimit(maxBytes: number): RequestHandler {
+  return (req, res, next) => {
+    watchBodySize(req, maxBytes, () => {
+      req.unpipe();
+      req.pause();
+      if (res.headersSent) return;
+      closeIfBodyUnread(req, res);
+      sendError(res, bodyTooLarge(maxBytes));
+    });
+    if (!res.headersSent) next();
+  };
 }
 
 export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
@@ -46,8 +75,9 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
   await apollo.start();
   return {
     handler: [
-      express.json({ limit: '1mb' }),
-      expressMiddleware(apollo, { context: async ({ req }) => graphQLContext(deps, req.headers.authorization) }),
+      bodyLimit(GRAPHQL_BODY_BYTES),
+      express.json({ limit: GRAPHQL_BODY_BYTES }),
+      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req.headers.authorization, clientAddress(req), res) }),
     ],
     stop: () => apollo.stop(),
   };

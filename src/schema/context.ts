@@ -5,4 +5,6 @@ import type { User } from '../core/users/model';
 export interface GraphQLContext {
   deps: AppDeps;
   user: User | null;
+  /** The client's address, which unauthenticated requests and failed logins are counted by. */
+  address?: string;
 }
