@@ -6,7 +6,8 @@ import type { AppDeps } from '../deps';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
 import type { GraphQLContext } from '../schema/context';
-import { formatGraphQLError } from '../schema/errors';
+import { ApiError } from '../errors';
+import { apiErrorToGraphQL, formatGraphQLError } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits } from '../schema/limits';
 
@@ -24,6 +25,17 @@ function formatForSocket(error: GraphQLError): GraphQLFormattedError {
   if (!formatted.extensions || !('http' in formatted.extensions)) return formatted;
   const { http: _http, ...extensions } = formatted.extensions;
   return { ...formatted, extensions };
+}
+
+async function rateLimitErrors(deps: AppDeps, user: User | null): Promise<GraphQLError[] | null> {
+  if (!deps.rateLimits.enabled || !user) return null;
+  try {
+    await deps.rateLimits.countRequest(user.id, undefined);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return [apiErrorToGraphQL(error)];
+    throw error;
+  }
 }
 
 export interface SubscriptionServer {
@@ -57,7 +69,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         let document;
         try {
           document = parse(payload.query);
@@ -73,7 +85,11 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
         } catch (error) {
           return [error as GraphQLError];
         }
-        const contextValue: GraphQLContext = { deps, user: (ctx.extra as Extra).user ?? null };
+        const user = (ctx.extra as Extra).user ?? null;
+        // Each operation counts against its user's rate limit, as an HTTP request does.
+        const limited = await rateLimitErrors(deps, user);
+        if (limited) return limited;
+        const contextValue: GraphQLContext = { deps, user };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(formatForSocket),
