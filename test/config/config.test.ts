@@ -21,6 +21,15 @@ describe('defaults', () => {
       emailFrom: 'noreply@127.0.0.1',
       invitesDailyMax: 100,
       invitationValidityMinutes: 14400,
+      maxRequestBodyBytes: 25 * 1024 * 1024,
+      rateLimiting: true,
+      // Zulip's RATE_LIMITING_RULES defaults, plus failed logins per address.
+      rateLimitRules: {
+        api_by_user: [{ seconds: 60, requests: 200 }],
+        api_by_ip: [{ seconds: 60, requests: 100 }],
+        authenticate_by_username: [{ seconds: 1800, requests: 5 }],
+        authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
+      },
     });
   });
 
@@ -62,6 +71,22 @@ describe('accepted values', () => {
     });
   });
 
+  test('request limits: body size in MiB, the rate-limiting switch, rules as seconds:requests pairs', () => {
+    const config = loadConfig({
+      PARLEY_MAX_REQUEST_BODY_MIB: '100',
+      PARLEY_RATE_LIMITING: 'false',
+      PARLEY_RATE_LIMIT_API_BY_USER: '86400:5000, 60:300',
+      PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP: '3600:20',
+    });
+    expect(config.maxRequestBodyBytes).toBe(100 * 1024 * 1024);
+    expect(config.rateLimiting).toBe(false);
+    expect(config.rateLimitRules.api_by_user).toEqual([{ seconds: 60, requests: 300 }, { seconds: 86400, requests: 5000 }]);
+    expect(config.rateLimitRules.authenticate_by_ip).toEqual([{ seconds: 3600, requests: 20 }]);
+    expect(config.rateLimitRules.api_by_ip).toEqual([{ seconds: 60, requests: 100 }]);
+    expect(loadConfig({ PARLEY_RATE_LIMITING: 'TRUE' }).rateLimiting).toBe(true);
+    expect(loadConfig({ PARLEY_RATE_LIMITING: '0' }).rateLimiting).toBe(false);
+  });
+
   test('the external URL loses its trailing slashes', () => {
     expect(loadConfig({ PARLEY_EXTERNAL_URL: 'https://chat.example.com/' }).externalUrl).toBe('https://chat.example.com');
   });
@@ -84,6 +109,10 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_REALM_NAME: 'x'.repeat(41) }, 'PARLEY_REALM_NAME must be at most 40 characters long'],
     [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS must be between 1 and 3600, got 0'],
     [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
+    [{ PARLEY_MAX_REQUEST_BODY_MIB: '0' }, 'PARLEY_MAX_REQUEST_BODY_MIB must be between 1 and 4096, got 0'],
+    [{ PARLEY_RATE_LIMITING: 'maybe' }, 'PARLEY_RATE_LIMITING must be true or false, got "maybe"'],
+    [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
+    [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
