@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { isValidEmail } from './core/users/validation';
+import { parseProxyEntry } from './rest/client-address';
 import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './core/rate-limits/rules';
 
 /** Runtime configuration, read from the environment once at start-up. */
@@ -34,6 +35,8 @@ export interface Config {
   /** Whether requests and logins are rate limited (off for benchmarks and trusted deployments). */
   rateLimiting: boolean;
   rateLimitRules: RateRules;
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR blocks). */
+  trustedProxies: string[];
 }
 
 export interface PushBouncerKeys {
@@ -107,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxRequestBodyBytes: intVar(env, 'PARLEY_MAX_REQUEST_BODY_MIB', 25, 1, 4096) * 1024 * 1024,
     rateLimiting: boolVar(env, 'PARLEY_RATE_LIMITING', true),
     rateLimitRules: rateRules(env),
+    trustedProxies: trustedProxies(env),
   };
 }
 
@@ -116,6 +120,14 @@ function boolVar(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function trustedProxies(env: Env): string[] {
+  const entries = (env.PARLEY_TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!parseProxyEntry(entry)) throw new ConfigError(`PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "${entry}"`);
+  }
+  return entries;
 }
 
 function rateRules(env: Env): RateRules {

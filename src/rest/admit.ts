@@ -15,14 +15,14 @@ import type { AuthMode } from './endpoint';
 export async function admitRequest(deps: AppDeps, req: IncomingMessage, res: ServerResponse, auth: AuthMode): Promise<User | null> {
   const limits = deps.rateLimits;
   if (auth === 'none') {
-    if (limits.enabled) setRateLimitHeaders(res, await limits.countRequest(null, clientAddress(req)));
+    if (limits.enabled) setRateLimitHeaders(res, await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies)));
     return null;
   }
   let user: User;
   try {
     user = await authenticateRequest(deps, req.headers.authorization);
   } catch (error) {
-    if (limits.enabled) await limits.countRequest(null, clientAddress(req));
+    if (limits.enabled) await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies));
     throw error;
   }
   if (limits.enabled) setRateLimitHeaders(res, await limits.countRequest(user.id, undefined));

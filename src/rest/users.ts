@@ -28,7 +28,7 @@ export const userRoutes: Route[] = [
     endpoint: endpoint({
       auth: 'none',
       params: { username: p.string(), password: p.string() },
-      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, clientAddress(req)),
+      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, clientAddress(req, deps.config.trustedProxies)),
     }),
   },
   {

@@ -77,7 +77,7 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
     handler: [
       bodyLimit(GRAPHQL_BODY_BYTES),
       express.json({ limit: GRAPHQL_BODY_BYTES }),
-      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req.headers.authorization, clientAddress(req), res) }),
+      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req.headers.authorization, clientAddress(req, deps.config.trustedProxies), res) }),
     ],
     stop: () => apollo.stop(),
   };

@@ -30,6 +30,7 @@ describe('defaults', () => {
         authenticate_by_username: [{ seconds: 1800, requests: 5 }],
         authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
       },
+      trustedProxies: [],
     });
   });
 
@@ -84,6 +85,7 @@ describe('accepted values', () => {
     expect(config.rateLimitRules.authenticate_by_ip).toEqual([{ seconds: 3600, requests: 20 }]);
     expect(config.rateLimitRules.api_by_ip).toEqual([{ seconds: 60, requests: 100 }]);
     expect(loadConfig({ PARLEY_RATE_LIMITING: 'TRUE' }).rateLimiting).toBe(true);
+    expect(loadConfig({ PARLEY_TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
     expect(loadConfig({ PARLEY_RATE_LIMITING: '0' }).rateLimiting).toBe(false);
   });
 
@@ -110,6 +112,8 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS must be between 1 and 3600, got 0'],
     [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
     [{ PARLEY_MAX_REQUEST_BODY_MIB: '0' }, 'PARLEY_MAX_REQUEST_BODY_MIB must be between 1 and 4096, got 0'],
+    [{ PARLEY_TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "proxy.internal"'],
+    [{ PARLEY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "10.0.0.0/33"'],
     [{ PARLEY_RATE_LIMITING: 'maybe' }, 'PARLEY_RATE_LIMITING must be true or false, got "maybe"'],
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],

@@ -149,6 +149,11 @@ describe('per-address limit without credentials', () => {
     assertLimited(await client(ts, null).get('/server_settings'), 8, 60);
   });
 
+  test('X-Forwarded-For from a peer that is not a trusted proxy changes nothing', async () => {
+    for (let i = 0; i < 8; i++) assertSuccess(await client(ts, null).get('/server_settings', {}, { headers: { 'x-forwarded-for': `198.51.100.${i}` } }));
+    assertLimited(await client(ts, null).get('/server_settings', {}, { headers: { 'x-forwarded-for': '198.51.100.200' } }), 8, 60);
+  });
+
   test('GraphQL without credentials counts against the address', async () => {
     for (let i = 0; i < 8; i++) expect((await graphql(ts, null, '{ __typename }')).status).toBe(200);
     expect((await graphql(ts, null, '{ __typename }')).status).toBe(429);
