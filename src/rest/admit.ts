@@ -9,23 +9,39 @@ import type { AuthMode } from './endpoint';
 /**
  * Who a request is from and whether it may go on, decided from its headers alone (the body is read
  * only after this): its credentials when the endpoint needs them, then Zulip's rate limits, per
- * user when authenticated and per address otherwise. Requests with bad credentials count against
- * their address too, so guessing keys is bounded like any other unauthenticated traffic.
+ * user when authenticated and per address otherwise.
  */
-export async function admitRequest(deps: AppDeps, req: IncomingMessage, res: ServerResponse, auth: AuthMode): Promise<User | null> {
+export function admitRequest(deps: AppDeps, req: IncomingMessage, res: ServerResponse, auth: AuthMode): Promise<User | null> {
+  return admit(deps, req, res, auth === 'none' ? 'ignored' : 'required');
+}
+
+/**
+ * `required` credentials must be sent and valid; `optional` ones (GraphQL, where some operations
+ * need none) must be valid when sent; `ignored` ones are not looked at. Requests with bad
+ * credentials count against their address, so guessing keys is bounded like any other
+ * unauthenticated traffic.
+ */
+export async function admit(
+  deps: AppDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  credentials: 'required' | 'optional' | 'ignored',
+): Promise<User | null> {
   const limits = deps.rateLimits;
-  if (auth === 'none') {
-    if (limits.enabled) setRateLimitHeaders(res, await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies)));
-    return null;
+  const header = credentials === 'ignored' ? undefined : req.headers.authorization;
+  let user: User | null = null;
+  if (credentials === 'required' || header) {
+    try {
+      user = await authenticateRequest(deps, header);
+    } catch (error) {
+      if (limits.enabled) await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies));
+      throw error;
+    }
   }
-  let user: User;
-  try {
-    user = await authenticateRequest(deps, req.headers.authorization);
-  } catch (error) {
-    if (limits.enabled) await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies));
-    throw error;
+  if (limits.enabled) {
+    const address = user ? undefined : clientAddress(req, deps.config.trustedProxies);
+    setRateLimitHeaders(res, await limits.countRequest(user?.id ?? null, address));
   }
-  if (limits.enabled) setRateLimitHeaders(res, await limits.countRequest(user.id, undefined));
   return user;
 }
 

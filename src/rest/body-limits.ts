@@ -17,7 +17,7 @@ const DISCARDABLE_BYTES = 64 * 1024;
 const MIB = 1024 * 1024;
 
 export function bodyTooLarge(maxBytes: number): ApiError {
-  const limit = maxBytes % MIB === 0 ? `${maxBytes / MIB} MiB` : `${maxBytes} bytes`;
+  const limit = maxBytes % MIB === 0 ? `${maxBytes / MIB} MiB` : maxBytes % 1024 === 0 ? `${maxBytes / 1024} KiB` : `${maxBytes} bytes`;
   return new ApiError('BAD_REQUEST', `Request body is larger than the allowed limit of ${limit}`, 413);
 }
 

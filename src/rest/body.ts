@@ -101,6 +101,8 @@ function readMultipart(req: ApiRequest, maxBytes: number, done: () => void, fail
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('limit', () => stop(bodyTooLarge(maxBytes)));
+    // A body that ends inside a file fails the file's stream: unhandled, that would end the process.
+    stream.on('error', () => stop(malformed()));
     stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
   });
   parser.on('fieldsLimit', () => stop(tooManyParameters()));

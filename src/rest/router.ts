@@ -94,8 +94,8 @@ export function isRestUrl(url: string): boolean {
 
 /**
  * One request listener for every /api/v1 route: match, authenticate and rate-limit (from the
- * headers), read the body, decode, run, envelope. It works on node:http's objects without express, which would cost more per request
- * than everything else a simple endpoint does.
+ * headers), read the body, decode, run, envelope. It works on node:http's objects without express,
+ * which would cost more per request than everything else a simple endpoint does.
  */
 export function restRequestHandler(deps: AppDeps, routes: Route[]) {
   // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.

@@ -1,13 +1,11 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { RequestHandler, Response } from 'express';
+import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
-import { setRateLimitHeaders } from '../rest/admit';
-import { authenticateRequest } from '../rest/auth';
-import { bodyTooLarge, closeIfBodyUnread, watchBodySize } from '../rest/body-limits';
-import { sendError } from '../rest/router';
+import { admit } from '../rest/admit';
+import { refuseLargeBodies } from '../rest/body-guard';
 import { clientAddress } from '../rest/client-address';
 import type { GraphQLContext } from './context';
 import { apiErrorToGraphQL, formatGraphQLError } from './errors';
@@ -27,16 +25,12 @@ const limitsPlugin = (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>
 /**
  * Credentials are optional here (fetchApiKey needs none); when sent they must be valid. Each request
  * counts against the same rate limit as a REST request: its user's, or its address's without
- * credentials.
+ * valid credentials.
  */
-export async function graphQLContext(deps: AppDeps, authorization: string | undefined, address: string, res?: Response): Promise<GraphQLContext> {
+export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
-    const user = authorization ? await authenticateRequest(deps, authorization) : null;
-    if (deps.rateLimits.enabled) {
-      const state = await deps.rateLimits.countRequest(user?.id ?? null, address);
-      if (res) setRateLimitHeaders(res, state);
-    }
-    return { deps, user, address };
+    const user = await admit(deps, req, res, 'optional');
+    return { deps, user, address: clientAddress(req, deps.config.trustedProxies) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
     throw error;
@@ -45,20 +39,6 @@ export async function graphQLContext(deps: AppDeps, authorization: string | unde
 
 /** GraphQL documents and variables are small: no operation needs a larger body. */
 const GRAPHQL_BODY_BYTES = 1024 * 1024;
-
-/** Refuses a body over the limit as soon as that is known, without reading the rest (see body-limits). */
-function bodyLimit(maxBytes: number): RequestHandler {
-  return (req, res, next) => {
-    watchBodySize(req, maxBytes, () => {
-      req.unpipe();
-      req.pause();
-      if (res.headersSent) return;
-      closeIfBodyUnread(req, res);
-      sendError(res, bodyTooLarge(maxBytes));
-    });
-    if (!res.headersSent) next();
-  };
-}
 
 export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
   const schema = buildGraphQLSchema();
@@ -75,9 +55,9 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
   await apollo.start();
   return {
     handler: [
-      bodyLimit(GRAPHQL_BODY_BYTES),
+      refuseLargeBodies(GRAPHQL_BODY_BYTES),
       express.json({ limit: GRAPHQL_BODY_BYTES }),
-      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req.headers.authorization, clientAddress(req, deps.config.trustedProxies), res) }),
+      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req, res) }),
     ],
     stop: () => apollo.stop(),
   };

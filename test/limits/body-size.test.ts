@@ -96,6 +96,20 @@ describe('an authenticated body over the limit', () => {
   });
 });
 
+describe('malformed multipart', () => {
+  test('a body that ends inside a file is a malformed payload, and the server lives on', async () => {
+    const { prefix, headers } = multipartFile(0);
+    const res = await fetch(emojiUrl('cut'), {
+      method: 'POST',
+      headers: { ...headers, authorization: basicAuth(admin) },
+      body: `${prefix}GIF89a, and then the body stops`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ result: 'error', msg: 'Malformed payload', code: 'BAD_REQUEST' });
+    assertSuccess(await client(ts, admin).get('/users/me'));
+  });
+});
+
 describe('counts of parts', () => {
   test('more than 10,000 multipart fields are refused with 413', async () => {
     const form = new FormData();
@@ -130,6 +144,27 @@ describe('the limit is configurable', () => {
     expect(answer.body).toEqual({ ...TOO_LARGE, msg: 'Request body is larger than the allowed limit of 1 MiB' });
     const fits = await client(small, small.owner).post('/messages/render', { content: 'x'.repeat(5000) });
     expect(assertSuccess(fits).rendered).toBe(`<p>${'x'.repeat(5000)}</p>`);
+  });
+});
+
+describe('other paths', () => {
+  const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, prefix: 'full_name=', size: GIB };
+
+  test('a large body to a path nothing serves is answered with 404 and not read', async () => {
+    for (const declareLength of [true, false]) {
+      const answer = await streamBody({ url: `${ts.url}/nothing/here`, declareLength, ...form });
+      expect(answer.status).toBe(404);
+      expect(answer.bytesWritten).toBeLessThan(64 * MIB);
+    }
+  });
+
+  test('the sign-up form refuses a body over 64 KiB without reading it', async () => {
+    for (const declareLength of [true, false]) {
+      const answer = await streamBody({ url: `${ts.url}/join/some-key/`, declareLength, ...form });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toEqual({ ...TOO_LARGE, msg: 'Request body is larger than the allowed limit of 64 KiB' });
+      expect(answer.bytesWritten).toBeLessThan(64 * MIB);
+    }
   });
 });
 

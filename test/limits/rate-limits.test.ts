@@ -147,6 +147,7 @@ describe('per-address limit without credentials', () => {
     for (let i = 0; i < 8; i++) assertError(await client(ts, bad).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
     assertLimited(await client(ts, bad).get('/users/me'), 8, 60);
     assertLimited(await client(ts, null).get('/server_settings'), 8, 60);
+    expect((await graphql(ts, bad, '{ __typename }')).status).toBe(429);
   });
 
   test('X-Forwarded-For from a peer that is not a trusted proxy changes nothing', async () => {
