@@ -13,6 +13,9 @@ import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
+import { userStatusSlice } from '../core/user-status/state';
+import { mutedUsersSlice } from '../core/muted-users/state';
+import { alertWordsSlice } from '../core/alert-words/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -35,4 +38,7 @@ export const stateSlices: StateSlice[] = [
   recentConversationsSlice,
   userTopicsSlice,
   mutedTopicsSlice,
+  userStatusSlice,
+  mutedUsersSlice,
+  alertWordsSlice,
 ];

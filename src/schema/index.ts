@@ -17,6 +17,7 @@ import { InvitationResolver } from '../resolvers/invites';
 import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
+import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -42,6 +43,7 @@ export const resolvers = [
   PresenceResolver,
   EventsResolver,
   MessageResolver,
+  UserPreferencesResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
