@@ -16,6 +16,11 @@ import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
+import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { unmodeledSlices } from '../core/realm/unmodeled-state';
+import { stopWordsSlice } from '../core/messages/stop-words';
+import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
+import { realmPlaygroundsSlice } from '../core/playgrounds/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -41,4 +46,10 @@ export const stateSlices: StateSlice[] = [
   userStatusSlice,
   mutedUsersSlice,
   alertWordsSlice,
+  ownPermissionsSlice,
+  stopWordsSlice,
+  ...unmodeledSlices,
+  realmLinkifiersSlice,
+  realmFiltersSlice,
+  realmPlaygroundsSlice,
 ];

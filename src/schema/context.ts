@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { User } from '../core/users/model';
+import type { DeliveryGate } from '../realtime/socket-sessions';
 
 /** Per-operation context: the app's dependencies and the authenticated account, if any. */
 export interface GraphQLContext {
@@ -7,4 +8,6 @@ export interface GraphQLContext {
   user: User | null;
   /** The client's address, which unauthenticated requests and failed logins are counted by. */
   address?: string;
+  /** Over a WebSocket: subscriptions deliver through it (held while credentials are checked again). */
+  gate?: DeliveryGate;
 }

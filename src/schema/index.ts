@@ -18,6 +18,9 @@ import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
+import { MessageExtrasResolver } from '../resolvers/message-extras';
+import { RealmResolver } from '../resolvers/realm';
+import { RealmConfigResolver } from '../resolvers/realm-config';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -44,6 +47,9 @@ export const resolvers = [
   EventsResolver,
   MessageResolver,
   UserPreferencesResolver,
+  MessageExtrasResolver,
+  RealmResolver,
+  RealmConfigResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

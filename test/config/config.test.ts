@@ -31,7 +31,19 @@ describe('defaults', () => {
         authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
       },
       trustedProxies: [],
+      deleteTopicTimeLimitSeconds: 50,
+      maxFileUploadSizeMib: 25,
+      graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
+      socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
+      maxQueuesPerUser: 50,
     });
+  });
+
+  test('abuse limits come from the environment and are checked', () => {
+    const config = loadConfig({ PARLEY_GRAPHQL_MAX_COST: '500', PARLEY_WS_INIT_TIMEOUT_SECONDS: '10', PARLEY_MAX_QUEUES_PER_USER: '7' });
+    expect([config.graphqlLimits.maxCost, config.socketLimits.initTimeoutMs, config.maxQueuesPerUser]).toEqual([500, 10_000, 7]);
+    expect(() => loadConfig({ PARLEY_GRAPHQL_MAX_MUTATIONS: '0' })).toThrow('PARLEY_GRAPHQL_MAX_MUTATIONS must be between 1 and 100000000, got 0');
+    expect(() => loadConfig({ PARLEY_WS_MAX_PAYLOAD_BYTES: 'big' })).toThrow('PARLEY_WS_MAX_PAYLOAD_BYTES must be a whole number, got "big"');
   });
 
   test('empty values count as unset', () => {
@@ -56,8 +68,10 @@ describe('accepted values', () => {
       PARLEY_REALM_NAME: 'Acme',
       REDIS_URL: 'redis://cache:6379',
       PARLEY_HEARTBEAT_SECONDS: '30',
+      PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '100',
     });
     expect(config).toMatchObject({
+      maxFileUploadSizeMib: 100,
       port: 8080,
       host: '0.0.0.0',
       dataDir: '/var/lib/parley',
@@ -80,6 +94,9 @@ describe('accepted values', () => {
       PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP: '3600:20',
     });
     expect(config.maxRequestBodyBytes).toBe(100 * 1024 * 1024);
+    // Without its own setting the body limit leaves room for the largest file upload allowed.
+    expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '200' }).maxRequestBodyBytes).toBe(201 * 1024 * 1024);
+    expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '10' }).maxRequestBodyBytes).toBe(25 * 1024 * 1024);
     expect(config.rateLimiting).toBe(false);
     expect(config.rateLimitRules.api_by_user).toEqual([{ seconds: 60, requests: 300 }, { seconds: 86400, requests: 5000 }]);
     expect(config.rateLimitRules.authenticate_by_ip).toEqual([{ seconds: 3600, requests: 20 }]);
@@ -110,13 +127,16 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_OWNER_PASSWORD: 'short' }, 'PARLEY_OWNER_PASSWORD must be at least 8 characters long'],
     [{ PARLEY_REALM_NAME: 'x'.repeat(41) }, 'PARLEY_REALM_NAME must be at most 40 characters long'],
     [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS must be between 1 and 3600, got 0'],
+    [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: 'lots' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be a whole number, got "lots"'],
+    [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '2000000' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be between 0 and 1000000, got 2000000'],
     [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
-    [{ PARLEY_MAX_REQUEST_BODY_MIB: '0' }, 'PARLEY_MAX_REQUEST_BODY_MIB must be between 1 and 4096, got 0'],
+    [{ PARLEY_MAX_REQUEST_BODY_MIB: '0' }, 'PARLEY_MAX_REQUEST_BODY_MIB must be between 1 and 1000001, got 0'],
     [{ PARLEY_TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "proxy.internal"'],
     [{ PARLEY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "10.0.0.0/33"'],
     [{ PARLEY_RATE_LIMITING: 'maybe' }, 'PARLEY_RATE_LIMITING must be true or false, got "maybe"'],
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
+    [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

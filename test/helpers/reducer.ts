@@ -124,12 +124,25 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
         else target.profile_data[id] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
       }
       if (person.user_id === ctx.userId && 'user_id' in state) {
-        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
+        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_url_medium', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
         if (newEmail !== undefined) state.email = newEmail;
         if (changes.role !== undefined) {
           state.user_role = changes.role;
           Object.assign(state, roleFlags(changes.role));
           state.is_moderator = changes.role === ROLE.MODERATOR;
+          // Under the organization's default policies, members and stronger roles may create
+          // channels, add subscribers and invite; web-public channels are not offered.
+          if ('can_create_streams' in state) {
+            const member = changes.role <= ROLE.MEMBER;
+            Object.assign(state, {
+              can_create_streams: member,
+              can_create_public_streams: member,
+              can_create_private_streams: member,
+              can_create_web_public_streams: false,
+              can_subscribe_other_users: member,
+              can_invite_others_to_realm: member,
+            });
+          }
         }
       }
       return;
@@ -522,6 +535,9 @@ export const reducers: Record<string, Reducer> = {
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
   },
+  realm_playgrounds: (state, event) => {
+    if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
+  },
   push_device: (state, event) => {
     if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
   },
@@ -530,6 +546,7 @@ export const reducers: Record<string, Reducer> = {
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},
+  typing_edit_message: () => {},
   restart: () => {},
   ...messageReducers,
 };

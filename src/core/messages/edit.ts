@@ -51,11 +51,12 @@ const MOVE_LIMIT_BUFFER = 20;
 
 const secondsSince = (date: Date) => (Date.now() - new Date(date).getTime()) / 1000;
 
-function checkCanEditContent(user: User, message: MessageRow, settings: RealmMessageSettings): void {
+/** Whether `user` may edit the message's content; `buffer` is the grace added to the time limit. */
+export function checkCanEditContent(user: User, message: MessageRow, settings: RealmMessageSettings, buffer = EDIT_LIMIT_BUFFER): void {
   if (!settings.allowMessageEditing) throw errors.badRequest('Your organization has turned off message editing');
   if (message.sender_id !== user.id) throw errors.badRequest("You don't have permission to edit this message");
   const limit = settings.messageContentEditLimitSeconds;
-  if (limit !== null && secondsSince(message.date_sent) > limit + EDIT_LIMIT_BUFFER) {
+  if (limit !== null && secondsSince(message.date_sent) > limit + buffer) {
     throw errors.badRequest('The time limit for editing this message has passed');
   }
 }
@@ -111,7 +112,7 @@ async function checkChangeAllTimeLimit(db: Knex, viewer: ChannelViewer, settings
   );
 }
 
-async function activeSubscribers(db: Knex, streamId: number, includeDeactivatedUsers = false): Promise<Set<number>> {
+export async function activeSubscribers(db: Knex, streamId: number, includeDeactivatedUsers = false): Promise<Set<number>> {
   const query = db('subscriptions').join('users', 'users.id', 'subscriptions.user_id').where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true });
   if (!includeDeactivatedUsers) query.where('users.is_active', true);
   return new Set((await query.select('subscriptions.user_id')).map((r: { user_id: number }) => r.user_id));

@@ -15,6 +15,7 @@ import { normalizeMessageContent } from '../markdown';
 import type { User } from '../users/model';
 import { Addressee, usersByEmails, usersByIds } from './addressee';
 import { messageEvent } from './events';
+import { defaultReadBySender } from './clients';
 import { FLAG_BITS, flagList } from './flags';
 import { cachedChannelRecipientId, channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
 import { apiEmail, PersonRow } from './people';
@@ -44,7 +45,7 @@ export interface SendMessageRequest {
   client: string;
   localId?: string;
   queueId?: string;
-  /** Whether the sender's copy starts read; by default it does. */
+  /** Whether the sender's copy starts read; by default only from Zulip's interactive clients (clients.ts). */
   readBySender?: boolean;
 }
 
@@ -348,9 +349,10 @@ async function prepareMessage(
   let base = 0;
   if (!stream) base |= FLAG_BITS.is_private;
   if (mentions.streamWildcard) base |= FLAG_BITS.stream_wildcard_mentioned;
+  const readBySender = request.readBySender ?? defaultReadBySender(request.client);
   const rows = [...recipientIds].map((userId) => {
     let flags = base;
-    if (userId === sender.id && request.readBySender !== false) flags |= FLAG_BITS.read;
+    if (userId === sender.id && readBySender) flags |= FLAG_BITS.read;
     // A muted sender's messages arrive read for those who muted them.
     if (muters.size > 0 && userId !== sender.id && muters.has(userId)) flags |= FLAG_BITS.read;
     if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
