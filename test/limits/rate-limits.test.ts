@@ -144,7 +144,7 @@ describe('per-address limit without credentials', () => {
 
   test('requests with bad credentials count against the address', async () => {
     const bad = { email: ts.owner.email, apiKey: 'x'.repeat(32) };
-    for (let i = 0; i < 8; i++) assertError(await client(ts, bad).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+    for (let i = 0; i < 8; i++) assertError(await client(ts, bad).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
     assertLimited(await client(ts, bad).get('/users/me'), 8, 60);
     assertLimited(await client(ts, null).get('/server_settings'), 8, 60);
     expect((await graphql(ts, bad, '{ __typename }')).status).toBe(429);
