@@ -164,11 +164,11 @@ function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 
 }
 
 /**
- * Request size and rate limits. The body limit is Zulip's 25 MiB, or a little more than the largest
- * file upload allowed when that is larger (an upload's body is the file plus its multipart framing).
+ * Request size and rate limits. The body limit is Zulip's 25 MiB, or 1 MiB more than the largest
+ * file upload allowed when that is over 25 MiB (an upload's body is the file plus its framing).
  */
 function requestLimits(env: Env, maxFileUploadSizeMib: number): Pick<Config, 'maxRequestBodyBytes' | 'rateLimiting' | 'rateLimitRules' | 'trustedProxies'> {
-  const bodyMib = intVar(env, 'PARLEY_MAX_REQUEST_BODY_MIB', Math.max(25, maxFileUploadSizeMib + 1), 1, 1_000_001);
+  const bodyMib = intVar(env, 'PARLEY_MAX_REQUEST_BODY_MIB', maxFileUploadSizeMib > 25 ? maxFileUploadSizeMib + 1 : 25, 1, 1_000_001);
   return {
     maxRequestBodyBytes: bodyMib * 1024 * 1024,
     rateLimiting: boolVar(env, 'PARLEY_RATE_LIMITING', true),
