@@ -12,6 +12,7 @@ import { ownUserDict } from '../core/users/view';
 import { updateUserProfileData } from '../core/profile-fields/actions';
 import { profileDataFor } from '../core/profile-fields/queries';
 import { profileDataValidator } from '../core/profile-fields/validation';
+import { clientAddress } from './client-address';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
 
@@ -27,7 +28,7 @@ export const userRoutes: Route[] = [
     endpoint: endpoint({
       auth: 'none',
       params: { username: p.string(), password: p.string() },
-      handler: async ({ deps, params }) => loginWithPassword(deps, params.username, params.password),
+      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, clientAddress(req, deps.config.trustedProxies)),
     }),
   },
   {

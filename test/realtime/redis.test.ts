@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { createClient } from 'graphql-ws';
-import Redis from 'ioredis';
 import WebSocket from 'ws';
 import { Database, openDatabase } from '../../src/db/connect';
 import { namespaceFor } from '../../src/realtime/redis';
@@ -8,6 +6,7 @@ import type { RedisQueueStore } from '../../src/realtime/redis-store';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
+import { describeWithRedis as withRedis, REDIS_URL, removeKeys } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { sleep, waitUntil } from '../helpers/wait';
 
@@ -18,17 +17,7 @@ jest.setTimeout(180_000);
  * Two server processes (two servers in this test process, each with its own Redis connections)
  * on one database and one Redis: queues and events are shared.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-function redisReachable(): boolean {
-  const { hostname, port } = new URL(REDIS_URL);
-  const probe = `require('net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname)}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
-}
-
-const reachable = redisReachable();
-if (!reachable) console.warn(`Redis tests skipped: no Redis at ${REDIS_URL} (set REDIS_URL to run them).`);
-const describeWithRedis = reachable ? describe : describe.skip;
+const describeWithRedis = withRedis();
 
 describeWithRedis('several processes sharing Redis', () => {
   let db: PersistentDatabase;
@@ -214,17 +203,3 @@ describeWithRedis('several processes sharing Redis', () => {
     ]);
   });
 });
-
-async function removeKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
