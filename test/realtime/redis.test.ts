@@ -194,7 +194,7 @@ describeWithRedis('several processes sharing Redis', () => {
     await waitUntil(() => messages.some((m) => m.type === 'connection_ack'));
     const old = { ...rita };
     const { api_key } = assertSuccess(await client(a, rita).post('/users/me/api_key/regenerate'));
-    assertError(await client(b, old).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(await client(b, old).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
     await waitUntil(() => closeCode !== null);
     expect(closeCode).toBe(4403);
     assertSuccess(await client(b, { ...rita, apiKey: api_key }).get('/users/me'));
