@@ -155,3 +155,43 @@ export function isEmbeddedDatabase(knex: Knex): boolean {
   const client = (knex as { client?: { config?: { client?: unknown } } }).client?.config?.client;
   return typeof client === 'function';
 }
+
+/**
+ * One value for the whole organization (e.g. every account row), kept like `UserValueCache`'s
+ * entries: read on a miss, dropped by `forget` and by watched writes, never stored by a read that
+ * began before either. Callers must not change what it returns.
+ */
+export class SnapshotCache<T> {
+  private entry: { value: T; expiresAt: number } | undefined;
+  private generation = 0;
+  private readonly holds: WriteHolds;
+
+  constructor(
+    public ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.holds = new WriteHolds(now);
+  }
+
+  async get(read: () => Promise<T>): Promise<T> {
+    if (this.entry && this.entry.expiresAt > this.now()) return this.entry.value;
+    const ticket = this.generation;
+    const value = await read();
+    if (ticket === this.generation && this.ttlMs > 0 && this.holds.settled()) this.entry = { value, expiresAt: this.now() + this.ttlMs };
+    return value;
+  }
+
+  forget(): void {
+    this.generation++;
+    this.entry = undefined;
+  }
+
+  hold(writeId: string): void {
+    this.holds.add(writeId);
+    this.forget();
+  }
+
+  release(writeId: string): void {
+    if (this.holds.remove(writeId)) this.forget();
+  }
+}
