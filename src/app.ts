@@ -2,7 +2,8 @@ import type { RequestListener } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from './deps';
 import { ApiError, errors } from './errors';
-import { serveRealmEmojiImage } from './rest/emoji';
+import { SERVER_EMOJI_DIRECTORY } from './core/emoji/server-data';
+import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { graphQLHandler } from './schema/apollo';
@@ -28,6 +29,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use('/graphql', ...graphql.handler);
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
+  app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
   app.use(joinRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');

@@ -28,6 +28,10 @@ export interface Config {
   invitesDailyMax: number;
   /** Validity of an invitation when the inviter does not choose one. */
   invitationValidityMinutes: number;
+  /** How long one POST /streams/{id}/delete_topic keeps deleting before answering `complete: false`. */
+  deleteTopicTimeLimitSeconds: number;
+  /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
+  maxFileUploadSizeMib: number;
 }
 
 export interface PushBouncerKeys {
@@ -98,6 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
     emailFrom: emailFrom(env, externalUrl),
     invitesDailyMax: intVar(env, 'PARLEY_INVITES_DAILY_MAX', 100, 0, 1_000_000),
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
+    deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
+    maxFileUploadSizeMib: intVar(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25, 0, 1_000_000),
   };
 }
 

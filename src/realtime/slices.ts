@@ -13,6 +13,12 @@ import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
+import { userStatusSlice } from '../core/user-status/state';
+import { mutedUsersSlice } from '../core/muted-users/state';
+import { alertWordsSlice } from '../core/alert-words/state';
+import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { unmodeledSlices } from '../core/realm/unmodeled-state';
+import { stopWordsSlice } from '../core/messages/stop-words';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -35,4 +41,10 @@ export const stateSlices: StateSlice[] = [
   recentConversationsSlice,
   userTopicsSlice,
   mutedTopicsSlice,
+  userStatusSlice,
+  mutedUsersSlice,
+  alertWordsSlice,
+  ownPermissionsSlice,
+  stopWordsSlice,
+  ...unmodeledSlices,
 ];

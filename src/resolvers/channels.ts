@@ -19,6 +19,8 @@ import {
   listSubscriptions,
 } from '../core/channels/queries';
 import type { User } from '../core/users/model';
+import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
+import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import {
@@ -31,8 +33,10 @@ import {
   SubscribeResultType,
   SubscriptionPropertiesInput,
   SubscriptionType,
+  NewChannelInput,
   UnsubscribeResultType,
   UpdateChannelInput,
+  UpdateSubscriptionsResultType,
   UserChannelsType,
 } from '../schema/channels';
 
@@ -155,6 +159,33 @@ export class ChannelResolver {
       subscribed: byUser(result.subscribed),
       alreadySubscribed: byUser(result.already_subscribed),
       unauthorized: result.unauthorized ?? null,
+    });
+  }
+
+  @Authorized()
+  @Query(() => String, { description: "The channel's incoming-email address: empty, as this server has no email gateway (REST: GET /streams/{id}/email_address)." })
+  async channelEmailAddress(
+    @Arg('streamId', () => Int) streamId: number,
+    @Arg('senderId', () => Int, { nullable: true }) senderId: number | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<string> {
+    return (await channelEmailAddress(ctx.deps, me(ctx), streamId, senderId ?? undefined)).email;
+  }
+
+  @Authorized()
+  @Mutation(() => UpdateSubscriptionsResultType, { description: 'Subscribes you to `add` and unsubscribes you from `remove` (REST: PATCH /users/me/subscriptions).' })
+  async updateSubscriptions(
+    @Arg('add', () => [NewChannelInput], { defaultValue: [] }) add: NewChannelInput[],
+    @Arg('remove', () => [String], { defaultValue: [] }) remove: string[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<UpdateSubscriptionsResultType> {
+    const channels = add.map((c) => ({ name: c.name, description: c.description ?? undefined, color: c.color ?? undefined }));
+    const result = await updateOwnSubscriptions(ctx.deps, me(ctx), channels, remove);
+    return Object.assign(new UpdateSubscriptionsResultType(), {
+      subscribed: byUser(result.subscribed),
+      alreadySubscribed: byUser(result.already_subscribed),
+      removed: result.removed,
+      notRemoved: result.not_removed,
     });
   }
 

@@ -30,7 +30,7 @@ const me = (ctx: GraphQLContext) => ctx.user as User;
 const DEFAULT_PAGE = 50;
 
 /** Narrow terms in GraphQL form, checked by the same rules as REST's narrow parameter. */
-function narrowTerms(input: NarrowTermInput[] | undefined | null) {
+export function narrowTerms(input: NarrowTermInput[] | undefined | null) {
   const terms = (input ?? []).map((t) => {
     const given = [t.operand, t.operandId, t.operandIds].filter((x) => x !== undefined && x !== null);
     if (given.length !== 1) throw errors.badRequest('Give exactly one of operand, operandId and operandIds');

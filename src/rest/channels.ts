@@ -23,6 +23,8 @@ import {
   listSubscriptions,
 } from '../core/channels/queries';
 import { checkColor } from '../core/channels/validation';
+import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
+import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import { endpoint, p, Param } from './endpoint';
 import type { Route } from './router';
@@ -88,6 +90,18 @@ const subscriptionRequest = v.list(
   ),
 );
 
+/** One property of one subscription; the value is a JSON boolean or plain text (a color). */
+const oneSubscriptionProperty = endpoint({
+  params: {
+    stream_id: p.path.int(),
+    property: p.string(),
+    value: new Param<boolean | string>((raw) => (raw === 'true' ? true : raw === 'false' ? false : raw)),
+  },
+  handler: async ({ deps, user, params }) => {
+    await updateSubscriptionProperties(deps, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]);
+  },
+});
+
 export const channelRoutes: Route[] = [
   {
     method: 'GET',
@@ -135,6 +149,14 @@ export const channelRoutes: Route[] = [
     }),
   },
   {
+    method: 'PATCH',
+    path: '/users/me/subscriptions',
+    endpoint: endpoint({
+      params: { add: p.json(subscriptionRequest).default([]), delete: p.json(v.list(v.string())).default([]) },
+      handler: async ({ deps, user, params }) => ({ ...(await updateOwnSubscriptions(deps, user, params.add, params.delete)) }),
+    }),
+  },
+  {
     method: 'DELETE',
     path: '/users/me/subscriptions',
     endpoint: endpoint({
@@ -156,21 +178,9 @@ export const channelRoutes: Route[] = [
       },
     }),
   },
-  {
-    // One property of one subscription; the value is a JSON boolean or plain text (a color).
-    method: 'POST',
-    path: '/users/me/subscriptions/:stream_id',
-    endpoint: endpoint({
-      params: {
-        stream_id: p.path.int(),
-        property: p.string(),
-        value: new Param<boolean | string>((raw) => (raw === 'true' ? true : raw === 'false' ? false : raw)),
-      },
-      handler: async ({ deps, user, params }) => {
-        await updateSubscriptionProperties(deps, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]);
-      },
-    }),
-  },
+  // Zulip's method is PATCH; POST is kept for clients written against earlier Parley releases.
+  { method: 'PATCH', path: '/users/me/subscriptions/:stream_id', endpoint: oneSubscriptionProperty },
+  { method: 'POST', path: '/users/me/subscriptions/:stream_id', endpoint: oneSubscriptionProperty },
   {
     method: 'GET',
     path: '/users/:user_id/subscriptions/:stream_id',
@@ -277,6 +287,14 @@ export const channelRoutes: Route[] = [
     endpoint: endpoint({
       params: { stream: p.string() },
       handler: async ({ deps, user, params }) => ({ stream_id: await getChannelIdByName(deps, user, params.stream) }),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/streams/:stream_id/email_address',
+    endpoint: endpoint({
+      params: { stream_id: p.path.int(), sender_id: p.int({ min: 0 }).optional() },
+      handler: async ({ deps, user, params }) => channelEmailAddress(deps, user, params.stream_id, params.sender_id),
     }),
   },
 ];

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { uploadRealmEmoji } from '../core/emoji/actions';
 import { listRealmEmoji, realmEmojiImage } from '../core/emoji/queries';
+import { serverEmojiFile } from '../core/emoji/server-data';
 import type { AppDeps } from '../deps';
 import { errors } from '../errors';
 import type { UploadedFile } from './body';
@@ -48,4 +49,16 @@ export function serveRealmEmojiImage(deps: AppDeps) {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.send(found.image);
   };
+}
+
+/** The Unicode emoji data file (server_emoji_data_url): public, immutable under its name. */
+export function serveServerEmojiData(req: Request, res: Response): void {
+  const file = serverEmojiFile();
+  if (req.params.fileName !== file.fileName) {
+    sendError(res, errors.notFound());
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  res.send(file.body);
 }

@@ -3,6 +3,11 @@ import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
 import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '../core/messages/fetch';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
+import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
+import { readReceipts } from '../core/messages/read-receipts';
+import { sendEditMessageTyping } from '../core/messages/edit-typing';
+import { deleteTopic } from '../core/messages/delete-topic';
+import { requireAdmin } from '../core/users/access';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
 import { getMessageHistory } from '../core/messages/history';
@@ -162,6 +167,14 @@ export const messageRoutes: Route[] = [
   },
   {
     method: 'GET',
+    path: '/messages/matches_narrow',
+    endpoint: endpoint({
+      params: { msg_ids: p.json(v.list(v.int())), narrow: narrowParam() },
+      handler: async ({ deps, user, params }) => ({ messages: await messagesMatchingNarrow(deps, user, params.msg_ids, params.narrow) }),
+    }),
+  },
+  {
+    method: 'GET',
     path: '/messages/:message_id',
     endpoint: endpoint({
       params: {
@@ -218,6 +231,33 @@ export const messageRoutes: Route[] = [
       handler: async ({ deps, user, params }) => ({
         message_history: await getMessageHistory(deps, user, params.message_id, params.allow_empty_topic_name),
       }),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/messages/:message_id/read_receipts',
+    endpoint: endpoint({
+      params: { message_id: p.path.int() },
+      handler: async ({ deps, user, params }) => ({ user_ids: await readReceipts(deps, user, params.message_id) }),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/messages/:message_id/typing',
+    endpoint: endpoint({
+      params: { message_id: p.path.int(), op: p.enum(['start', 'stop'] as const) },
+      handler: async ({ deps, user, params }) => {
+        await sendEditMessageTyping(deps, user, params.message_id, params.op);
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/streams/:stream_id/delete_topic',
+    endpoint: endpoint({
+      guard: ({ user }) => requireAdmin(user),
+      params: { stream_id: p.path.int(), topic_name: p.string() },
+      handler: async ({ deps, user, params }) => deleteTopic(deps, user, params.stream_id, params.topic_name),
     }),
   },
 ];

@@ -19,6 +19,9 @@ import { presenceRoutes } from './presence';
 import { messageRoutes } from './messages';
 import { reactionRoutes } from './reactions';
 import { userTopicRoutes } from './user-topics';
+import { userStatusRoutes } from './user-status';
+import { mutedUserRoutes } from './muted-users';
+import { alertWordRoutes } from './alert-words';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -42,6 +45,9 @@ export const routes: Route[] = [
   ...messageRoutes,
   ...reactionRoutes,
   ...userTopicRoutes,
+  ...userStatusRoutes,
+  ...mutedUserRoutes,
+  ...alertWordRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

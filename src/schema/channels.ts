@@ -124,6 +124,14 @@ export class UnsubscribeResultType {
   @Field(() => [String]) notRemoved!: string[];
 }
 
+@ObjectType({ description: 'Your subscriptions added and removed in one request.' })
+export class UpdateSubscriptionsResultType {
+  @Field(() => [UserChannelsType]) subscribed!: UserChannelsType[];
+  @Field(() => [UserChannelsType]) alreadySubscribed!: UserChannelsType[];
+  @Field(() => [String]) removed!: string[];
+  @Field(() => [String]) notRemoved!: string[];
+}
+
 /** A group-setting input as a stored value; exactly one of the two forms must be given. */
 export function groupSettingInputToValue(input: GroupSettingValueInput): GroupSettingValue {
   const hasGroup = input.groupId !== undefined && input.groupId !== null;

@@ -17,6 +17,9 @@ import { InvitationResolver } from '../resolvers/invites';
 import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
+import { UserPreferencesResolver } from '../resolvers/user-preferences';
+import { MessageExtrasResolver } from '../resolvers/message-extras';
+import { RealmResolver } from '../resolvers/realm';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -42,6 +45,9 @@ export const resolvers = [
   PresenceResolver,
   EventsResolver,
   MessageResolver,
+  UserPreferencesResolver,
+  MessageExtrasResolver,
+  RealmResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

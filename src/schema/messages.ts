@@ -140,7 +140,11 @@ export class SendMessageInput {
   @Field() content!: string;
   @Field({ nullable: true, description: 'Echoed in the message event to the queue named by queueId.' }) localId?: string;
   @Field({ nullable: true }) queueId?: string;
-  @Field(() => Boolean, { nullable: true }) readBySender?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Whether your copy starts read. Unset: unread, as for Zulip's API clients; interactive clients say true.",
+  })
+  readBySender?: boolean;
 }
 
 @ObjectType()

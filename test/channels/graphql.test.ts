@@ -91,7 +91,7 @@ test('errors carry the Zulip codes and messages', async () => {
   const hidden = await graphql(ts, guest, 'query { channel(id: 1) { name } }');
   expect(graphqlError(hidden)).toEqual({ message: 'Invalid channel ID', code: 'BAD_REQUEST' });
   const guestSub = await graphql(ts, guest, SUBSCRIBE, { input: { channels: [{ name: 'x' }] } });
-  expect(graphqlError(guestSub)).toEqual({ message: 'Not allowed for guest users', code: 'BAD_REQUEST' });
+  expect(graphqlError(guestSub)).toEqual({ message: 'Insufficient permission', code: 'BAD_REQUEST' });
   const badPolicy = await graphql(ts, member, SUBSCRIBE, { input: { channels: [{ name: 'x' }], topicsPolicy: 'sometimes' } });
   expect(graphqlError(badPolicy)).toEqual({ message: 'Invalid topics_policy', code: 'BAD_REQUEST' });
   const ambiguous = await graphql(ts, member, SUBSCRIBE, {

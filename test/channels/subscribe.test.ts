@@ -149,8 +149,16 @@ describe('creating channels on first use', () => {
 });
 
 describe('refusals', () => {
-  test('guests may not use this endpoint', async () => {
-    assertError(await sub(guest, { subscriptions: [{ name: 'design' }] }), 'BAD_REQUEST', 'Not allowed for guest users');
+  test('guests: channels they cannot access are unauthorized, the others are subscribed', async () => {
+    await createChannel(ts, ts.owner, 'guest-open');
+    await createChannel(ts, ts.owner, 'guest-mine', { principals: [ts.owner.id, guest.id] });
+    assertError(await sub(guest, { subscriptions: [{ name: 'guest-open' }] }), 'BAD_REQUEST', 'Unable to access channel (guest-open).');
+    const res = assertSuccess(await sub(guest, { subscriptions: [{ name: 'guest-open' }, { name: 'guest-mine' }], authorization_errors_fatal: false }));
+    expect(res).toMatchObject({ subscribed: {}, already_subscribed: { [guest.id]: ['guest-mine'] }, unauthorized: ['guest-open'] });
+    assertSuccess(await client(ts, ts.owner).delete('/users/me/subscriptions', { subscriptions: ['guest-mine'], principals: [guest.id] }));
+    // Unsubscribed, the guest no longer has access to the channel.
+    assertError(await sub(guest, { subscriptions: [{ name: 'guest-mine' }] }), 'BAD_REQUEST', 'Unable to access channel (guest-mine).');
+    assertError(await sub(guest, { subscriptions: [{ name: 'guest-new-channel' }] }), 'BAD_REQUEST', 'Insufficient permission');
   });
 
   test('channel names', async () => {

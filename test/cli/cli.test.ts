@@ -226,7 +226,7 @@ describe('commands', () => {
       expect(assertSuccess(login).user_id).toBe(adaId);
 
       // Bob is deactivated; the role change reached his system groups as an API change would.
-      assertError(await client(ts, { email: 'bob@example.com', apiKey: bobNewKey }).get('/users/me'), 'USER_DEACTIVATED', 'Account is deactivated', 401);
+      assertError(await client(ts, { email: 'bob@example.com', apiKey: bobNewKey }).get('/users/me'), 'UNAUTHORIZED', 'Account is deactivated', 401);
       const bobRow = await server.deps.knex('users').where({ delivery_email: 'bob@example.com' }).first();
       expect(bobRow).toMatchObject({ role: 300, is_active: false, can_create_users: false });
       const groups = await server.deps.knex('user_group_members').join('user_groups', 'user_groups.id', 'group_id').where('user_id', bobRow.id).pluck('name');
@@ -242,7 +242,7 @@ describe('commands', () => {
     try {
       const ts = asTestServer(again);
       // Regenerating replaced Bob's first key; the new one works again now he is active.
-      assertError(await client(ts, { email: 'bob@example.com', apiKey: bobOldKey }).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+      assertError(await client(ts, { email: 'bob@example.com', apiKey: bobOldKey }).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
       expect(assertSuccess(await client(ts, { email: 'bob@example.com', apiKey: bobNewKey }).get('/users/me')).role).toBe(300);
       const login = await client(ts, null).post('/fetch_api_key', { username: 'bob@example.com', password: 'bobs-password' });
       assertSuccess(login);

@@ -21,6 +21,8 @@ describe('defaults', () => {
       emailFrom: 'noreply@127.0.0.1',
       invitesDailyMax: 100,
       invitationValidityMinutes: 14400,
+      deleteTopicTimeLimitSeconds: 50,
+      maxFileUploadSizeMib: 25,
     });
   });
 
@@ -46,8 +48,10 @@ describe('accepted values', () => {
       PARLEY_REALM_NAME: 'Acme',
       REDIS_URL: 'redis://cache:6379',
       PARLEY_HEARTBEAT_SECONDS: '30',
+      PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '100',
     });
     expect(config).toMatchObject({
+      maxFileUploadSizeMib: 100,
       port: 8080,
       host: '0.0.0.0',
       dataDir: '/var/lib/parley',
@@ -83,7 +87,10 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_OWNER_PASSWORD: 'short' }, 'PARLEY_OWNER_PASSWORD must be at least 8 characters long'],
     [{ PARLEY_REALM_NAME: 'x'.repeat(41) }, 'PARLEY_REALM_NAME must be at most 40 characters long'],
     [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS must be between 1 and 3600, got 0'],
+    [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: 'lots' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be a whole number, got "lots"'],
+    [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '2000000' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be between 0 and 1000000, got 2000000'],
     [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
+    [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

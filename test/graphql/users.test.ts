@@ -135,7 +135,7 @@ describe('mutations', () => {
     const member = await makeUser(ts);
     const off = await graphql(ts, ts.owner, 'mutation ($id: Int!) { deactivateUser(id: $id) { userId isActive } }', { id: member.id });
     expect(off.data!.deactivateUser).toEqual({ userId: member.id, isActive: false });
-    assertError(await client(ts, member).get('/users/me'), 'USER_DEACTIVATED', 'Account is deactivated', 401);
+    assertError(await client(ts, member).get('/users/me'), 'UNAUTHORIZED', 'Account is deactivated', 401);
     const on = await graphql(ts, ts.owner, 'mutation ($id: Int!) { reactivateUser(id: $id) { userId isActive } }', { id: member.id });
     expect(on.data!.reactivateUser).toEqual({ userId: member.id, isActive: true });
     assertSuccess(await client(ts, member).get('/users/me'));
@@ -156,7 +156,7 @@ describe('mutations', () => {
     const res = await graphql(ts, member, 'mutation { regenerateApiKey }');
     const key = res.data!.regenerateApiKey;
     expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
-    assertError(await client(ts, member).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(await client(ts, member).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
     assertSuccess(await client(ts, { email: member.email, apiKey: key }).get('/users/me'));
   });
 
@@ -197,17 +197,17 @@ describe('authentication', () => {
   test('a wrong key is refused with its code and a 401', async () => {
     const res = await graphql(ts, { email: ts.owner.email, apiKey: 'B'.repeat(32) }, '{ me { userId } }');
     expect(res.status).toBe(401);
-    expect(graphqlError(res)).toEqual({ message: 'Invalid API key', code: 'INVALID_API_KEY' });
+    expect(graphqlError(res)).toEqual({ message: 'Invalid API key', code: 'UNAUTHORIZED' });
   });
 
   test('a malformed key and a deactivated account are refused', async () => {
     expect(graphqlError(await graphql(ts, { email: ts.owner.email, apiKey: 'short' }, '{ me { userId } }'))).toEqual({
       message: 'Malformed API key',
-      code: 'INVALID_API_KEY',
+      code: 'UNAUTHORIZED',
     });
     const member = await makeUser(ts);
     assertSuccess(await client(ts, ts.owner).delete(`/users/${member.id}`));
-    expect(graphqlError(await graphql(ts, member, '{ me { userId } }'))).toEqual({ message: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+    expect(graphqlError(await graphql(ts, member, '{ me { userId } }'))).toEqual({ message: 'Account is deactivated', code: 'UNAUTHORIZED' });
   });
 
   test('a non-Basic scheme is a 400', async () => {
@@ -227,7 +227,7 @@ describe('authentication', () => {
       u: member.email,
       p: member.password,
     });
-    expect(graphqlError(res).code).toBe('INVALID_API_KEY');
+    expect(graphqlError(res).code).toBe('UNAUTHORIZED');
   });
 });
 

@@ -23,6 +23,9 @@ export function basicAuth(who: { email: string; apiKey: string }): string {
   return `Basic ${Buffer.from(`${who.email}:${who.apiKey}`).toString('base64')}`;
 }
 
+/** The User-Agent of test requests: Zulip's terminal client, whose messages start read for their sender. */
+export const TEST_USER_AGENT = 'ZulipTerminal/0.0 (Parley tests)';
+
 export interface RequestOptions {
   /** Send the parameters as multipart/form-data instead of urlencoded. */
   multipart?: boolean;
@@ -40,7 +43,9 @@ export async function apiRequest(
   options: RequestOptions = {},
 ): Promise<ApiResponse> {
   const encoded = encodeParams(params);
-  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  // Requests come from an interactive client unless a test says otherwise, as Zulip's own test
+  // suite counts as one: messages sent start read for their sender (see src/core/messages/clients.ts).
+  const headers: Record<string, string> = { 'user-agent': TEST_USER_AGENT, ...(options.headers ?? {}) };
   if (who) headers.authorization = basicAuth(who);
   let url = `${ts.url}/api/v1${path}`;
   let body: string | FormData | undefined;

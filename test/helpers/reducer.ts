@@ -124,12 +124,25 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
         else target.profile_data[id] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
       }
       if (person.user_id === ctx.userId && 'user_id' in state) {
-        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
+        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_url_medium', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
         if (newEmail !== undefined) state.email = newEmail;
         if (changes.role !== undefined) {
           state.user_role = changes.role;
           Object.assign(state, roleFlags(changes.role));
           state.is_moderator = changes.role === ROLE.MODERATOR;
+          // Under the organization's default policies, members and stronger roles may create
+          // channels, add subscribers and invite; web-public channels are not offered.
+          if ('can_create_streams' in state) {
+            const member = changes.role <= ROLE.MEMBER;
+            Object.assign(state, {
+              can_create_streams: member,
+              can_create_public_streams: member,
+              can_create_private_streams: member,
+              can_create_web_public_streams: false,
+              can_subscribe_other_users: member,
+              can_invite_others_to_realm: member,
+            });
+          }
         }
       }
       return;
@@ -454,6 +467,32 @@ function presence(state: State, event: Event): void {
   };
 }
 
+// ---- user status, muted users, alert words ----
+
+/**
+ * Zulip's client-side rule for user_status: `away` true sets it and false removes it; the text and
+ * the emoji fields are set, or removed when empty; an emptied emoji name also drops its type; an
+ * entry left empty disappears.
+ */
+function userStatus(state: State, event: Event): void {
+  if (!state.user_status) return;
+  const key = String(event.user_id);
+  const entry: State = { ...(state.user_status[key] ?? {}) };
+  if (event.away !== undefined) {
+    if (event.away) entry.away = true;
+    else delete entry.away;
+  }
+  for (const field of ['status_text', 'emoji_name', 'emoji_code']) {
+    if (event[field] === undefined) continue;
+    if (event[field] === '') delete entry[field];
+    else entry[field] = event[field];
+  }
+  if (event.emoji_name === '') delete entry.reaction_type;
+  else if (event.reaction_type !== undefined) entry.reaction_type = event.reaction_type;
+  if (Object.keys(entry).length > 0) state.user_status[key] = entry;
+  else delete state.user_status[key];
+}
+
 // ---- realm ----
 
 function realm(state: State, event: Event): void {
@@ -485,6 +524,13 @@ export const reducers: Record<string, Reducer> = {
   update_global_notifications: legacySetting('notification_name'),
   realm_user_settings_defaults: realmUserSettingsDefaults,
   presence,
+  user_status: userStatus,
+  muted_users: (state, event) => {
+    if ('muted_users' in state) state.muted_users = structuredClone(event.muted_users);
+  },
+  alert_words: (state, event) => {
+    if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
+  },
   realm,
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
@@ -497,6 +543,7 @@ export const reducers: Record<string, Reducer> = {
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},
+  typing_edit_message: () => {},
   restart: () => {},
   ...messageReducers,
 };

@@ -77,6 +77,15 @@ describe('POST /invites', () => {
     }
   });
 
+  test('empty entries between separators are skipped', async () => {
+    const a = fresh();
+    const b = fresh();
+    assertSuccess(await invite(member, { invitee_emails: `${a},\n${b}\n` }));
+    const emails = (await invites(member)).map((i) => i.email);
+    expect(emails).toEqual(expect.arrayContaining([a, b]));
+    expect(emails).not.toContain('');
+  });
+
   test('expiry: minutes from now, or never', async () => {
     const a = fresh();
     const b = fresh();
@@ -110,6 +119,7 @@ describe('POST /invites', () => {
 
   test('at least one address is needed, and stream_ids is required', async () => {
     assertError(await invite(member, { invitee_emails: '' }), 'BAD_REQUEST', 'You must specify at least one email address.');
+    assertError(await invite(member, { invitee_emails: ' ,\n' }), 'BAD_REQUEST', 'You must specify at least one email address.');
     assertError(await client(ts, member).post('/invites', { invitee_emails: fresh() }), 'REQUEST_VARIABLE_MISSING', "Missing 'stream_ids' argument");
     assertError(await client(ts, member).post('/invites', { stream_ids: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'invitee_emails' argument");
   });

@@ -36,7 +36,10 @@ test('sendMessage goes through the same action: same storage, same events', asyn
   expect(res.errors).toBeUndefined();
   expect(res.data!.sendMessage.automaticNewVisibilityPolicy).toBe(3);
   const id = res.data!.sendMessage.id;
-  expect(capture.for(alice.id).find(ofType('message'))).toMatchObject({ local_id: '9.1', sender_queue_id: 'gq', flags: ['read'] });
+  // GraphQL is an API client: the sender's copy starts unread unless readBySender says otherwise.
+  expect(capture.for(alice.id).find(ofType('message'))).toMatchObject({ local_id: '9.1', sender_queue_id: 'gq', flags: [] });
+  const read = await send(alice, { channelId: town, topic: 'graphql', content: 'read', readBySender: true });
+  expect(assertSuccess(await client(ts, alice).get(`/messages/${read}`)).message.flags).toEqual(['read']);
   const rest = assertSuccess(await client(ts, bob).get(`/messages/${id}`));
   expect(rest.message).toMatchObject({ content: '<p>hello <strong>there</strong></p>', client: 'GraphQL', subject: 'graphql' });
   const dm = await send(alice, { userIds: [bob.id], content: 'direct' });
@@ -54,7 +57,7 @@ test('sendMessage goes through the same action: same storage, same events', asyn
 test('messages: narrow and cursor pagination', async () => {
   const room = await subscribe(ts, owner, 'paging', [owner, alice]);
   const ids: number[] = [];
-  for (let i = 0; i < 5; i++) ids.push(await send(alice, { channelId: room, topic: 'pages', content: `m${i}` }));
+  for (let i = 0; i < 5; i++) ids.push(await send(alice, { channelId: room, topic: 'pages', content: `m${i}`, readBySender: true }));
   const narrow = [{ operator: 'channel', operandId: room }, { operator: 'topic', operand: 'pages' }];
   const last = await graphql(ts, alice, PAGE, { narrow, last: 2 });
   expect(last.errors).toBeUndefined();

@@ -1,4 +1,4 @@
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, RequestOptions } from '../helpers/api';
 import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendToChannel, subscribe } from './helpers';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 
-const post = (who: TestUser, params: Record<string, unknown>) => client(ts, who).post('/messages', params);
+const post = (who: TestUser, params: Record<string, unknown>, options: RequestOptions = {}) => client(ts, who).post('/messages', params, options);
 
 describe('channel messages', () => {
   test('to a channel by id, by name, and by JSON-encoded name', async () => {
@@ -65,12 +65,21 @@ describe('channel messages', () => {
     expect(message.client).toBe('ZulipMobile');
   });
 
-  test('the sender starts read, recipients unread; read_by_sender=false keeps it unread', async () => {
-    const id = await sendToChannel(ts, alice, general, 'reads', 'hello');
-    expect(await messageFlags(ts, alice, id)).toEqual(['read']);
-    expect(await messageFlags(ts, bob, id)).toEqual([]);
-    const unread = await sendToChannel(ts, alice, general, 'reads', 'again', { read_by_sender: false });
-    expect(await messageFlags(ts, alice, unread)).toEqual([]);
+  test("the sender's copy starts read from Zulip's interactive clients only, unless read_by_sender says", async () => {
+    const fromApp = async (agent: string, extra: Record<string, unknown> = {}) =>
+      assertSuccess(await post(alice, { type: 'stream', to: general, topic: 'reads', content: agent, ...extra }, { headers: { 'user-agent': agent } })).id;
+    for (const agent of ['ZulipMobile/27.1 (Android 14)', 'ZulipTerminal/0.7.0 (Linux)', 'ZulipElectron/5.11', 'ZulipDesktop/1.0']) {
+      expect(await messageFlags(ts, alice, await fromApp(agent))).toEqual(['read']);
+    }
+    const web = await sendToChannel(ts, alice, general, 'reads', 'from the web app', { client: 'website' });
+    expect(await messageFlags(ts, alice, web)).toEqual(['read']);
+    expect(await messageFlags(ts, bob, web)).toEqual([]);
+    // An integration posting with a person's key: the person should notice the message.
+    const script = await fromApp('ZulipPython/0.9.0 (Linux)');
+    expect(await messageFlags(ts, alice, script)).toEqual([]);
+    expect(await messageFlags(ts, alice, await fromApp('curl/8.5.0'))).toEqual([]);
+    expect(await messageFlags(ts, alice, await fromApp('ZulipPython/0.9.0', { read_by_sender: true }))).toEqual(['read']);
+    expect(await messageFlags(ts, alice, await fromApp('ZulipMobile/27.1', { read_by_sender: false }))).toEqual([]);
   });
 
   test('topics: trimmed, cut at 60 characters, empty-topic aliases, legacy subject', async () => {

@@ -74,20 +74,20 @@ describe('API keys', () => {
   test('a key of the wrong shape is "Malformed API key"', async () => {
     for (const key of ['short', 'x'.repeat(33), `${'a'.repeat(31)}!`]) {
       const res = await rawGet('/users/me', basic(`${ts.owner.email}:${key}`));
-      assertError(res, 'INVALID_API_KEY', 'Malformed API key', 401);
+      assertError(res, 'UNAUTHORIZED', 'Malformed API key', 401);
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="zulip"');
     }
   });
 
   test('an unknown key is "Invalid API key"', async () => {
     const res = await rawGet('/users/me', basic(`${ts.owner.email}:${'A'.repeat(32)}`));
-    assertError(res, 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(res, 'UNAUTHORIZED', 'Invalid API key', 401);
   });
 
   test("another user's key with my email is refused", async () => {
     const other = await makeUser(ts);
     const res = await client(ts, { email: ts.owner.email, apiKey: other.apiKey }).get('/users/me');
-    assertError(res, 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(res, 'UNAUTHORIZED', 'Invalid API key', 401);
   });
 
   test('the email is compared case-insensitively and surrounding spaces are ignored', async () => {
@@ -108,29 +108,29 @@ describe('API keys', () => {
   test('the placeholder address of another user is refused', async () => {
     const member = await makeUser(ts);
     const res = await client(ts, { email: `user${ts.owner.id}@parley.invalid`, apiKey: member.apiKey }).get('/users/me');
-    assertError(res, 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(res, 'UNAUTHORIZED', 'Invalid API key', 401);
   });
 });
 
 describe('deactivation', () => {
-  test("a deactivated user's key is refused with USER_DEACTIVATED, and works again after reactivation", async () => {
+  test("a deactivated user's key is refused (Account is deactivated), and works again after reactivation", async () => {
     const member = await makeUser(ts);
     assertSuccess(await client(ts, member).get('/users/me'));
     assertSuccess(await client(ts, ts.owner).delete(`/users/${member.id}`));
     const res = await client(ts, member).get('/users/me');
-    assertError(res, 'USER_DEACTIVATED', 'Account is deactivated', 401);
+    assertError(res, 'UNAUTHORIZED', 'Account is deactivated', 401);
     expect(res.headers.get('www-authenticate')).toBe('Basic realm="zulip"');
     assertSuccess(await client(ts, ts.owner).post(`/users/${member.id}/reactivate`));
     expect(assertSuccess(await client(ts, member).get('/users/me')).user_id).toBe(member.id);
   });
 
-  test('every key is refused with REALM_DEACTIVATED while the organization is deactivated', async () => {
+  test('every key is refused (This organization has been deactivated) while the organization is deactivated', async () => {
     const member = await makeUser(ts);
     await ts.server.deps.knex('realms').update({ deactivated: true });
     try {
       for (const who of [ts.owner, member]) {
         const res = await client(ts, who).get('/users/me');
-        assertError(res, 'REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+        assertError(res, 'UNAUTHORIZED', 'This organization has been deactivated', 401);
       }
     } finally {
       await ts.server.deps.knex('realms').update({ deactivated: false });

@@ -109,7 +109,7 @@ describe('POST /users/me/api_key/regenerate', () => {
     expect(body.api_key).toMatch(/^[A-Za-z0-9]{32}$/);
     expect([member.apiKey, second]).not.toContain(body.api_key);
     for (const apiKey of [member.apiKey, second]) {
-      assertError(await client(ts, { email: member.email, apiKey }).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+      assertError(await client(ts, { email: member.email, apiKey }).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
     }
     expect(assertSuccess(await client(ts, { email: member.email, apiKey: body.api_key }).get('/users/me')).user_id).toBe(member.id);
   });

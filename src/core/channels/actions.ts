@@ -50,7 +50,6 @@ type Principals = string[] | number[];
 type GroupSettingsInput = Partial<Record<ChannelPermissionSetting, GroupSettingValue>>;
 
 const insufficientPermission = () => errors.badRequest('Insufficient permission');
-const notAllowedForGuests = () => errors.badRequest('Not allowed for guest users');
 export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });
 
@@ -170,8 +169,12 @@ export interface SubscribeResult {
   unauthorized?: string[];
 }
 
+/**
+ * POST /users/me/subscriptions. Anyone may call it, guests included: each named channel the
+ * caller cannot access goes to `unauthorized` (or fails the request with
+ * authorization_errors_fatal), the others are subscribed or already_subscribed, as in Zulip.
+ */
 export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRequest): Promise<SubscribeResult> {
-  if (isGuestRole(actor.role)) throw notAllowedForGuests();
   return inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const viewer = await loadViewer(db, actor);

@@ -40,6 +40,24 @@ export async function allRealmGroupSettings(db: Knex, realmId: number): Promise<
   return out;
 }
 
+/**
+ * Every setting of this table with its current value, in one query; `systemGroups` gives the
+ * defaults' ids.
+ */
+export async function storedRealmGroupSettings(
+  db: Knex,
+  realmId: number,
+  systemGroups: Record<SystemGroupName, number>,
+): Promise<Record<string, GroupSettingValue>> {
+  const rows: { name: string; value: unknown }[] = await db('realm_group_settings').where({ realm_id: realmId }).select('name', 'value');
+  const out: Record<string, GroupSettingValue> = {};
+  for (const [name, setting] of Object.entries(REALM_GROUP_SETTINGS)) {
+    const row = rows.find((r) => r.name === name);
+    out[name] = row ? (typeof row.value === 'string' ? JSON.parse(row.value) : row.value) : systemGroups[setting.defaultValue];
+  }
+  return out;
+}
+
 /** Stores a value that the caller has already validated (see validateGroupSettingValue). */
 export async function setRealmGroupSetting(db: Knex, realmId: number, name: string, value: GroupSettingValue): Promise<void> {
   if (!REALM_GROUP_SETTINGS[name]) throw new Error(`unknown realm group setting ${name}`);

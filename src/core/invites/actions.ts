@@ -43,13 +43,16 @@ export interface EmailInvitationRequest extends InvitationOptions {
   notifyReferrerOnJoin: boolean;
 }
 
-/** Addresses separated by commas or newlines; "Name <address>" gives the address. */
+/**
+ * Addresses separated by commas or newlines; "Name <address>" gives the address. Empty entries
+ * (as in "a@x.com,\nb@x.com") are skipped, as Zulip's server does.
+ */
 export function parseInviteeEmails(raw: string): string[] {
   const out: string[] = [];
   for (const part of raw.split(/[,\n]/)) {
     const named = /<(.*)>/.exec(part);
     const email = (named ? named[1] : part).trim();
-    if (!out.includes(email)) out.push(email);
+    if (email !== '' && !out.includes(email)) out.push(email);
   }
   return out;
 }
@@ -134,8 +137,8 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
   if (!canInviteByEmail(actor)) throw errors.insufficientPermission();
   checkInviteAs(request.inviteAs);
   requireRoleWithinOwn(actor, request.inviteAs);
-  if (request.inviteeEmails === '') throw errors.badRequest('You must specify at least one email address.');
   const emails = parseInviteeEmails(request.inviteeEmails);
+  if (emails.length === 0) throw errors.badRequest('You must specify at least one email address.');
 
   const { created, skipped } = await inTransaction(deps, deps.realmId, async (uow) => {
     const { streamIds, groupIds } = await checkOptions(uow.trx, deps, actor, request);

@@ -1,5 +1,8 @@
 import type { AppDeps } from '../../deps';
-import { inTransaction } from '../../db/unit-of-work';
+import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
+import { channelAudience, RealmUsers } from '../channels/audience';
+import { streamUpdate } from '../channels/events';
+import type { Stream } from '../channels/model';
 import { errors } from '../../errors';
 import { loadViewer } from '../channels/access';
 import type { User } from '../users/model';
@@ -36,10 +39,22 @@ export async function deleteMessage(deps: AppDeps, user: User, messageId: number
     // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
     await db('user_messages').where({ message_id: message.id }).delete();
     await db('messages').where({ id: message.id }).delete();
-    if (stream && stream.first_message_id === message.id) {
-      const next = await db('messages').where('stream_id', stream.id).min('id as id').first();
-      await db('streams').where({ id: stream.id }).update({ first_message_id: next?.id ?? null });
-    }
+    if (stream) await refreshFirstMessageId(uow, deps, stream, [message.id]);
     uow.emit(deleteMessageEvent([message.id], stream ? { streamId: stream.id, topic: message.topic } : null), recipients);
   });
+}
+
+/**
+ * After deleting a channel's messages: when the first of them went, first_message_id moves to the
+ * oldest remaining message (null when none), announced as a `stream` update as Zulip does, to
+ * everyone who sees the channel (as when sending sets it).
+ */
+export async function refreshFirstMessageId(uow: UnitOfWork, deps: AppDeps, stream: Stream, deletedIds: number[]): Promise<void> {
+  if (stream.first_message_id === null || !deletedIds.includes(stream.first_message_id)) return;
+  const db = uow.trx;
+  const next = await db('messages').where('stream_id', stream.id).min('id as id').first();
+  stream.first_message_id = next?.id ?? null;
+  await db('streams').where({ id: stream.id }).update({ first_message_id: stream.first_message_id });
+  const audience = await channelAudience(db, stream, await RealmUsers.load(db, deps.realmId));
+  uow.emit(streamUpdate(stream, 'first_message_id', stream.first_message_id), audience);
 }

@@ -12,6 +12,8 @@ import { setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';
 import { accessMessage, canReadChannelHistory } from './access';
 import { deleteMessageEvent } from './events';
 import { FLAG_BITS, flagList } from './flags';
+import { alertWordIndex } from '../alert-words/store';
+import { usersAlertedBy } from '../alert-words/matching';
 import { channelRecipientId, MessageRow } from './model';
 import { canEditTopic, canMoveOutOfChannel, canResolveTopics, isModerator } from './permissions';
 import { loadRealmMessageSettings, RealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-settings';
@@ -49,11 +51,12 @@ const MOVE_LIMIT_BUFFER = 20;
 
 const secondsSince = (date: Date) => (Date.now() - new Date(date).getTime()) / 1000;
 
-function checkCanEditContent(user: User, message: MessageRow, settings: RealmMessageSettings): void {
+/** Whether `user` may edit the message's content; `buffer` is the grace added to the time limit. */
+export function checkCanEditContent(user: User, message: MessageRow, settings: RealmMessageSettings, buffer = EDIT_LIMIT_BUFFER): void {
   if (!settings.allowMessageEditing) throw errors.badRequest('Your organization has turned off message editing');
   if (message.sender_id !== user.id) throw errors.badRequest("You don't have permission to edit this message");
   const limit = settings.messageContentEditLimitSeconds;
-  if (limit !== null && secondsSince(message.date_sent) > limit + EDIT_LIMIT_BUFFER) {
+  if (limit !== null && secondsSince(message.date_sent) > limit + buffer) {
     throw errors.badRequest('The time limit for editing this message has passed');
   }
 }
@@ -109,7 +112,7 @@ async function checkChangeAllTimeLimit(db: Knex, viewer: ChannelViewer, settings
   );
 }
 
-async function activeSubscribers(db: Knex, streamId: number, includeDeactivatedUsers = false): Promise<Set<number>> {
+export async function activeSubscribers(db: Knex, streamId: number, includeDeactivatedUsers = false): Promise<Set<number>> {
   const query = db('subscriptions').join('users', 'users.id', 'subscriptions.user_id').where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true });
   if (!includeDeactivatedUsers) query.where('users.is_active', true);
   return new Set((await query.select('subscriptions.user_id')).map((r: { user_id: number }) => r.user_id));
@@ -226,15 +229,16 @@ async function checkEditWildcards(db: Knex, viewer: ChannelViewer, settings: Rea
   }
 }
 
-/** Recomputes mention flags of everyone holding the message after its content changed. */
-async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, rendering: MessageRendering): Promise<void> {
+/** Recomputes mention and alert-word flags of everyone holding the message after its content changed. */
+async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, rendering: MessageRendering, alerted: Set<number>): Promise<void> {
   const mentioned = new Set([...rendering.mentions.userIds, ...(await groupMemberIds(db, rendering.mentions.groupIds))]);
   const participants = message.stream_id !== null && rendering.mentions.topicWildcard ? await topicParticipantIds(db, message.stream_id, topic) : new Set<number>();
   if (rendering.mentions.topicWildcard) participants.add(message.sender_id);
   const rows: { user_id: number; flags: number }[] = await db('user_messages').where('message_id', message.id).select('user_id', 'flags');
   for (const row of rows) {
-    let flags = row.flags & ~(FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned);
+    let flags = row.flags & ~(FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word);
     if (mentioned.has(row.user_id)) flags |= FLAG_BITS.mentioned;
+    if (alerted.has(row.user_id)) flags |= FLAG_BITS.has_alert_word;
     if (rendering.mentions.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (participants.has(row.user_id)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     if (flags !== row.flags) await db('user_messages').where({ user_id: row.user_id, message_id: message.id }).update({ flags });
@@ -270,7 +274,8 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       has_image: rendering.hasImage,
       has_attachment: rendering.hasAttachment,
     });
-    await updateMentionFlags(db, message, plan.newTopic ?? message.topic, rendering);
+    const alerted = usersAlertedBy(await alertWordIndex(deps), plan.newContent);
+    await updateMentionFlags(db, message, plan.newTopic ?? message.topic, rendering, alerted);
   }
 
   // Topic and channel.

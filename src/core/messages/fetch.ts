@@ -11,6 +11,7 @@ import { inParallel } from '../../db/in-parallel';
 import { MESSAGE_COLUMNS, messagesByIds, MessageRow, qualified } from './model';
 import { channelLookupKey, Condition, compileNarrow, mutedCondition, negate, positiveChannelOperands } from './narrow';
 import { NarrowTerm } from './narrow-parse';
+import { resolveWithOperator } from './narrow-with';
 import { loadEditHistoryVisibility } from './realm-settings';
 import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions, WideContext } from './view';
 
@@ -143,7 +144,7 @@ function baseQuery(user: User, history: boolean, needsMessages: boolean): BaseQu
   };
 }
 
-async function buildQuery(
+export async function buildQuery(
   deps: AppDeps,
   db: Knex,
   user: User,
@@ -170,7 +171,7 @@ async function buildQuery(
 /** The message columns read along with the ids when the caller will present the messages. */
 const WINDOW_MESSAGE_COLUMNS = qualified('m', MESSAGE_COLUMNS.filter((c) => c !== 'id')).join(', ');
 
-async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
+export async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
   const where = [...base.where, ...(range ? [range] : [])].join(' AND ');
   // The rows come whole when the caller will present them: no second query for them.
   const columns = base.readsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
@@ -213,6 +214,7 @@ export async function fetchWindow(
   window: FetchWindow,
   options: { withMessages?: boolean } = {},
 ): Promise<FetchedWindow> {
+  if (terms.some((t) => t.operator === 'with')) terms = await resolveWithOperator(db, user, terms);
   let viewer: Promise<ChannelViewer> | null = null;
   const getViewer = () => (viewer ??= loadViewer(db, user));
   const knownChannels: KnownChannels = new Map();
@@ -274,14 +276,17 @@ export async function fetchWindow(
   };
 }
 
+/** The topic, HTML-escaped as Zulip escapes it for match_subject. */
+export const ESCAPED_TOPIC_SQL = `replace(replace(replace(replace(replace(topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#x27;')`;
+
 /** Highlighted search matches (match_content, match_subject) for the found messages. */
-async function searchMatches(db: Knex, ids: number[], search: string): Promise<Map<number, { match_content: string; match_subject: string }>> {
+export async function searchMatches(db: Knex, ids: number[], search: string): Promise<Map<number, { match_content: string; match_subject: string }>> {
   if (ids.length === 0) return new Map();
   const options = 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>';
   const result = await db.raw(
     `SELECT id,
        ts_headline('english', rendered_content, plainto_tsquery('english', ?), ?) AS content,
-       ts_headline('english', replace(replace(replace(replace(replace(topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#x27;'), plainto_tsquery('english', ?), ?) AS subject
+       ts_headline('english', ${ESCAPED_TOPIC_SQL}, plainto_tsquery('english', ?), ?) AS subject
      FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`,
     [search, options, search, options, ...ids],
   );
@@ -351,6 +356,7 @@ export async function getMessagesByIds(deps: AppDeps, user: User, ids: number[],
   const accessible = await bulkAccessMessages(db, viewer, rows.filter((r) => r.realm_id === user.realm_id));
   let found: FoundRow[] = accessible.map((a) => ({ id: a.message.id, flags: a.flags }));
   let search: string | null = null;
+  if (narrow.some((t) => t.operator === 'with')) narrow = await resolveWithOperator(db, user, narrow);
   if (narrow.length > 0 && found.length > 0) {
     const compiled = await compileNarrow({ db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn: 'm.id' }, narrow);
     search = compiled.search;

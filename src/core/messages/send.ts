@@ -15,6 +15,7 @@ import { normalizeMessageContent } from '../markdown';
 import type { User } from '../users/model';
 import { Addressee, usersByEmails, usersByIds } from './addressee';
 import { messageEvent } from './events';
+import { defaultReadBySender } from './clients';
 import { FLAG_BITS, flagList } from './flags';
 import { cachedChannelRecipientId, channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
 import { apiEmail, PersonRow } from './people';
@@ -25,6 +26,9 @@ import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
+import { mutersOf } from '../muted-users/store';
+import { alertWordIndex } from '../alert-words/store';
+import { usersAlertedBy } from '../alert-words/matching';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
@@ -41,7 +45,7 @@ export interface SendMessageRequest {
   client: string;
   localId?: string;
   queueId?: string;
-  /** Whether the sender's copy starts read; by default it does. */
+  /** Whether the sender's copy starts read; by default only from Zulip's interactive clients (clients.ts). */
   readBySender?: boolean;
 }
 
@@ -338,12 +342,20 @@ async function prepareMessage(
   if (stream) await checkWildcardMentions(db, deps, getViewer, subscriberCount, topicParticipants, rendering);
   const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
 
+  // Both from memory in the common case (see TableCache): no statement per send.
+  const muters = await mutersOf(deps, sender.id);
+  const alerted = usersAlertedBy(await alertWordIndex(deps), content);
+
   let base = 0;
   if (!stream) base |= FLAG_BITS.is_private;
   if (mentions.streamWildcard) base |= FLAG_BITS.stream_wildcard_mentioned;
+  const readBySender = request.readBySender ?? defaultReadBySender(request.client);
   const rows = [...recipientIds].map((userId) => {
     let flags = base;
-    if (userId === sender.id && request.readBySender !== false) flags |= FLAG_BITS.read;
+    if (userId === sender.id && readBySender) flags |= FLAG_BITS.read;
+    // A muted sender's messages arrive read for those who muted them.
+    if (muters.size > 0 && userId !== sender.id && muters.has(userId)) flags |= FLAG_BITS.read;
+    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     return { userId, flags };

@@ -1,71 +1,79 @@
-import { SERVER_GENERATION } from '../../realtime/persist';
-import type { StateSlice } from '../../realtime/state';
-import { MAX_MESSAGE_LENGTH } from '../markdown';
-import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../messages/topics';
-import { MIN_PASSWORD_LENGTH } from '../users/validation';
-import { placeholderDomain } from '../users/view';
-import { getRealm, realmIconUrl } from './queries';
+import type { SystemGroupIds } from '../channels/group-settings';
+import type { SystemGroupName } from '../groups/system-groups';
+import type { RegisterState, StateSlice } from '../../realtime/state';
+import { realmIconUrl } from './queries';
+import { SERVER_JITSI_URL, serverRealmInfo } from './server-info';
+import { currentRealmSettings } from './values';
+
+
+/** Deprecated enum forms of group settings, by the system group that holds the setting. */
+const COMMON_POLICY: Partial<Record<SystemGroupName, number>> = {
+  'role:members': 1,
+  'role:administrators': 2,
+  'role:fullmembers': 3,
+  'role:moderators': 4,
+};
+const WEB_PUBLIC_POLICY: Partial<Record<SystemGroupName, number>> = {
+  'role:administrators': 2,
+  'role:moderators': 4,
+  'role:nobody': 6,
+  'role:owners': 7,
+};
+const WILDCARD_MENTION_POLICY: Partial<Record<SystemGroupName, number>> = {
+  'role:everyone': 1,
+  'role:members': 2,
+  'role:fullmembers': 3,
+  'role:administrators': 5,
+  'role:nobody': 6,
+  'role:moderators': 7,
+};
 
 /**
- * Limits and server parameters clients read from POST /register: lengths they must respect, timing
- * of the presence and typing protocols, and the organization's identity. Organization settings kept
- * elsewhere add their own `realm` slices next to this one.
+ * Legacy keys computed from current ones, as Zulip computes them: a group setting held by a
+ * system group the old enum had maps to that enum value, anything else to the broadest value.
  */
-export const REALM_LIMITS = {
-  max_stream_name_length: 60,
-  max_stream_description_length: 1024,
-  max_topic_length: MAX_TOPIC_LENGTH,
-  max_message_length: MAX_MESSAGE_LENGTH,
-  max_channel_folder_name_length: 60,
-  max_channel_folder_description_length: 1024,
-  max_bulk_new_subscription_messages: 100,
-} as const;
+const DERIVED: { key: string; from: string; policy: Partial<Record<SystemGroupName, number>>; fallback: number }[] = [
+  { key: 'realm_create_public_stream_policy', from: 'realm_can_create_public_channel_group', policy: COMMON_POLICY, fallback: 1 },
+  { key: 'realm_create_private_stream_policy', from: 'realm_can_create_private_channel_group', policy: COMMON_POLICY, fallback: 1 },
+  { key: 'realm_create_web_public_stream_policy', from: 'realm_can_create_web_public_channel_group', policy: WEB_PUBLIC_POLICY, fallback: 4 },
+  { key: 'realm_wildcard_mention_policy', from: 'realm_can_mention_many_users_group', policy: WILDCARD_MENTION_POLICY, fallback: 1 },
+];
 
-export const PROTOCOL_TIMINGS = {
-  server_presence_ping_interval_seconds: 60,
-  server_presence_offline_threshold_seconds: 140,
-  server_typing_started_expiry_period_milliseconds: 45000,
-  server_typing_stopped_wait_period_milliseconds: 5000,
-  server_typing_started_wait_period_milliseconds: 10000,
-} as const;
+const GROUP_NAMES = Symbol('systemGroupNames');
 
+function deriveLegacyKeys(state: RegisterState, names: Map<number, SystemGroupName>): void {
+  for (const { key, from, policy, fallback } of DERIVED) {
+    const value = state[from];
+    const name = typeof value === 'number' ? names.get(value) : undefined;
+    state[key] = (name && policy[name]) ?? fallback;
+  }
+  state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
+  state.realm_mandatory_topics = state.realm_topics_policy === 'disable_empty_topic';
+  // Digests need both the organization's wish and a server that sends them.
+  state.realm_digest_emails_enabled = state.realm_digest_emails_enabled === true && state.settings_send_digest_emails === true;
+  state.jitsi_server_url = state.realm_jitsi_server_url ?? SERVER_JITSI_URL;
+}
+
+function groupNames(ids: SystemGroupIds): Map<number, SystemGroupName> {
+  return new Map(Object.entries(ids).map(([name, id]) => [id, name as SystemGroupName]));
+}
+
+/**
+ * The `realm` fetch type: the organization's identity, every setting of the catalog
+ * (`catalog.ts`) as realm_<name>, their legacy forms, and the server's own parameters.
+ */
 export const realmSlice: StateSlice = {
   fetchTypes: ['realm'],
   async fetch(deps) {
-    const realm = await getRealm(deps);
-    return {
-      realm_name: realm.name,
-      realm_description: realm.description,
-      realm_date_created: Math.floor(realm.date_created.getTime() / 1000),
-      realm_url: deps.config.externalUrl,
-      realm_uri: deps.config.externalUrl,
-      realm_icon_url: realmIconUrl(realm),
-      realm_icon_source: 'G',
-      realm_bot_domain: placeholderDomain(deps.config),
-      realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
-      realm_topics_policy: 'allow_empty_topic',
-      realm_mandatory_topics: false,
-      realm_email_auth_enabled: true,
-      realm_password_auth_enabled: true,
-      realm_push_notifications_enabled: false,
-      realm_push_notifications_enabled_end_timestamp: null,
-      realm_is_zephyr_mirror_realm: false,
-      realm_plan_type: 1,
-      zulip_plan_is_not_limited: true,
-      development_environment: false,
-      server_generation: SERVER_GENERATION,
-      server_needs_upgrade: false,
-      server_web_public_streams_enabled: false,
-      server_avatar_changes_disabled: false,
-      server_name_changes_disabled: false,
-      server_inline_image_preview: true,
-      server_inline_url_embed_preview: false,
-      password_min_length: MIN_PASSWORD_LENGTH,
-      password_max_length: 1024,
-      event_queue_longpoll_timeout_seconds: deps.config.heartbeatSeconds + 30,
-      ...REALM_LIMITS,
-      ...PROTOCOL_TIMINGS,
-    };
+    const { realm, systemGroups, values } = await currentRealmSettings(deps);
+    const state: RegisterState = { ...serverRealmInfo(deps.config) };
+    for (const [name, value] of Object.entries(values)) state[`realm_${name}`] = value;
+    state.realm_date_created = Math.floor(realm.date_created.getTime() / 1000);
+    state.realm_icon_url = realmIconUrl(realm);
+    const names = groupNames(systemGroups);
+    deriveLegacyKeys(state, names);
+    (state as Record<symbol, unknown>)[GROUP_NAMES] = names;
+    return state;
   },
   apply(state, event) {
     if (event.type !== 'realm' || !('realm_name' in state)) return;
@@ -73,6 +81,10 @@ export const realmSlice: StateSlice = {
       state[`realm_${event.property}`] = event.value;
     } else if (event.op === 'update_dict' && event.data && typeof event.data === 'object') {
       for (const [key, value] of Object.entries(event.data as Record<string, unknown>)) state[`realm_${key}`] = value;
+    } else {
+      return;
     }
+    const names = (state as Record<symbol, unknown>)[GROUP_NAMES] as Map<number, SystemGroupName> | undefined;
+    deriveLegacyKeys(state, names ?? new Map());
   },
 };

@@ -3,6 +3,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { deleteAllDrafts } from '../drafts/actions';
 import { applyPresenceEnabled, requireHuman } from '../presence/actions';
+import { announceAway } from '../user-status/away';
 import { requireAdmin } from '../users/access';
 import { renameSelf } from '../users/actions';
 import { hashPassword, verifyPassword } from '../users/credentials';
@@ -61,19 +62,28 @@ export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnS
     if (passwordHash !== undefined) await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: me.id });
     if (changes.fullName !== undefined) await renameSelf(deps, uow, me, changes.fullName);
 
-    const changed = changedOnly(await userSettings(uow.trx, me), changes.settings);
-    await writeUserSettings(uow.trx, me, changed);
-    for (const [name, value] of Object.entries(changed)) {
-      uow.emit(userSettingsEvent(name, value), [me.id]);
-      await applySideEffects(deps, uow, me, name, value);
-    }
+    await applyOwnSettings(deps, uow, me, changes.settings);
 
     if (timezone !== undefined && timezone !== me.timezone) await changeTimezone(deps, uow, me, timezone);
   });
 }
 
+/**
+ * Stores the settings that differ from the user's, with their events and side effects, inside the
+ * caller's transaction (PATCH /settings, and the deprecated `away` of POST /users/me/status, which
+ * announces the user's status itself: `announceStatus` false).
+ */
+export async function applyOwnSettings(deps: AppDeps, uow: UnitOfWork, me: User, settings: SettingsMap, { announceStatus = true } = {}): Promise<void> {
+  const changed = changedOnly(await userSettings(uow.trx, me), settings);
+  await writeUserSettings(uow.trx, me, changed);
+  for (const [name, value] of Object.entries(changed)) {
+    uow.emit(userSettingsEvent(name, value), [me.id]);
+    await applySideEffects(deps, uow, me, name, value, announceStatus);
+  }
+}
+
 /** What a setting change means beyond the setting itself. */
-async function applySideEffects(deps: AppDeps, uow: UnitOfWork, me: User, name: string, value: unknown): Promise<void> {
+async function applySideEffects(deps: AppDeps, uow: UnitOfWork, me: User, name: string, value: unknown, announceStatus: boolean): Promise<void> {
   if (name === 'email_address_visibility') {
     const after = Object.assign(new User(), me, { email_address_visibility: value as number });
     emitEmailVisibilityChange(uow, deps.config, await activeViewers(uow.trx, deps.realmId), me, after);
@@ -83,6 +93,8 @@ async function applySideEffects(deps: AppDeps, uow: UnitOfWork, me: User, name: 
     await deleteAllDrafts(uow.trx, deps.realmId, me.id);
   } else if (name === 'presence_enabled') {
     await applyPresenceEnabled(deps, uow, me, value as boolean);
+    // A status shows `away` while presence is off (Zulip's deprecated form of the setting).
+    if (announceStatus) await announceAway(deps, uow, me, !value);
   }
 }
 

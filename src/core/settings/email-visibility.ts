@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import { User } from '../users/model';
-import { canSeeDeliveryEmail, placeholderEmail, userDict } from '../users/view';
+import { canSeeDeliveryEmail, mediumAvatarUrl, placeholderEmail, userDict } from '../users/view';
 
 /**
  * Who sees which address of a user. The API email each viewer gets is the real address when the
@@ -27,11 +27,6 @@ export function groupByApiEmail(config: Config, target: User, viewers: Viewer[])
   if (seeing.length > 0) groups.push({ email: target.delivery_email, userIds: seeing });
   if (hidden.length > 0) groups.push({ email: placeholderEmail(config, target.id), userIds: hidden });
   return groups;
-}
-
-/** The medium-size variant of an avatar URL (gravatar takes a size parameter). */
-function mediumAvatarUrl(url: string): string {
-  return url.includes('gravatar.com/') ? url.replace('&version=', '&s=500&version=') : url;
 }
 
 /**

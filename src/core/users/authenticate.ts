@@ -8,10 +8,11 @@ import { User } from './model';
 import { issueApiKey } from './actions';
 import { placeholderEmail } from './view';
 
-// Authentication failures are 401s that name the Basic scheme, as Zulip's are.
+// Authentication failures are 401s that name the Basic scheme, as Zulip's are. Zulip's server
+// answers each of them with the code UNAUTHORIZED, keeping the reason in the message.
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
-const authError = (code: string, msg: string) => new ApiError(code, msg, 401, {}, WWW_AUTHENTICATE);
-export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key');
+const authError = (msg: string) => new ApiError('UNAUTHORIZED', msg, 401, {}, WWW_AUTHENTICATE);
+export const invalidApiKey = () => authError('Invalid API key');
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
@@ -20,7 +21,7 @@ export const invalidApiKey = () => authError('INVALID_API_KEY', 'Invalid API key
  */
 export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: string, credentials?: string): Promise<User> {
   apiKey = apiKey.trim();
-  if (!API_KEY_RE.test(apiKey)) throw authError('INVALID_API_KEY', 'Malformed API key');
+  if (!API_KEY_RE.test(apiKey)) throw authError('Malformed API key');
   const ticket = deps.authCache.ticket();
   const owner = await findKeyOwner(deps, apiKey);
   if (!owner) throw invalidApiKey();
@@ -44,8 +45,8 @@ export function rememberedAuthentication(deps: AppDeps, credentials: string): Us
 }
 
 function activeAccount({ user, realmDeactivated }: KeyOwner): User {
-  if (realmDeactivated) throw authError('REALM_DEACTIVATED', 'This organization has been deactivated');
-  if (!user.is_active) throw authError('USER_DEACTIVATED', 'Account is deactivated');
+  if (realmDeactivated) throw authError('This organization has been deactivated');
+  if (!user.is_active) throw authError('Account is deactivated');
   // A fresh instance per request: handlers may treat it as their own.
   return User.fromDatabaseJson(user);
 }

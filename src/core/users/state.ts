@@ -4,7 +4,7 @@ import { crossRealmBots } from '../system-bots/notification-bot';
 import { User } from './model';
 import { realmAccounts, realmProfileData } from './own-values';
 import { isAdminRole, isGuestRole, isModeratorOrAbove, isOwnerRole } from './roles';
-import { userDict, UserDict } from './view';
+import { mediumAvatarUrl, userDict, UserDict } from './view';
 
 type People = UserDict[];
 
@@ -15,6 +15,8 @@ export const usersSlice: StateSlice = {
     const [users, profileData] = await Promise.all([realmAccounts(deps), realmProfileData(deps)]);
     const view = (u: User) => userDict(deps.config, me, u, { clientGravatar: options.clientGravatar, includeProfileData: true, profileData });
     const self = users.find((u) => u.id === me.id) ?? me;
+    // The requester's own avatar is never left to the client, whatever client_gravatar says.
+    const ownAvatarUrl = userDict(deps.config, self, self, { clientGravatar: false, includeProfileData: false }).avatar_url as string;
     return {
       realm_users: users.filter((u) => u.is_active).map(view),
       realm_non_active_users: users.filter((u) => !u.is_active).map(view),
@@ -29,7 +31,8 @@ export const usersSlice: StateSlice = {
       is_guest: isGuestRole(self.role),
       user_role: self.role,
       avatar_source: self.avatar_source,
-      avatar_url: userDict(deps.config, self, self, { clientGravatar: false, includeProfileData: false }).avatar_url,
+      avatar_url: ownAvatarUrl,
+      avatar_url_medium: mediumAvatarUrl(ownAvatarUrl),
       can_create_users: self.can_create_users,
     };
   },
@@ -52,7 +55,7 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     return;
   }
   if (event.op !== 'update') return;
-  const { user_id, is_active, custom_profile_field, new_email, avatar_source, avatar_url_medium: _medium, ...changes } =
+  const { user_id, is_active, custom_profile_field, new_email, avatar_source, avatar_url_medium: medium, ...changes } =
     person as typeof person & {
       custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
       new_email?: string;
@@ -90,6 +93,7 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     if (changes.full_name !== undefined) state.full_name = changes.full_name;
     if (avatar_source !== undefined) state.avatar_source = avatar_source;
     if (changes.avatar_url !== undefined) state.avatar_url = changes.avatar_url;
+    if (medium !== undefined) state.avatar_url_medium = medium;
     if (changes.role !== undefined) {
       state.user_role = changes.role;
       state.is_admin = isAdminRole(changes.role);

@@ -79,6 +79,11 @@ export function gravatarUrl(email: string, version: number): string {
   return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
 }
 
+/** The medium-size variant of an avatar URL (gravatar takes a size parameter). */
+export function mediumAvatarUrl(url: string): string {
+  return url.includes('gravatar.com/') ? url.replace('&version=', '&s=500&version=') : url;
+}
+
 /** ISO 8601 in the form Zulip prints (microseconds, explicit UTC offset). */
 export function isoTimestamp(date: Date): string {
   // toISOString always ends in ".mmmZ".

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import Redis from 'ioredis';
+import { alertWordsCache } from '../../src/core/alert-words/store';
+import { mutersCache } from '../../src/core/muted-users/store';
+import { Database, openDatabase } from '../../src/db/connect';
+import { namespaceFor } from '../../src/realtime/redis';
+import { assertSuccess, client } from '../helpers/api';
+import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
+import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
+import { messageFlags, sendToChannel, subscribe } from '../messages/helpers';
+
+// Servers start slowly on a busy machine (PGlite compiles at start-up).
+jest.setTimeout(180_000);
+
+/**
+ * Two server processes on one database and one Redis: a mute or an alert word added on one is
+ * used by the other's next send once its event has arrived there (on PostgreSQL each server has
+ * its own connections, so only the bus can tell the other one).
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function redisReachable(): boolean {
+  const { hostname, port } = new URL(REDIS_URL);
+  const probe = `require('net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname)}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
+  return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
+}
+
+const reachable = redisReachable();
+if (!reachable) console.warn(`Redis tests skipped: no Redis at ${REDIS_URL} (set REDIS_URL to run them).`);
+const describeWithRedis = reachable ? describe : describe.skip;
+
+describeWithRedis('caches of muted users and alert words across processes', () => {
+  let db: PersistentDatabase;
+  let shared: Database | undefined;
+  let a: TestServer;
+  let b: TestServer;
+  let alice: TestUser;
+  let bob: TestUser;
+  let channelId: number;
+
+  beforeAll(async () => {
+    db = await persistentDatabase();
+    shared = db.pgliteDir ? await openDatabase({ url: null, pgliteDir: db.pgliteDir }) : undefined;
+    a = await startOn(db, null, { REDIS_URL }, shared);
+    b = await startOn(db, a.owner, { REDIS_URL }, shared);
+    alice = await makeUser(a, 400);
+    bob = await makeUser(a, 400);
+    channelId = await subscribe(a, a.owner, 'across', [alice, bob]);
+  });
+
+  afterAll(async () => {
+    const knex = b?.server.deps.knex;
+    const prefix = knex ? await namespaceFor(knex, b.server.deps.realmId) : null;
+    await a?.close();
+    await b?.close();
+    await shared?.close();
+    await db?.drop();
+    if (prefix) {
+      const redis = new Redis(REDIS_URL);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    }
+  });
+
+  test('a mute made on one process marks the next message read on the other', async () => {
+    // B has read (and keeps) the organization's mutes.
+    expect(await messageFlags(b, alice, await sendToChannel(b, bob, channelId, 't', 'before'))).toEqual([]);
+    const cache = mutersCache(b.server.deps);
+    expect(cache.current()).toBeDefined();
+    assertSuccess(await client(a, alice).post(`/users/me/muted_users/${bob.id}`));
+    await waitUntil(() => cache.current() === undefined);
+    expect(await messageFlags(b, alice, await sendToChannel(b, bob, channelId, 't', 'after'))).toEqual(['read']);
+  });
+
+  test('an alert word added on one process flags the next message on the other', async () => {
+    expect(await messageFlags(b, bob, await sendToChannel(b, alice, channelId, 't', 'kiwi'))).toEqual([]);
+    const cache = alertWordsCache(b.server.deps);
+    expect(cache.current()).toBeDefined();
+    assertSuccess(await client(a, bob).post('/users/me/alert_words', { alert_words: ['kiwi'] }));
+    await waitUntil(() => cache.current() === undefined);
+    expect(await messageFlags(b, bob, await sendToChannel(b, alice, channelId, 't', 'kiwi'))).toEqual(['has_alert_word']);
+  });
+});
