@@ -100,7 +100,7 @@ test('the account fields follow name, email visibility, role, time zone, deactiv
   expect((await expectExact(member)).is_admin).toBe(true);
 
   assertSuccess(await client(ts, owner).delete(`/users/${member.id}`));
-  assertError(await client(ts, member).get('/users/me'), 'USER_DEACTIVATED', 'Account is deactivated', 401);
+  assertError(await client(ts, member).get('/users/me'), 'UNAUTHORIZED', 'Account is deactivated', 401);
   assertSuccess(await client(ts, owner).post(`/users/${member.id}/reactivate`));
   await expectExact(member);
 });
