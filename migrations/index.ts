@@ -16,6 +16,7 @@ import * as systemBots from './20261121000900_system_bots';
 import * as userMessagesWithoutForeignKeys from './20261122000000_user_messages_without_foreign_keys';
 import * as channelSendStateVersion from './20261122010000_channel_send_state_version';
 import * as userStatusMutedUsersAlertWords from './20261125200000_user_status_muted_users_alert_words';
+import * as linkifiersPlaygroundsDeviceTokens from './20261125200000_linkifiers_playgrounds_device_tokens';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -36,4 +37,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261122000000_user_messages_without_foreign_keys', module: userMessagesWithoutForeignKeys },
   { name: '20261122010000_channel_send_state_version', module: channelSendStateVersion },
   { name: '20261125200000_user_status_muted_users_alert_words', module: userStatusMutedUsersAlertWords },
+  { name: '20261125200000_linkifiers_playgrounds_device_tokens', module: linkifiersPlaygroundsDeviceTokens },
 ];

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { isValidEmail } from './core/users/validation';
+import type { GraphQLLimits } from './schema/limits';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {
@@ -32,6 +33,24 @@ export interface Config {
   deleteTopicTimeLimitSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
+  /** Bounds on one GraphQL operation (HTTP and WebSocket). */
+  graphqlLimits: GraphQLLimits;
+  /** Bounds on GraphQL WebSocket connections. */
+  socketLimits: SocketLimits;
+  /** Event queues one user may hold; registering another evicts the longest idle. */
+  maxQueuesPerUser: number;
+}
+
+export interface SocketLimits {
+  /** Largest frame a client may send, in bytes. */
+  maxPayloadBytes: number;
+  /** Time a socket has to send connection_init. */
+  initTimeoutMs: number;
+  /** Sockets not yet authenticated, over the whole process. */
+  maxUnauthenticated: number;
+  maxPerUser: number;
+  /** Operations (subscriptions, queries) running at once on one socket. */
+  maxSubscriptions: number;
 }
 
 export interface PushBouncerKeys {
@@ -104,6 +123,32 @@ export function loadConfig(env: Env = process.env): Config {
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     maxFileUploadSizeMib: intVar(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25, 0, 1_000_000),
+    ...abuseLimits(env),
+  };
+}
+
+/** Limits that keep one client from taking the server's time or memory (see the README's table). */
+function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 'maxQueuesPerUser'> {
+  const big = 100_000_000;
+  return {
+    graphqlLimits: {
+      maxDepth: intVar(env, 'PARLEY_GRAPHQL_MAX_DEPTH', 15, 1, 1000),
+      maxCost: intVar(env, 'PARLEY_GRAPHQL_MAX_COST', 100_000, 1, big),
+      maxRows: intVar(env, 'PARLEY_GRAPHQL_MAX_ROWS', 25_000, 1, big),
+      maxAliases: intVar(env, 'PARLEY_GRAPHQL_MAX_ALIASES', 30, 0, big),
+      maxRootFields: intVar(env, 'PARLEY_GRAPHQL_MAX_ROOT_FIELDS', 30, 1, big),
+      maxMutations: intVar(env, 'PARLEY_GRAPHQL_MAX_MUTATIONS', 5, 1, big),
+      maxTokens: intVar(env, 'PARLEY_GRAPHQL_MAX_TOKENS', 5000, 200, big),
+      maxReplyBytes: intVar(env, 'PARLEY_GRAPHQL_MAX_REPLY_BYTES', 64 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    },
+    socketLimits: {
+      maxPayloadBytes: intVar(env, 'PARLEY_WS_MAX_PAYLOAD_BYTES', 128 * 1024, 1024, 100 * 1024 * 1024),
+      initTimeoutMs: intVar(env, 'PARLEY_WS_INIT_TIMEOUT_SECONDS', 3, 1, 3600) * 1000,
+      maxUnauthenticated: intVar(env, 'PARLEY_WS_MAX_UNAUTHENTICATED', 100, 1, big),
+      maxPerUser: intVar(env, 'PARLEY_WS_MAX_SOCKETS_PER_USER', 20, 1, big),
+      maxSubscriptions: intVar(env, 'PARLEY_WS_MAX_SUBSCRIPTIONS', 50, 1, big),
+    },
+    maxQueuesPerUser: intVar(env, 'PARLEY_MAX_QUEUES_PER_USER', 50, 1, big),
   };
 }
 

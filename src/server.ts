@@ -10,6 +10,7 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -39,6 +40,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const authCache = new AuthCache();
   watchWrites(db.knex, authCache);
   realtime.bus.subscribe((deliveries) => authCache.forgetFromDeliveries(deliveries));
+  realtime.bus.subscribe((deliveries) => forgetLinkifiersFromDeliveries(db.knex, deliveries));
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache };
   await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);

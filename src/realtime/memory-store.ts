@@ -18,8 +18,18 @@ export class MemoryQueueStore implements QueueStore {
 
   constructor(public maxEvents = DEFAULT_MAX_QUEUE_EVENTS) {}
 
-  async create(descriptor: QueueDescriptor): Promise<void> {
-    this.insert({ descriptor, events: [], nextEventId: 0, newestPrunedId: -1, lastAccess: Date.now(), holdUntil: 0 });
+  async create(descriptor: QueueDescriptor, maxPerUser = Infinity): Promise<string[]> {
+    const now = Date.now();
+    this.insert({ descriptor, events: [], nextEventId: 0, newestPrunedId: -1, lastAccess: now, holdUntil: 0 });
+    const own = this.byUser.get(userKey(descriptor.realmId, descriptor.userId))!;
+    if (own.size <= maxPerUser) return [];
+    // Longest idle first, queues with a waiting request after all others; never the new one.
+    const others = [...own].filter((id) => id !== descriptor.id).map((id) => this.queues.get(id)!);
+    const idleness = (q: MemoryQueue) => (q.holdUntil > now ? now : 0) * 2 + q.lastAccess;
+    others.sort((a, b) => idleness(a) - idleness(b));
+    const evicted = others.slice(0, own.size - maxPerUser).map((q) => q.descriptor.id);
+    for (const id of evicted) this.remove(id);
+    return evicted;
   }
 
   private insert(queue: MemoryQueue): void {

@@ -49,6 +49,8 @@ export interface EventQueuesOptions {
   heartbeatSeconds: number;
   /** Default idle timeout; register may ask for another (see clampLifespan). */
   queueTimeoutSeconds: number;
+  /** Queues one user may hold; registering one more removes the longest idle. */
+  maxQueuesPerUser?: number;
 }
 
 /** Longest idle lifetime a client may ask for. */
@@ -92,7 +94,9 @@ export class EventQueues {
   }
 
   async create(descriptor: QueueDescriptor): Promise<void> {
-    await this.store.create(descriptor);
+    const evicted = await this.store.create(descriptor, this.options.maxQueuesPerUser);
+    // A request waiting here on a removed queue learns it is gone (other processes' through the store).
+    for (const id of evicted) this.waiters.get(id)?.reject(badEventQueueId(id));
   }
 
   /** The queue's descriptor, if it exists and belongs to this user (anything else looks unknown). */

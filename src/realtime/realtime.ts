@@ -72,7 +72,11 @@ export async function createRealtime(config: Config, knex: Knex, realmId: number
     store = new MemoryQueueStore();
     inner = new InProcessBus();
   }
-  const queues = new EventQueues(store, { heartbeatSeconds: config.heartbeatSeconds, queueTimeoutSeconds: config.queueTimeoutSeconds });
+  const queues = new EventQueues(store, {
+    heartbeatSeconds: config.heartbeatSeconds,
+    queueTimeoutSeconds: config.queueTimeoutSeconds,
+    maxQueuesPerUser: config.maxQueuesPerUser,
+  });
   await queues.start();
   return {
     bus: new QueueingBus(inner, queues),

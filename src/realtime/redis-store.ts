@@ -115,12 +115,47 @@ end
 return ids
 `;
 
+// KEYS: user's set, gc. ARGV: max queues, the new queue's id, key prefix, now. Removes the user's
+// longest idle queues beyond the bound (queues with a waiting request last, never the new one).
+const EVICT = `${DROP}
+local excess = redis.call('SCARD', KEYS[1]) - tonumber(ARGV[1])
+if excess <= 0 then return {} end
+local now = tonumber(ARGV[4])
+local candidates = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if id ~= ARGV[2] then
+    local q = ARGV[3] .. 'q:' .. id
+    local a = tonumber(redis.call('HGET', q, 'a'))
+    if not a then
+      -- The index outlived its queue (keys expire as a safety net): only the entry goes.
+      redis.call('SREM', KEYS[1], id)
+      redis.call('ZREM', KEYS[2], id)
+      excess = excess - 1
+    else
+      local h = tonumber(redis.call('HGET', q, 'h')) or 0
+      if h > now then a = a + 2 * now end
+      table.insert(candidates, {id, a})
+    end
+  end
+end
+table.sort(candidates, function(x, y) return x[2] < y[2] end)
+local evicted = {}
+for i = 1, math.min(excess, #candidates) do
+  local id = candidates[i][1]
+  local q = ARGV[3] .. 'q:' .. id
+  drop(q, q .. ':e', KEYS[2])
+  table.insert(evicted, id)
+end
+return evicted
+`;
+
 interface Scripts {
   parleyAppend(q: string, e: string, gc: string, max: number, ...events: string[]): Promise<number>;
   parleyRead(q: string, e: string, gc: string, last: number, now: number): Promise<[string, string[]?, string?]>;
   parleyHold(q: string, e: string, gc: string, until: number, now: number): Promise<number>;
   parleyDelete(q: string, e: string, gc: string): Promise<number>;
   parleyCollect(gc: string, now: number, limit: number, prefix: string): Promise<string[]>;
+  parleyEvict(userSet: string, gc: string, max: number, newId: string, prefix: string, now: number): Promise<string[]>;
 }
 
 const DESCRIPTOR_CACHE_SIZE = 50_000;
@@ -139,6 +174,7 @@ export class RedisQueueStore implements QueueStore {
     command.defineCommand('parleyHold', { numberOfKeys: 3, lua: HOLD });
     command.defineCommand('parleyDelete', { numberOfKeys: 3, lua: DELETE });
     command.defineCommand('parleyCollect', { numberOfKeys: 1, lua: COLLECT });
+    command.defineCommand('parleyEvict', { numberOfKeys: 2, lua: EVICT });
     this.scripts = command as unknown as Scripts;
   }
 
@@ -151,7 +187,7 @@ export class RedisQueueStore implements QueueStore {
     return [q, `${q}:e`, this.key('gc')];
   }
 
-  async create(descriptor: QueueDescriptor): Promise<void> {
+  async create(descriptor: QueueDescriptor, maxPerUser = Infinity): Promise<string[]> {
     const [q, e, gc] = this.queueKeys(descriptor.id);
     const userSet = this.key('u', descriptor.realmId, descriptor.userId);
     const publicSet = descriptor.allPublicStreams ? this.key('pub', descriptor.realmId) : '';
@@ -166,6 +202,12 @@ export class RedisQueueStore implements QueueStore {
     multi.zadd(gc, now + timeoutMs, descriptor.id);
     await multi.exec();
     this.remember(descriptor);
+    if (!Number.isFinite(maxPerUser)) return [];
+    const evicted = await this.scripts.parleyEvict(userSet, gc, maxPerUser, descriptor.id, this.redis.prefix, Date.now());
+    for (const id of evicted) this.descriptors.delete(id);
+    // Requests waiting on them in other processes learn of it as they would of an event.
+    if (evicted.length > 0) await this.redis.publish('appended', JSON.stringify({ origin: this.origin, queueIds: evicted }));
+    return evicted;
   }
 
   private remember(descriptor: QueueDescriptor): void {

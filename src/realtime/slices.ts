@@ -19,6 +19,8 @@ import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
+import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
+import { realmPlaygroundsSlice } from '../core/playgrounds/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -47,4 +49,7 @@ export const stateSlices: StateSlice[] = [
   ownPermissionsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
+  realmLinkifiersSlice,
+  realmFiltersSlice,
+  realmPlaygroundsSlice,
 ];

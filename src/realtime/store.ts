@@ -34,7 +34,11 @@ export interface SavedQueue {
 }
 
 export interface QueueStore {
-  create(descriptor: QueueDescriptor): Promise<void>;
+  /**
+   * Adds a queue. When its user then holds more than `maxPerUser` queues, the longest idle ones
+   * (queues with a waiting request last) are removed; returns their ids.
+   */
+  create(descriptor: QueueDescriptor, maxPerUser?: number): Promise<string[]>;
   descriptor(queueId: string): Promise<QueueDescriptor | null>;
   /** The ids of each user's queues, in the order of `userIds`. */
   queueIdsForUsers(realmId: number, userIds: number[]): Promise<string[][]>;

@@ -4,6 +4,7 @@ import { isGuestRole } from '../core/users/roles';
 import { ApiError, errors } from '../errors';
 import { Delivery, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
+import type { DeliveryGate } from './socket-sessions';
 import { checkNarrowForEvents, NarrowTerm } from './narrow';
 import { CAPABILITY_NAMES, ClientCapabilities } from './state';
 import { eventsForQueue } from './transforms';
@@ -47,7 +48,8 @@ export function streamDescriptor(deps: AppDeps, user: User, options: StreamOptio
   };
 }
 
-export function eventStream(deps: AppDeps, descriptor: QueueDescriptor): AsyncIterableIterator<ZulipEvent> {
+/** With a gate, events wait while it is held (see DeliveryGate); a slow reader still ends past the bound. */
+export function eventStream(deps: AppDeps, descriptor: QueueDescriptor, gate?: DeliveryGate): AsyncIterableIterator<ZulipEvent> {
   const pending: ZulipEvent[] = [];
   let waiting: { resolve: (result: IteratorResult<ZulipEvent>) => void; reject: (error: unknown) => void } | null = null;
   let failure: ApiError | null = null;
@@ -72,15 +74,17 @@ export function eventStream(deps: AppDeps, descriptor: QueueDescriptor): AsyncIt
     flush();
   };
   const unsubscribe = deps.bus.subscribe(listener);
+  const stopWaitingForGate = gate?.onRelease(() => flush());
 
   function stop() {
     if (finished) return;
     finished = true;
     unsubscribe();
+    stopWaitingForGate?.();
   }
 
   function flush() {
-    if (!waiting) return;
+    if (!waiting || gate?.held) return;
     const { resolve, reject } = waiting;
     if (pending.length > 0) {
       waiting = null;
@@ -98,6 +102,7 @@ export function eventStream(deps: AppDeps, descriptor: QueueDescriptor): AsyncIt
 
   const iterator: AsyncIterableIterator<ZulipEvent> = {
     next() {
+      if (gate?.held && !finished) return new Promise((resolve, reject) => (waiting = { resolve, reject }));
       if (pending.length > 0) return Promise.resolve({ value: pending.shift()!, done: false });
       if (failure) {
         const error = failure;

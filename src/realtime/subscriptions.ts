@@ -1,22 +1,28 @@
 import type http from 'node:http';
 import { GraphQLError, GraphQLFormattedError, getOperationAST, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
 import type { GraphQLContext } from '../schema/context';
 import { formatGraphQLError } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
-import { checkOperationLimits } from '../schema/limits';
+import { checkOperationLimits, tooBig } from '../schema/limits';
+import { realmSizes } from '../schema/realm-sizes';
+import { exceedsReplySize, replyTooLargeMessage } from '../schema/reply-size';
+import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions';
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, sharing the HTTP server. Credentials come
  * from the connection_init payload (`{authorization: "Basic ..."}`) or the upgrade request's
  * Authorization header; bad or missing ones close the socket with 4403. Every operation on the
- * socket passes the same depth and cost limits as over HTTP.
+ * socket passes the same limits as over HTTP. Sockets are bounded (config.socketLimits): frame size,
+ * time to authenticate, unauthenticated sockets per process (more are refused with 503 before the
+ * upgrade), sockets per user (4429), operations per socket; revoked credentials end their sockets
+ * (SocketSessions).
  */
-type Extra = { user?: User } & Record<PropertyKey, unknown>;
+type Extra = { user?: User; gate?: DeliveryGate } & Record<PropertyKey, unknown>;
 
 /** As over HTTP (Zulip code in extensions.code), without the HTTP status hint. */
 function formatForSocket(error: GraphQLError): GraphQLFormattedError {
@@ -32,35 +38,62 @@ export interface SubscriptionServer {
 
 export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '/graphql'): SubscriptionServer {
   const schema = buildGraphQLSchema();
-  const wss = new WebSocketServer({ noServer: true });
+  const limits = deps.config.socketLimits;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxPayloadBytes });
+  const sessions = new SocketSessions(deps, limits.maxPerUser);
+  /** Sockets that have not authenticated yet (they get limits.initTimeoutMs to do so). */
+  const unauthenticated = new Set<WebSocket>();
   const onUpgrade = (request: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? '/', 'http://localhost');
     if (pathname !== path) {
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    if (unauthenticated.size >= limits.maxUnauthenticated) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      unauthenticated.add(ws);
+      ws.once('close', () => unauthenticated.delete(ws));
+      wss.emit('connection', ws, request);
+    });
   };
   server.on('upgrade', onUpgrade);
 
   const disposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
+      connectionInitWaitTimeout: limits.initTimeoutMs,
       onConnect: async (ctx) => {
         const fromPayload = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         const header = typeof fromPayload === 'string' ? fromPayload : ctx.extra.request.headers.authorization;
         if (!header) return false;
+        let user: User;
         try {
-          (ctx.extra as Extra).user = await authenticateRequest(deps, header);
-          return true;
+          user = await authenticateRequest(deps, header);
         } catch {
           return false;
         }
+        const socket = ctx.extra.socket;
+        if (socket.readyState !== socket.OPEN) return false;
+        const gate = sessions.add(socket, header, user);
+        if (!gate) {
+          socket.close(CLOSE_TOO_MANY, 'Too many connections');
+          return false;
+        }
+        unauthenticated.delete(socket);
+        Object.assign(ctx.extra as Extra, { user, gate });
+        return true;
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        // The operation being subscribed is already counted.
+        if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptions) {
+          return [tooBig(`Too many operations on this connection: at most ${limits.maxSubscriptions} may run at once`)];
+        }
         let document;
         try {
-          document = parse(payload.query);
+          document = parse(payload.query, { maxTokens: deps.config.graphqlLimits.maxTokens });
         } catch (error) {
           return [error as GraphQLError];
         }
@@ -69,15 +102,18 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return [new GraphQLError('Unable to identify the operation to run')];
         try {
-          checkOperationLimits(schema, document, operation, payload.variables ?? undefined);
+          checkOperationLimits(schema, document, operation, payload.variables, await realmSizes(deps), deps.config.graphqlLimits);
         } catch (error) {
           return [error as GraphQLError];
         }
-        const contextValue: GraphQLContext = { deps, user: (ctx.extra as Extra).user ?? null };
+        const { user, gate } = ctx.extra as Extra;
+        const contextValue: GraphQLContext = { deps, user: user ?? null, gate };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(formatForSocket),
       onNext: (_ctx, _id, _payload, _args, result) => {
+        const max = deps.config.graphqlLimits.maxReplyBytes;
+        if (exceedsReplySize(result.data, max)) return { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
         if (!result.errors) return;
         return { ...result, errors: result.errors.map(formatForSocket) };
       },
@@ -88,6 +124,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, path = '
   return {
     close: async () => {
       server.off('upgrade', onUpgrade);
+      sessions.close();
       await disposable.dispose();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -19,7 +19,7 @@ function subscribeWith(fixedTypes: string[] | null) {
       narrow: (args.narrow ?? []) as NarrowTerm[],
       allPublicStreams: args.allPublicStreams ?? false,
     };
-    return eventStream(context.deps, streamDescriptor(context.deps, context.user as User, options));
+    return eventStream(context.deps, streamDescriptor(context.deps, context.user as User, options), context.gate);
   };
 }
 

@@ -2,6 +2,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { registerPushDevice } from '../core/push/actions';
 import { TOKEN_KINDS, TokenKind } from '../core/push/model';
+import { addDeviceToken, removeDeviceToken } from '../core/push/tokens';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
@@ -28,6 +29,34 @@ export class PushResolver {
       bouncerPublicKey,
       encryptedPushRegistration,
     });
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Registers an iOS device token for push notifications (POST /users/me/apns_device_token).' })
+  async addApnsDeviceToken(@Arg('token') token: string, @Arg('appid') appid: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await addDeviceToken(ctx.deps, ctx.user as User, 'apns', token, appid);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Forgets an iOS device token (DELETE /users/me/apns_device_token).' })
+  async removeApnsDeviceToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await removeDeviceToken(ctx.deps, ctx.user as User, 'apns', token);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Registers an Android (FCM) registration token (POST /users/me/android_gcm_reg_id).' })
+  async addFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await addDeviceToken(ctx.deps, ctx.user as User, 'fcm', token, null);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Forgets an Android (FCM) registration token (DELETE /users/me/android_gcm_reg_id).' })
+  async removeFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await removeDeviceToken(ctx.deps, ctx.user as User, 'fcm', token);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { uploadRealmEmoji } from '../core/emoji/actions';
+import { deactivateRealmEmoji, uploadRealmEmoji } from '../core/emoji/actions';
 import { listRealmEmoji, realmEmojiImage } from '../core/emoji/queries';
 import { serverEmojiFile } from '../core/emoji/server-data';
 import type { AppDeps } from '../deps';
@@ -26,6 +26,16 @@ export const emojiRoutes: Route[] = [
       handler: async ({ deps, user, params, req }) => {
         const files = (req as Request & { files?: UploadedFile[] }).files ?? [];
         await uploadRealmEmoji(deps, user, params.emoji_name, files);
+      },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/realm/emoji/:emoji_name',
+    endpoint: endpoint({
+      params: { emoji_name: p.path.string() },
+      handler: async ({ deps, user, params }) => {
+        await deactivateRealmEmoji(deps, user, params.emoji_name);
       },
     }),
   },

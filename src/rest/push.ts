@@ -1,5 +1,6 @@
 import { registerPushDevice } from '../core/push/actions';
 import { TOKEN_KINDS } from '../core/push/model';
+import { addDeviceToken, DeviceTokenKind, removeDeviceToken, requireHuman } from '../core/push/tokens';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
 
@@ -26,4 +27,43 @@ export const pushRoutes: Route[] = [
       },
     }),
   },
+  {
+    method: 'POST',
+    path: '/users/me/apns_device_token',
+    endpoint: endpoint({
+      guard: ({ user }) => requireHuman(user),
+      params: { appid: p.string(), token: p.string() },
+      handler: async ({ deps, user, params }) => {
+        await addDeviceToken(deps, user, 'apns', params.token, params.appid);
+      },
+    }),
+  },
+  removeTokenRoute('/users/me/apns_device_token', 'apns'),
+  {
+    method: 'POST',
+    path: '/users/me/android_gcm_reg_id',
+    endpoint: endpoint({
+      guard: ({ user }) => requireHuman(user),
+      params: { token: p.string() },
+      handler: async ({ deps, user, params }) => {
+        await addDeviceToken(deps, user, 'fcm', params.token, null);
+      },
+    }),
+  },
+  removeTokenRoute('/users/me/android_gcm_reg_id', 'fcm'),
 ];
+
+/** The apps remove their token at logout. */
+function removeTokenRoute(path: string, kind: DeviceTokenKind): Route {
+  return {
+    method: 'DELETE',
+    path,
+    endpoint: endpoint({
+      guard: ({ user }) => requireHuman(user),
+      params: { token: p.string() },
+      handler: async ({ deps, user, params }) => {
+        await removeDeviceToken(deps, user, kind, params.token);
+      },
+    }),
+  };
+}

@@ -22,6 +22,8 @@ import { userTopicRoutes } from './user-topics';
 import { userStatusRoutes } from './user-status';
 import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
+import { linkifierRoutes } from './linkifiers';
+import { playgroundRoutes } from './playgrounds';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -48,6 +50,8 @@ export const routes: Route[] = [
   ...userStatusRoutes,
   ...mutedUserRoutes,
   ...alertWordRoutes,
+  ...linkifierRoutes,
+  ...playgroundRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

@@ -9,12 +9,21 @@ import type { GraphQLContext } from './context';
 import { apiErrorToGraphQL, formatGraphQLError } from './errors';
 import { buildGraphQLSchema } from './index';
 import { checkOperationLimits } from './limits';
+import { realmSizes } from './realm-sizes';
+import { exceedsReplySize, replyTooLargeMessage } from './reply-size';
 
-const limitsPlugin = (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> => ({
+const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps): ApolloServerPlugin<GraphQLContext> => ({
   async requestDidStart() {
     return {
       async didResolveOperation({ document, operation, request }) {
-        if (operation) checkOperationLimits(schema, document, operation, request.variables);
+        if (!operation) return;
+        checkOperationLimits(schema, document, operation, request.variables, await realmSizes(deps), deps.config.graphqlLimits);
+      },
+      async willSendResponse({ response }) {
+        const max = deps.config.graphqlLimits.maxReplyBytes;
+        if (response.body.kind !== 'single' || !exceedsReplySize(response.body.singleResult.data, max)) return;
+        response.body.singleResult = { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
+        response.http.status = 400;
       },
     };
   },
@@ -41,7 +50,9 @@ export async function graphQLHandler(deps: AppDeps): Promise<{ handler: RequestH
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(schema)],
+    plugins: [limitsPlugin(schema, deps)],
+    // Parsing and validation take time in proportion to the document: bound it (a 400 beyond).
+    parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
   });
   await apollo.start();
   return {

@@ -1,8 +1,11 @@
 import type { AppDeps } from '../deps';
 import type { User } from '../core/users/model';
+import type { DeliveryGate } from '../realtime/socket-sessions';
 
 /** Per-operation context: the app's dependencies and the authenticated account, if any. */
 export interface GraphQLContext {
   deps: AppDeps;
   user: User | null;
+  /** Over a WebSocket: subscriptions deliver through it (held while credentials are checked again). */
+  gate?: DeliveryGate;
 }

@@ -20,6 +20,7 @@ import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
+import { RealmConfigResolver } from '../resolvers/realm-config';
 import type { GraphQLContext } from './context';
 import { busOnlyPubSub } from './pubsub';
 
@@ -48,6 +49,7 @@ export const resolvers = [
   UserPreferencesResolver,
   MessageExtrasResolver,
   RealmResolver,
+  RealmConfigResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

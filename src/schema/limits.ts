@@ -1,71 +1,67 @@
-import {
-  DocumentNode,
-  FragmentDefinitionNode,
-  GraphQLError,
-  GraphQLSchema,
-  Kind,
-  OperationDefinitionNode,
-  SelectionSetNode,
-} from 'graphql';
-import { getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { MeasureAborted, measureOperation, OperationMeasure, RealmSizes } from './cost';
 
-/** Bounds on one operation, applied to HTTP and WebSocket operations alike. */
-export const MAX_QUERY_DEPTH = 10;
-export const MAX_QUERY_COST = 2000;
-
-function selectionDepth(
-  set: SelectionSetNode | undefined,
-  fragments: Map<string, FragmentDefinitionNode>,
-  seen: Set<string>,
-): number {
-  if (!set) return 0;
-  let deepest = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      // Introspection fields are free: client tooling needs the whole schema.
-      if (selection.name.value.startsWith('__')) continue;
-      deepest = Math.max(deepest, 1 + selectionDepth(selection.selectionSet, fragments, seen));
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, selectionDepth(selection.selectionSet, fragments, seen));
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || seen.has(name)) continue;
-      deepest = Math.max(deepest, selectionDepth(fragment.selectionSet, fragments, new Set([...seen, name])));
-    }
-  }
-  return deepest;
+/**
+ * Bounds on one operation, applied to HTTP and WebSocket operations alike, before any resolver
+ * runs (configurable, see GRAPHQL_LIMIT_VARIABLES in src/config.ts).
+ */
+export interface GraphQLLimits {
+  /** Nesting of fields, introspection included (the standard introspection query is 15 deep). */
+  maxDepth: number;
+  /** Field values resolved (see cost.ts). */
+  maxCost: number;
+  /** Objects returned in lists. */
+  maxRows: number;
+  maxAliases: number;
+  maxRootFields: number;
+  /** Mutations per operation: each one is a request the REST API would have rate-limited. */
+  maxMutations: number;
+  /** Lexical tokens of a document: bounds the work of parsing and validating it. */
+  maxTokens: number;
+  /** JSON bytes of one result (checked after execution, before it is serialized). */
+  maxReplyBytes: number;
 }
 
-export function operationDepth(document: DocumentNode, operation: OperationDefinitionNode): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  return selectionDepth(operation.selectionSet, fragments, new Set());
-}
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxDepth: 15,
+  maxCost: 100_000,
+  maxRows: 25_000,
+  maxAliases: 30,
+  maxRootFields: 30,
+  maxMutations: 5,
+  maxTokens: 5000,
+  maxReplyBytes: 64 * 1024 * 1024,
+};
 
-function tooBig(message: string): GraphQLError {
+export function tooBig(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 }
 
-/** Throws when the chosen operation is deeper or costlier than the limits allow. */
+/** Throws when the chosen operation exceeds a limit; returns its measure otherwise. */
 export function checkOperationLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
-  variables: Record<string, unknown> | undefined,
-): void {
-  const depth = operationDepth(document, operation);
-  if (depth > MAX_QUERY_DEPTH) {
-    throw tooBig(`Query is too deep: depth ${depth} exceeds the maximum of ${MAX_QUERY_DEPTH}`);
+  variables: Record<string, unknown> | undefined | null,
+  sizes: RealmSizes,
+  limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS,
+): OperationMeasure {
+  let measure: OperationMeasure;
+  try {
+    // A field visited costs at least 1 unless a list is empty; documents without fragments visit at most their tokens.
+    measure = measureOperation(schema, document, operation, variables ?? {}, sizes, { maxVisits: limits.maxCost + limits.maxTokens, maxDepth: limits.maxDepth });
+  } catch (error) {
+    if (error instanceof MeasureAborted) throw tooBig(`Query is too expensive: it exceeds the maximum cost of ${limits.maxCost}`);
+    throw error;
   }
-  const cost = getComplexity({
-    schema,
-    query: document,
-    operationName: operation.name?.value,
-    variables: variables ?? {},
-    estimators: [simpleEstimator({ defaultComplexity: 1 })],
-  });
-  if (cost > MAX_QUERY_COST) {
-    throw tooBig(`Query is too expensive: cost ${cost} exceeds the maximum of ${MAX_QUERY_COST}`);
-  }
+  const exceeds = (value: number, max: number, message: string) => {
+    if (value > max) throw tooBig(`${message.replace('#', String(value))} exceeds the maximum of ${max}`);
+  };
+  if (operation.operation === 'mutation') exceeds(measure.rootFields, limits.maxMutations, 'Too many mutations in one operation: #');
+  exceeds(measure.rootFields, limits.maxRootFields, 'Too many root fields in one operation: #');
+  exceeds(measure.aliases, limits.maxAliases, 'Too many aliases in one operation: #');
+  exceeds(measure.depth, limits.maxDepth, 'Query is too deep: depth #');
+  exceeds(measure.cost, limits.maxCost, 'Query is too expensive: cost #');
+  exceeds(measure.rows, limits.maxRows, 'Query returns too many rows: up to #');
+  return measure;
 }

@@ -23,7 +23,17 @@ describe('defaults', () => {
       invitationValidityMinutes: 14400,
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
+      graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
+      socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
+      maxQueuesPerUser: 50,
     });
+  });
+
+  test('abuse limits come from the environment and are checked', () => {
+    const config = loadConfig({ PARLEY_GRAPHQL_MAX_COST: '500', PARLEY_WS_INIT_TIMEOUT_SECONDS: '10', PARLEY_MAX_QUEUES_PER_USER: '7' });
+    expect([config.graphqlLimits.maxCost, config.socketLimits.initTimeoutMs, config.maxQueuesPerUser]).toEqual([500, 10_000, 7]);
+    expect(() => loadConfig({ PARLEY_GRAPHQL_MAX_MUTATIONS: '0' })).toThrow('PARLEY_GRAPHQL_MAX_MUTATIONS must be between 1 and 100000000, got 0');
+    expect(() => loadConfig({ PARLEY_WS_MAX_PAYLOAD_BYTES: 'big' })).toThrow('PARLEY_WS_MAX_PAYLOAD_BYTES must be a whole number, got "big"');
   });
 
   test('empty values count as unset', () => {

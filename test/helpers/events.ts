@@ -170,13 +170,15 @@ function isApiResponse(value: unknown): value is ApiResponse {
 }
 
 /**
- * Records every delivery published on the server's bus until stopped (events reach the bus only
- * after their transaction commits). Deliveries are copied, so later changes to the published
- * objects do not alter what was recorded.
+ * Records every delivery for clients published on the server's bus until stopped (events reach the
+ * bus only after their transaction commits). Deliveries are copied, so later changes to the
+ * published objects do not alter what was recorded.
  */
 export function captureEvents(ts: TestServer) {
   const deliveries: Delivery[] = [];
-  const stop = ts.server.deps.bus.subscribe((batch) => deliveries.push(...structuredClone(batch)));
+  // Deliveries meant for clients: those for no one (auth_changed, presence_written) are the server's own.
+  const forClients = (d: Delivery) => d.userIds.length > 0 || d.publicChannel === true;
+  const stop = ts.server.deps.bus.subscribe((batch) => deliveries.push(...structuredClone(batch.filter(forClients))));
   /** Deliveries of one event type (and op), in publish order. */
   const of = (type: string, op?: string): Delivery[] => deliveries.filter((d) => d.event.type === type && (op === undefined || d.event.op === op));
   return {

@@ -535,6 +535,9 @@ export const reducers: Record<string, Reducer> = {
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
   },
+  realm_playgrounds: (state, event) => {
+    if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
+  },
   push_device: (state, event) => {
     if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
   },

@@ -193,6 +193,44 @@ describeWithRedis('several processes sharing Redis', () => {
     expect(assertSuccess(await client(b, bob).get('/users/me')).max_message_id).toBeLessThan(latest.max_message_id);
   });
 
+  test('a user past the queue bound loses the longest-idle queue, whichever process registers', async () => {
+    const quinn = await makeUser(a, 400);
+    const first = await quiet(a, quinn);
+    const waiting = getEvents(b, quinn, first.queueId, -1);
+    await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
+    const idle = await quiet(b, quinn);
+    const later: string[] = [];
+    // The default bound is 50: 48 more fill it, one more evicts `idle` (the waiting queue goes last).
+    for (let i = 0; i < 49; i++) later.push((await quiet(i % 2 === 0 ? a : b, quinn)).queueId);
+    assertError(await client(a, quinn).get('/events', { queue_id: idle.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`);
+    const store = a.server.deps.realtime!.queues.store;
+    expect((await store.queueIdsForUsers(a.server.deps.realmId, [quinn.id]))[0]).toHaveLength(50);
+    // One more evicts the longest idle of the rest, then the waiting one is last of all.
+    await quiet(a, quinn);
+    assertError(await client(b, quinn).get('/events', { queue_id: later[0], last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${later[0]}`);
+    assertSuccess(await client(a, quinn).delete('/events', { queue_id: first.queueId }));
+    await expect(waiting).rejects.toThrow(/BAD_EVENT_QUEUE_ID/);
+  });
+
+  test('a key regenerated on one process closes the other’s sockets and is refused there at once', async () => {
+    const rita = await makeUser(a, 400);
+    assertSuccess(await client(b, rita).get('/users/me')); // cached on b
+    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    let closeCode: number | null = null;
+    const messages: any[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+    ws.on('close', (code) => (closeCode = code));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: basicAuth(rita) } }));
+    await waitUntil(() => messages.some((m) => m.type === 'connection_ack'));
+    const old = { ...rita };
+    const { api_key } = assertSuccess(await client(a, rita).post('/users/me/api_key/regenerate'));
+    assertError(await client(b, old).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+    await waitUntil(() => closeCode !== null);
+    expect(closeCode).toBe(4403);
+    assertSuccess(await client(b, { ...rita, apiKey: api_key }).get('/users/me'));
+  });
+
   test('a process that goes away takes no queue with it', async () => {
     const reg = await quiet(a, alice);
     assertSuccess(await rename(a, bob, 'Bob Before'));

@@ -195,13 +195,22 @@ describe('connection', () => {
     expect(sub.results).toEqual([]);
   });
 
-  test('operations over the socket obey the cost limit', async () => {
-    const fields = Array.from({ length: 1100 }, (_, i) => `a${i}: me { userId }`).join(' ');
+  test('operations over the socket obey the same limits as over HTTP', async () => {
+    const pages = (count: number) =>
+      `{ ${Array.from({ length: count }, (_, i) => `p${i}: messages(numBefore: 5000) { messages { id content senderId timestamp } }`).join(' ')} }`;
     const c = connect(alice);
-    const error = await new Promise<any>((resolve) => {
-      c.subscribe({ query: `{ ${fields} }` }, { next: () => resolve(null), error: resolve, complete: () => {} });
-    });
-    expect(error).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Query is too expensive: cost \d+ exceeds the maximum of 2000$/), extensions: { code: 'BAD_REQUEST' } })]);
+    const refusal = (query: string) =>
+      new Promise<any>((resolve) => {
+        c.subscribe({ query }, { next: () => resolve(null), error: resolve, complete: () => {} });
+      });
+    expect(await refusal(pages(30))).toEqual([
+      expect.objectContaining({ message: 'Query is too expensive: cost 600180 exceeds the maximum of 100000', extensions: { code: 'BAD_REQUEST' } }),
+    ]);
+    const started = performance.now();
+    expect(await refusal(pages(100))).toEqual([
+      expect.objectContaining({ message: 'Too many root fields in one operation: 100 exceeds the maximum of 30', extensions: { code: 'BAD_REQUEST' } }),
+    ]);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test('closing the server ends live subscriptions', async () => {

@@ -161,6 +161,14 @@ describe('AuthCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  test('auth_changed (keys, role, activation; sent to no client) forgets that user', () => {
+    const cache = new AuthCache();
+    cache.remember('a', owner(1), cache.ticket());
+    cache.remember('b', owner(2), cache.ticket());
+    cache.forgetFromDeliveries([{ realmId: 1, userIds: [], event: { type: 'auth_changed', user_id: 1 } }]);
+    expect([cache.get('a'), cache.get('b')?.user.id]).toEqual([undefined, 2]);
+  });
+
   test('it holds at most its capacity, dropping the oldest entries', () => {
     const cache = new AuthCache(5_000, 2);
     cache.remember('a', owner(1), cache.ticket());

@@ -57,3 +57,19 @@ async function emitRealmEmojiUpdate(deps: AppDeps, uow: UnitOfWork): Promise<voi
   const realmEmoji = await listRealmEmoji(uow.trx, deps.realmId);
   uow.emit({ type: 'realm_emoji', op: 'update', realm_emoji: realmEmoji }, await activeUserIds(uow.trx, deps.realmId));
 }
+
+/**
+ * DELETE /realm/emoji/{name}: deactivates the active custom emoji of that name (old messages and
+ * reactions keep showing it). Administrators may remove any, others only their own.
+ */
+export async function deactivateRealmEmoji(deps: AppDeps, actor: User, name: string): Promise<void> {
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    const emoji = await RealmEmoji.query(uow.trx).select('id', 'author_id').forUpdate().findOne({ realm_id: deps.realmId, name, deactivated: false });
+    if (!emoji) throw new ApiError('BAD_REQUEST', `Emoji '${name}' does not exist`, 404);
+    if (!isAdminRole(actor.role) && emoji.author_id !== actor.id) {
+      throw errors.badRequest('Must be an organization administrator or emoji author');
+    }
+    await RealmEmoji.query(uow.trx).patch({ deactivated: true }).where('id', emoji.id);
+    await emitRealmEmojiUpdate(deps, uow);
+  });
+}

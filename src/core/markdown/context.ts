@@ -1,3 +1,5 @@
+import type { CompiledLinkifier } from '../linkifiers/compiled';
+
 /**
  * What the renderer may know about the organization. The renderer itself is pure: callers
  * resolve the names a message refers to in one batch (see `referenceCandidates` and
@@ -41,6 +43,8 @@ export interface RenderContext {
   channelByName(name: string): LinkableChannel | undefined;
   /** Active custom emoji by name. */
   realmEmoji(name: string): RenderRealmEmoji | undefined;
+  /** The organization's linkifiers, in the order they apply. */
+  linkifiers: readonly CompiledLinkifier[];
 }
 
 export interface RenderContextData {
@@ -49,6 +53,7 @@ export interface RenderContextData {
   groups?: MentionGroup[];
   channels?: LinkableChannel[];
   realmEmoji?: RenderRealmEmoji[];
+  linkifiers?: readonly CompiledLinkifier[];
 }
 
 /** Indexes resolved rows for the renderer. */
@@ -69,6 +74,7 @@ export function buildRenderContext(data: RenderContextData = {}): RenderContext 
     groupByName: (name) => groups.get(name),
     channelByName: (name) => channels.get(name),
     realmEmoji: (name) => emoji.get(name),
+    linkifiers: data.linkifiers ?? [],
   };
 }
 

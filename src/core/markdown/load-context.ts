@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { inParallel } from '../../db/in-parallel';
 import { activeRealmEmojiByName } from '../emoji/queries';
 import { realmEmojiSourceUrl } from '../emoji/view';
+import { realmLinkifiers } from '../linkifiers/cache';
 import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
 import { referenceCandidates } from './scan';
 
@@ -13,7 +14,8 @@ export interface LoadContextOptions {
 
 /**
  * Fetches what a piece of Markdown refers to, one query per kind: the users named or numbered in
- * mentions, the user groups, the custom emoji and (through the resolver) the channels.
+ * mentions, the user groups, the custom emoji and (through the resolver) the channels. The
+ * organization's linkifiers come from a per-process cache (no query once loaded).
  * System groups stand for roles and are not mentionable by name.
  */
 export async function loadRenderContext(
@@ -23,11 +25,12 @@ export async function loadRenderContext(
   options: LoadContextOptions = {},
 ): Promise<RenderContext> {
   const wanted = referenceCandidates(content);
-  const [users, groups, emoji, channels] = await inParallel(db, [
+  const [users, groups, emoji, channels, linkifiers] = await inParallel(db, [
     () => loadUsers(db, realmId, wanted.userNames, wanted.userIds),
     () => loadGroups(db, realmId, wanted.groupNames),
     () => activeRealmEmojiByName(db, realmId, wanted.emojiNames),
     async () => (wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : []),
+    () => realmLinkifiers(db, realmId),
   ] as const);
   return buildRenderContext({
     realmUrl: options.realmUrl,
@@ -35,6 +38,7 @@ export async function loadRenderContext(
     groups,
     channels,
     realmEmoji: [...emoji.values()].map((e) => ({ id: e.id, name: e.name, sourceUrl: realmEmojiSourceUrl(e) })),
+    linkifiers,
   });
 }
 

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { EMPTY_CONTEXT, RenderContext } from './context';
 import { MentionSummary, newEnv, summarize } from './env';
+import { linkifiers } from './plugins/linkifiers';
 import { unicodeEmoji } from './plugins/unicode-emoji';
 import { zulipBlocks } from './plugins/zulip-blocks';
 import { zulipInline } from './plugins/zulip-inline';
@@ -19,7 +20,7 @@ const NOT_AUTOLINKED_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);
  * linked, newlines are line breaks, and Zulip's syntax (mentions, channel links, emoji) comes
  * from the plugins. The output is the HTML Zulip stores as `rendered_content`.
  */
-function createRenderer(): MarkdownIt.MarkdownIt {
+function createRenderer(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   // Zulip has no setext headings, reference links, image syntax or <angle> autolinks; GFM's
   // strikethrough is replaced by Zulip's looser one.
@@ -44,6 +45,7 @@ function createRenderer(): MarkdownIt.MarkdownIt {
   zulipInline(md);
   zulipBlocks(md);
   unicodeEmoji(md);
+  if (withLinkifiers) linkifiers(md);
   return md;
 }
 
@@ -60,15 +62,18 @@ function hostTld(url: string): string {
 }
 
 let renderer: MarkdownIt.MarkdownIt | null = null;
+let linkifyingRenderer: MarkdownIt.MarkdownIt | null = null;
 
-function markdownIt(): MarkdownIt.MarkdownIt {
-  renderer ??= createRenderer();
+/** Organizations without linkifiers get a renderer without their rules, which costs nothing extra. */
+function markdownIt(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
+  if (withLinkifiers) return (linkifyingRenderer ??= createRenderer(true));
+  renderer ??= createRenderer(false);
   return renderer;
 }
 
 function render(content: string, ctx: RenderContext, mentionsEnabled: boolean): RenderResult {
   const env = newEnv(ctx, mentionsEnabled);
-  const html = markdownIt().render(content, env as unknown as Record<string, unknown>).replace(/\n+$/, '');
+  const html = markdownIt(ctx.linkifiers.length > 0).render(content, env as unknown as Record<string, unknown>).replace(/\n+$/, '');
   return { html, mentions: summarize(env) };
 }
 

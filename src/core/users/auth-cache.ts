@@ -17,8 +17,9 @@ import type { User } from './model';
  * 2. `watchWrites` sees every statement this process sends that writes users, api_keys or realms
  *    (any feature's action, a script, a test), clears the cache and stores nothing until that write
  *    has settled, so no writer in this process can forget to invalidate.
- * 3. `forgetFromDeliveries`: `realm_user` events and realm deactivation on the bus. This is how
- *    other processes learn of changes once the bus spans processes.
+ * 3. `forgetFromDeliveries`: `realm_user` events, realm deactivation and `auth_changed` (published
+ *    by `forgetAuthAfterCommit`, to no client) on the bus. This is how other processes learn of
+ *    changes once the bus spans processes, key changes included, which tell clients nothing.
  * 4. The short lifetime bounds the rest: other processes' writes that publish nothing. On the
  *    embedded database no other process can write (its directory is locked by the one process
  *    that opened it), so path 2 sees every write and entries may live much longer
@@ -116,7 +117,9 @@ export class AuthCache {
   /** Invalidation fed by bus deliveries: any change to a user, or to the realm's activation. */
   forgetFromDeliveries(deliveries: Delivery[]): void {
     for (const { event } of deliveries) {
-      if (event.type === 'realm_user') {
+      if (event.type === AUTH_CHANGED && typeof event.user_id === 'number') {
+        this.forgetUser(event.user_id);
+      } else if (event.type === 'realm_user') {
         const userId = (event.person as { user_id?: unknown } | undefined)?.user_id;
         if (typeof userId === 'number') this.forgetUser(userId);
         else this.forgetAll();
@@ -132,11 +135,19 @@ export class AuthCache {
 }
 
 /**
- * For actions: forget the user's cached authentications once the transaction commits. `watchWrites`
- * stops holding when the COMMIT is sent; this closes the moment until it has taken effect.
+ * A bus event for the server's processes only (no recipients): the user's keys, role, activation or
+ * permissions changed. Auth caches forget the user; live WebSocket sessions check their credentials.
+ */
+export const AUTH_CHANGED = 'auth_changed';
+
+/**
+ * For actions: forget the user's cached authentications once the transaction commits, in this
+ * process at once and in every process through the bus. `watchWrites` stops holding when the COMMIT
+ * is sent; this closes the moment until it has taken effect.
  */
 export function forgetAuthAfterCommit(deps: { authCache: AuthCache }, uow: UnitOfWork, userId: number): void {
   uow.afterCommit(() => deps.authCache.forgetUser(userId));
+  uow.deliveries.push({ realmId: uow.realmId, userIds: [], event: { type: AUTH_CHANGED, user_id: userId } });
 }
 
 const WRITES_AUTH_TABLES = writesTables(['users', 'api_keys', 'realms']);

@@ -1,0 +1,127 @@
+import type { WebSocket } from 'ws';
+import type { AppDeps } from '../deps';
+import { AUTH_CHANGED } from '../core/users/auth-cache';
+import type { User } from '../core/users/model';
+import { authenticateRequest } from '../rest/auth';
+import type { Delivery } from './bus';
+
+/** Close codes of the GraphQL WebSocket (graphql-ws uses 4400–4499 for the protocol's own). */
+export const CLOSE_FORBIDDEN = 4403;
+export const CLOSE_TOO_MANY = 4429;
+
+/**
+ * Holds a socket's deliveries while its credentials are checked again. Bus listeners run in the
+ * order they subscribed and SocketSessions subscribes before any subscription stream, so the gate
+ * is held before any event published after the change reaches a stream of the socket.
+ */
+export class DeliveryGate {
+  private holds = 0;
+  private readonly listeners = new Set<() => void>();
+
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
+  hold(): void {
+    this.holds++;
+  }
+
+  release(): void {
+    if (this.holds === 0 || --this.holds > 0) return;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  onRelease(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+interface Session {
+  socket: WebSocket;
+  gate: DeliveryGate;
+  /** The credentials the socket authenticated with, checked again when they may have been revoked. */
+  authorization: string;
+  user: User;
+}
+
+/**
+ * The authenticated GraphQL WebSockets of this process, by user: bounds how many one user holds,
+ * and ends those whose credentials no longer hold. Every process hears of changed credentials on the
+ * bus (`auth_changed` for keys, role, activation and permissions; realm deactivation) and checks its
+ * own sockets of that user again, holding their deliveries meanwhile: a socket whose credentials are
+ * refused now, or whose user lost rights (a lower role), is closed with 4403 and receives nothing
+ * published after the change. Its client reconnects and is authorized afresh.
+ */
+export class SocketSessions {
+  private readonly byUser = new Map<number, Set<Session>>();
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly maxPerUser: number,
+  ) {
+    this.stopListening = deps.bus.subscribe((deliveries) => this.onDeliveries(deliveries));
+  }
+
+  /**
+   * Registers an authenticated socket and returns the gate its subscriptions deliver through; null
+   * (and nothing registered) when the user holds too many.
+   */
+  add(socket: WebSocket, authorization: string, user: User): DeliveryGate | null {
+    let own = this.byUser.get(user.id);
+    if (!own) this.byUser.set(user.id, (own = new Set()));
+    if (own.size >= this.maxPerUser) return null;
+    const session: Session = { socket, gate: new DeliveryGate(), authorization, user };
+    own.add(session);
+    socket.once('close', () => {
+      own.delete(session);
+      if (own.size === 0 && this.byUser.get(user.id) === own) this.byUser.delete(user.id);
+    });
+    return session.gate;
+  }
+
+  countFor(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  private onDeliveries(deliveries: Delivery[]): void {
+    for (const { event } of deliveries) {
+      if (event.type === AUTH_CHANGED && typeof event.user_id === 'number') {
+        this.recheck(event.user_id);
+      } else if (event.type === 'realm' && event.op === 'deactivated') {
+        for (const userId of this.byUser.keys()) this.recheck(userId);
+      }
+    }
+  }
+
+  /** Authenticates each of the user's sockets again, from the database, and closes those refused. */
+  private recheck(userId: number): void {
+    const own = this.byUser.get(userId);
+    if (!own) return;
+    for (const session of own) {
+      session.gate.hold();
+      void authenticateRequest(this.deps, session.authorization)
+        .then(
+          (now) => {
+            // A higher role number is a lesser role (owner 100 … guest 600): what it saw may be too much.
+            if (now.id !== session.user.id || now.role > session.user.role) this.end(session);
+            else session.user = now;
+          },
+          () => this.end(session),
+        )
+        .finally(() => session.gate.release());
+    }
+  }
+
+  /** Closes the socket; its held deliveries are never released to it (graphql-ws ends its streams). */
+  private end(session: Session): void {
+    session.socket.close(CLOSE_FORBIDDEN, 'Forbidden');
+    session.gate.hold();
+  }
+
+  close(): void {
+    this.stopListening();
+    this.byUser.clear();
+  }
+}

@@ -1,0 +1,84 @@
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { deactivateRealmEmoji } from '../core/emoji/actions';
+import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../core/linkifiers/actions';
+import { listLinkifiers } from '../core/linkifiers/queries';
+import { addPlayground, removePlayground } from '../core/playgrounds/actions';
+import { listPlaygrounds } from '../core/playgrounds/queries';
+import type { User } from '../core/users/model';
+import type { GraphQLContext } from '../schema/context';
+import { CodePlaygroundType, LinkifierType } from '../schema/realm-config';
+
+const me = (ctx: GraphQLContext) => ctx.user as User;
+
+/** Organization configuration: linkifiers, code playgrounds and custom emoji removal, as in REST. */
+@Resolver()
+export class RealmConfigResolver {
+  @Authorized()
+  @Query(() => [LinkifierType], { description: 'The linkifiers, in the order they apply (GET /realm/linkifiers).' })
+  async linkifiers(@Ctx() ctx: GraphQLContext): Promise<LinkifierType[]> {
+    return (await listLinkifiers(ctx.deps.knex, ctx.deps.realmId)).map(LinkifierType.from);
+  }
+
+  @Authorized()
+  @Mutation(() => Int, { description: 'Adds a linkifier, applied after the others; returns its id (administrators).' })
+  async addLinkifier(@Arg('pattern') pattern: string, @Arg('urlTemplate') urlTemplate: string, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return addLinkifier(ctx.deps, me(ctx), { pattern, urlTemplate });
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Replaces a linkifier\'s pattern and template (administrators).' })
+  async updateLinkifier(
+    @Arg('id', () => Int) id: number,
+    @Arg('pattern') pattern: string,
+    @Arg('urlTemplate') urlTemplate: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<boolean> {
+    await updateLinkifier(ctx.deps, me(ctx), id, { pattern, urlTemplate });
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes a linkifier (administrators).' })
+  async removeLinkifier(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await removeLinkifier(ctx.deps, me(ctx), id);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Sets the order linkifiers apply in: every id once (administrators).' })
+  async reorderLinkifiers(@Arg('orderedLinkifierIds', () => [Int]) ids: number[], @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await reorderLinkifiers(ctx.deps, me(ctx), ids);
+    return true;
+  }
+
+  @Authorized()
+  @Query(() => [CodePlaygroundType], { description: 'The organization\'s code playgrounds.' })
+  async codePlaygrounds(@Ctx() ctx: GraphQLContext): Promise<CodePlaygroundType[]> {
+    return (await listPlaygrounds(ctx.deps.knex, ctx.deps.realmId)).map(CodePlaygroundType.from);
+  }
+
+  @Authorized()
+  @Mutation(() => Int, { description: 'Adds a code playground; returns its id (administrators).' })
+  async addCodePlayground(
+    @Arg('name') name: string,
+    @Arg('pygmentsLanguage') pygmentsLanguage: string,
+    @Arg('urlTemplate') urlTemplate: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<number> {
+    return addPlayground(ctx.deps, me(ctx), { name, pygmentsLanguage, urlTemplate });
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes a code playground (administrators).' })
+  async removeCodePlayground(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await removePlayground(ctx.deps, me(ctx), id);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Deactivates a custom emoji: administrators any, others their own (DELETE /realm/emoji/{name}).' })
+  async deactivateCustomEmoji(@Arg('name') name: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await deactivateRealmEmoji(ctx.deps, me(ctx), name);
+    return true;
+  }
+}
