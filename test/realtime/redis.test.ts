@@ -5,6 +5,7 @@ import { namespaceFor } from '../../src/realtime/redis';
 import type { RedisQueueStore } from '../../src/realtime/redis-store';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
+import { freshOwnUser } from '../helpers/own-user';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
 import { describeWithRedis as withRedis, REDIS_URL, removeKeys } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
@@ -149,6 +150,36 @@ describeWithRedis('several processes sharing Redis', () => {
     } finally {
       store.maxEvents = saved;
     }
+  });
+
+  test("GET /users/me on one process follows changes made on the other", async () => {
+    const exactOn = async (on: TestServer, who: TestUser) => {
+      const fresh = await freshOwnUser(on, who.id);
+      const served = assertSuccess(await client(on, who).get('/users/me'));
+      return JSON.stringify(served) === JSON.stringify(fresh);
+    };
+    const field = assertSuccess(await client(a, a.owner).post('/realm/profile_fields', { name: 'Desk', field_type: 1 })).id;
+    expect(await exactOn(b, bob)).toBe(true);
+    const changes: (() => Promise<unknown>)[] = [
+      () => client(a, alice).post('/messages', { type: 'direct', to: JSON.stringify([bob.id]), content: 'from a' }),
+      () => rename(a, bob, 'Bob Renamed On A'),
+      () => client(a, bob).patch('/users/me/profile_data', { data: JSON.stringify([{ id: field, value: 'B-12' }]) }),
+      () => client(a, bob).patch('/settings', { timezone: 'Asia/Tokyo' }),
+      () => client(a, a.owner).patch(`/users/${bob.id}`, { role: 300 }),
+      () => client(a, a.owner).delete(`/realm/profile_fields/${field}`),
+    ];
+    // Within 2 s, less than the entries' lifetime on PostgreSQL: the bus, not expiry, brought the change.
+    for (const change of changes) {
+      assertSuccess((await change()) as never);
+      await waitUntil(() => exactOn(b, bob), 2_000);
+    }
+    const latest = assertSuccess(await client(b, bob).get('/users/me'));
+    expect(latest).toMatchObject({ full_name: 'Bob Renamed On A', timezone: 'Asia/Tokyo', role: 300, profile_data: {} });
+    expect(latest.max_message_id).toBeGreaterThan(0);
+    // Deleting the message on the first process steps the second one's answer back.
+    assertSuccess(await client(a, alice).delete(`/messages/${latest.max_message_id}`));
+    await waitUntil(() => exactOn(b, bob), 2_000);
+    expect(assertSuccess(await client(b, bob).get('/users/me')).max_message_id).toBeLessThan(latest.max_message_id);
   });
 
   test('a user past the queue bound loses the longest-idle queue, whichever process registers', async () => {

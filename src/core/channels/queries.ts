@@ -15,7 +15,7 @@ import {
 } from './access';
 import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
-import { channelDict, ChannelDict, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
+import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
 
 /** Read side of channels: what one viewer may see. */
 
@@ -148,7 +148,12 @@ export interface SubscriptionInfo {
 export async function gatherSubscriptions(
   db: Knex,
   user: User,
-  options: { includeSubscribers: boolean; includeArchived: boolean },
+  options: {
+    includeSubscribers: boolean;
+    includeArchived: boolean;
+    /** How the channels' view context is loaded (POST /register shares one between its slices). */
+    viewContext?: (streams: Stream[]) => Promise<ChannelViewContext>;
+  },
 ): Promise<SubscriptionInfo> {
   const viewer = await loadViewer(db, user);
   let query = Stream.query(db).where('realm_id', user.realm_id);
@@ -156,7 +161,7 @@ export async function gatherSubscriptions(
   const streams = await query;
   const byId = new Map(streams.map((s) => [s.id, s]));
   const subs = (await Subscription.query(db).where('user_id', user.id)).filter((sub) => byId.has(sub.stream_id));
-  const ctx = await loadChannelViewContext(db, user.realm_id, streams);
+  const ctx = await (options.viewContext ?? ((all) => loadChannelViewContext(db, user.realm_id, all)))(streams);
 
   const subscribed: SubscriptionDict[] = [];
   const unsubscribed: SubscriptionDict[] = [];
