@@ -29,6 +29,8 @@ export interface Realtime {
   save(knex: Knex): Promise<void>;
   /** Releases the bus, the store and any Redis connections. */
   close(): Promise<void>;
+  /** The process's Redis connections when REDIS_URL is set (other shared state may use them). */
+  redis: RedisConnections | null;
 }
 
 class QueueingBus implements EventBus {
@@ -82,6 +84,7 @@ export async function createRealtime(config: Config, knex: Knex, realmId: number
   return {
     bus: new QueueingBus(inner, queues),
     queues,
+    redis,
     restore: async (db, realm) => {
       if (!(store instanceof MemoryQueueStore)) return;
       await announceRestart(queues, await loadQueues(db, realm, store));

@@ -4,8 +4,9 @@ import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
-import { authenticateRequest } from './auth';
-import { ApiRequest, parseBody } from './body';
+import { admitRequest } from './admit';
+import { ApiRequest, readBody } from './body';
+import { closeIfBodyUnread } from './body-limits';
 import type { Endpoint } from './endpoint';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -93,9 +94,9 @@ export function isRestUrl(url: string): boolean {
 }
 
 /**
- * One request listener for every /api/v1 route: parse the body, match, authenticate, decode, run,
- * envelope. It works on node:http's objects without express, which would cost more per request
- * than everything else a simple endpoint does.
+ * One request listener for every /api/v1 route: match, authenticate and rate-limit (from the
+ * headers), read the body, decode, run, envelope. It works on node:http's objects without express,
+ * which would cost more per request than everything else a simple endpoint does.
  */
 export function restRequestHandler(deps: AppDeps, routes: Route[]) {
   // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.
@@ -152,19 +153,21 @@ export function restRequestHandler(deps: AppDeps, routes: Route[]) {
         res.setHeader('Allow', allowed.join(', '));
         throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed });
       }
-      const user = ep.auth === 'required' ? await authenticateRequest(deps, req.headers.authorization) : null;
+      // Credentials and rate limits come from the headers, before a byte of the body is read.
+      const user = await admitRequest(deps, req, res, ep.auth);
+      const reading = readBody(req, res, deps.config.maxRequestBodyBytes);
+      if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
       const payload = await ep.run({ deps, user, raw, req, res });
       if (res.headersSent) return;
       sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
     } catch (error) {
+      closeIfBodyUnread(req, res);
       if (error instanceof ApiError) sendError(res, error);
       else sendInternalError(res, error, req);
     }
   };
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    parseBody(req, res, () => void dispatch(req, res));
-  };
+  return (req: IncomingMessage, res: ServerResponse): void => void dispatch(req, res);
 }

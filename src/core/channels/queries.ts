@@ -15,7 +15,7 @@ import {
 } from './access';
 import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
-import { channelDict, ChannelDict, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
+import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
 import { isRowId } from '../../db/ids';
 import { anyOf } from '../../db/lists';
 
@@ -150,7 +150,12 @@ export interface SubscriptionInfo {
 export async function gatherSubscriptions(
   db: Knex,
   user: User,
-  options: { includeSubscribers: boolean; includeArchived: boolean },
+  options: {
+    includeSubscribers: boolean;
+    includeArchived: boolean;
+    /** How the channels' view context is loaded (POST /register shares one between its slices). */
+    viewContext?: (streams: Stream[]) => Promise<ChannelViewContext>;
+  },
 ): Promise<SubscriptionInfo> {
   const viewer = await loadViewer(db, user);
   let query = Stream.query(db).where('realm_id', user.realm_id);
@@ -158,7 +163,7 @@ export async function gatherSubscriptions(
   const streams = await query;
   const byId = new Map(streams.map((s) => [s.id, s]));
   const subs = (await Subscription.query(db).where('user_id', user.id)).filter((sub) => byId.has(sub.stream_id));
-  const ctx = await loadChannelViewContext(db, user.realm_id, streams);
+  const ctx = await (options.viewContext ?? ((all) => loadChannelViewContext(db, user.realm_id, all)))(streams);
 
   const subscribed: SubscriptionDict[] = [];
   const unsubscribed: SubscriptionDict[] = [];

@@ -59,11 +59,10 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
       ? []
       : await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', [...anonymousMembers])).pluck('id'),
   );
-  const members = new Map<number, number[]>();
-  for (const row of memberRows) members.set(row.group_id, [...(members.get(row.group_id) ?? []), row.user_id]);
-  const subgroups = new Map<number, number[]>();
-  for (const row of subgroupRows) subgroups.set(row.supergroup_id, [...(subgroups.get(row.supergroup_id) ?? []), row.subgroup_id]);
-  const ascending = (list: number[] | undefined) => [...(list ?? [])].sort((a, b) => a - b);
+  // Lists grow in place: system groups have as many members as the organization has people.
+  const members = listsByKey(memberRows, (r) => r.group_id, (r) => r.user_id);
+  const subgroups = listsByKey(subgroupRows, (r) => r.supergroup_id, (r) => r.subgroup_id);
+  const ascending = (list: number[] | undefined) => (list ?? []).sort((a, b) => a - b);
   return groups.map((group) => {
     const setting = (name: (typeof GROUP_PERMISSION_SETTING_NAMES)[number]) => apiGroupSettingValue(groupSetting(group, name, nobody), active);
     return {
@@ -84,6 +83,16 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
       deactivated: group.deactivated,
     };
   });
+}
+
+function listsByKey<R>(rows: R[], key: (row: R) => number, value: (row: R) => number): Map<number, number[]> {
+  const lists = new Map<number, number[]>();
+  for (const row of rows) {
+    const list = lists.get(key(row));
+    if (list) list.push(value(row));
+    else lists.set(key(row), [value(row)]);
+  }
+  return lists;
 }
 
 export async function groupDict(db: Knex, realmId: number, group: UserGroup): Promise<UserGroupDict> {
