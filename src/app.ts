@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from './deps';
 import { ApiError, errors } from './errors';
+import { bodyTooLarge, closeIfBodyUnread } from './rest/body-limits';
 import { SERVER_EMOJI_DIRECTORY } from './core/emoji/server-data';
 import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
@@ -40,11 +41,18 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });
-  app.use((_req: Request, res: Response) => sendError(res, errors.notFound()));
+  app.use((req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
+    sendError(res, errors.notFound());
+  });
   // Express reaches this only for errors thrown outside a handler (e.g. GraphQL JSON body parsing).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: number }).status;
+    const { status, limit } = error as { status?: number; limit?: unknown };
+    // A body over the limit may already have been answered while it streamed in.
+    if (res.headersSent) return;
+    closeIfBodyUnread(req, res);
     if (error instanceof ApiError) sendError(res, error);
+    else if (status === 413 && typeof limit === 'number') sendError(res, bodyTooLarge(limit));
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });

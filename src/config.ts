@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { isValidEmail } from './core/users/validation';
+import { parseProxyEntry } from './rest/client-address';
+import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './core/rate-limits/rules';
 import type { GraphQLLimits } from './schema/limits';
 
 /** Runtime configuration, read from the environment once at start-up. */
@@ -29,6 +31,13 @@ export interface Config {
   invitesDailyMax: number;
   /** Validity of an invitation when the inviter does not choose one. */
   invitationValidityMinutes: number;
+  /** Largest request body accepted, in bytes; larger ones are refused before they are read. */
+  maxRequestBodyBytes: number;
+  /** Whether requests and logins are rate limited (off for benchmarks and trusted deployments). */
+  rateLimiting: boolean;
+  rateLimitRules: RateRules;
+  /** Reverse proxies whose X-Forwarded-For names the client (addresses or CIDR blocks). */
+  trustedProxies: string[];
   /** How long one POST /streams/{id}/delete_topic keeps deleting before answering `complete: false`. */
   deleteTopicTimeLimitSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
@@ -105,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (realmName.length > 40) throw new ConfigError('PARLEY_REALM_NAME must be at most 40 characters long');
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const externalUrl = (urlVar(env, 'PARLEY_EXTERNAL_URL', ['http:', 'https:']) ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
+  const maxFileUploadSizeMib = intVar(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25, 0, 1_000_000);
   return {
     port,
     host,
@@ -123,8 +133,9 @@ export function loadConfig(env: Env = process.env): Config {
     emailFrom: emailFrom(env, externalUrl),
     invitesDailyMax: intVar(env, 'PARLEY_INVITES_DAILY_MAX', 100, 0, 1_000_000),
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
+    ...requestLimits(env, maxFileUploadSizeMib),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
-    maxFileUploadSizeMib: intVar(env, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB', 25, 0, 1_000_000),
+    maxFileUploadSizeMib,
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
   };
@@ -162,6 +173,48 @@ function metricsToken(env: Env): string | null {
     throw new ConfigError('PARLEY_METRICS_TOKEN must be at least 16 printable characters without spaces');
   }
   return raw;
+}
+
+/**
+ * Request size and rate limits. The body limit is Zulip's 25 MiB, or 1 MiB more than the largest
+ * file upload allowed when that is over 25 MiB (an upload's body is the file plus its framing).
+ */
+function requestLimits(env: Env, maxFileUploadSizeMib: number): Pick<Config, 'maxRequestBodyBytes' | 'rateLimiting' | 'rateLimitRules' | 'trustedProxies'> {
+  const bodyMib = intVar(env, 'PARLEY_MAX_REQUEST_BODY_MIB', maxFileUploadSizeMib > 25 ? maxFileUploadSizeMib + 1 : 25, 1, 1_000_001);
+  return {
+    maxRequestBodyBytes: bodyMib * 1024 * 1024,
+    rateLimiting: boolVar(env, 'PARLEY_RATE_LIMITING', true),
+    rateLimitRules: rateRules(env),
+    trustedProxies: trustedProxies(env),
+  };
+}
+
+function boolVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function trustedProxies(env: Env): string[] {
+  const entries = (env.PARLEY_TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!parseProxyEntry(entry)) throw new ConfigError(`PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "${entry}"`);
+  }
+  return entries;
+}
+
+function rateRules(env: Env): RateRules {
+  const rules = { ...DEFAULT_RATE_RULES };
+  for (const [domain, name] of Object.entries(RATE_RULE_VARIABLES) as [RateDomain, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const parsed = parseRateRules(raw);
+    if (!parsed) throw new ConfigError(`${name} must be seconds:requests pairs separated by commas (e.g. 60:200), got "${raw}"`);
+    rules[domain] = parsed;
+  }
+  return rules;
 }
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

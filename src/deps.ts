@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
+import type { RateLimits } from './core/rate-limits/limiter';
 import type { AuthCache } from './core/users/auth-cache';
 import type { EventBus } from './realtime/bus';
 import type { Realtime } from './realtime/realtime';
@@ -15,4 +16,6 @@ export interface AppDeps {
   realtime?: Realtime;
   /** Recent API-key authentications; actions that change keys or accounts invalidate it. */
   authCache: AuthCache;
+  /** Request and login counters (Zulip's rate limits). */
+  rateLimits: RateLimits;
 }

@@ -10,6 +10,8 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { describeFailure } from './failure-log';
+import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 
 export interface RunningServer {
@@ -41,7 +43,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
   watchWrites(db.knex, authCache);
   realtime.bus.subscribe((deliveries) => authCache.forgetFromDeliveries(deliveries));
   realtime.bus.subscribe((deliveries) => forgetLinkifiersFromDeliveries(db.knex, deliveries));
-  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache };
+  const store = realtime.redis && { client: realtime.redis.command, prefix: realtime.redis.prefix };
+  const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting, store);
+  const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache, rateLimits };
   await realtime.restore(db.knex, realmId);
   const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
@@ -86,7 +90,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       try {
         await realtime.save(db.knex);
       } catch (error) {
-        console.error('could not save the event queues', error);
+        console.error(`could not save the event queues: ${describeFailure(error)}`);
       }
       await realtime.close();
       if (!options.database) await db.close();

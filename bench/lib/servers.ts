@@ -146,6 +146,15 @@ async function freshDatabase(kind: DatabaseKind, adminUrl: string | null): Promi
   };
 }
 
+/**
+ * Load generators send far more than Zulip's limits allow a user: benchmarked servers run with rate
+ * limiting off, unless BENCH_RATE_LIMITING=1 (which keeps the environment's PARLEY_RATE_LIMIT_*
+ * rules, to measure what counting costs).
+ */
+function rateLimiting(): Record<string, string> {
+  return process.env.BENCH_RATE_LIMITING === '1' ? { PARLEY_RATE_LIMITING: 'true' } : { PARLEY_RATE_LIMITING: 'false' };
+}
+
 export async function startParley(kind: DatabaseKind, adminUrl: string | null, options: ParleyOptions = {}): Promise<ParleyProcess> {
   const db = await freshDatabase(kind, adminUrl);
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the Parley process there when it stops.
@@ -153,7 +162,7 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null, o
   let started;
   try {
     const seed: Record<string, string> = options.seed ? { BENCH_SEED: options.seed } : {};
-    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1' }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
+    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1', ...rateLimiting() }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
   } catch (error) {
     await db.drop();
     throw error;

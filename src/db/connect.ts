@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
+import { recordFailedStatement } from '../failure-log';
 import { lockDatabaseDir } from './lock';
 
 // PostgreSQL returns bigint and count(*) as strings; PGlite returns numbers. Parse them the same way
@@ -32,7 +33,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       client: 'pg',
       connection: options.url,
       pool: { min: 0, max: options.poolMax ?? 10 },
+      compileSqlOnError: false,
     });
+    rememberFailedStatements(knex);
     await knex.raw('select 1');
     return { knex, kind: 'postgres', close: () => knex.destroy() };
   }
@@ -53,7 +56,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client: ClientPgLite as never,
     dialect: 'postgres',
     connection: () => ({ pglite }) as never,
+    compileSqlOnError: false,
   } as Knex.Config);
+  rememberFailedStatements(knex);
   return {
     knex,
     kind: 'pglite',
@@ -66,6 +71,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     },
   };
+}
+
+/**
+ * Failed statements keep their parameters out of error messages (`compileSqlOnError: false` leaves
+ * the placeholders in) and note which statement failed on the error, for a log line that names the
+ * statement without its values (src/failure-log.ts).
+ */
+function rememberFailedStatements(knex: Knex): void {
+  knex.on('query-error', (error: unknown, query: { sql?: string; bindings?: unknown[] }) => recordFailedStatement(error, query.sql, query.bindings));
 }
 
 /** True for a unique-constraint violation, from either driver. */

@@ -6,6 +6,7 @@ import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
+import { RateLimits } from '../core/rate-limits/limiter';
 import { AuthCache } from '../core/users/auth-cache';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
@@ -57,7 +58,8 @@ async function prepareOrganization(db: Database, config: Config, out: Out): Prom
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
   // The CLI serves no clients: its bus has no listeners and its cache is never read.
-  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache() };
+  const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting);
+  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache(), rateLimits };
   const owner = await ensureOwner(deps, config.dataDir);
   await ensureSystemBots(db.knex);
   if (owner) {

@@ -28,8 +28,11 @@ async function check(run: () => Promise<unknown>): Promise<CheckResult> {
 /** The database (one trivial query) and, when REDIS_URL is set, Redis (one PING). */
 export async function readiness(deps: AppDeps): Promise<Readiness> {
   const checks: Record<string, CheckResult> = {};
-  const ping = deps.realtime?.pingRedis;
-  const [database, redis] = await Promise.all([check(() => deps.knex.raw('select 1')), ping ? check(ping) : null]);
+  const connections = deps.realtime?.redis;
+  const [database, redis] = await Promise.all([
+    check(() => deps.knex.raw('select 1')),
+    connections ? check(() => connections.command.ping()) : null,
+  ]);
   checks.database = database;
   if (redis) checks.redis = redis;
   return { ready: Object.values(checks).every((result) => result === 'ok'), checks };

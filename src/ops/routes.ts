@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import express, { Request, Response } from 'express';
 import type { AppDeps } from '../deps';
+import { clientAddress } from '../rest/client-address';
 import { readiness } from './health';
 import type { Metrics } from './metrics';
 
@@ -43,7 +44,8 @@ export function opsRouter(deps: AppDeps, metrics: Metrics): express.Router {
       res.status(401).set('WWW-Authenticate', 'Bearer realm="metrics"').json({ status: 'unauthorized', msg: 'A valid metrics token is required' });
       return;
     }
-    if (token === null && !isLoopback(req.socket.remoteAddress)) {
+    // Behind a trusted reverse proxy on this machine the client is the forwarded address, not the proxy.
+    if (token === null && !isLoopback(clientAddress(req, deps.config.trustedProxies))) {
       res.status(403).json({ status: 'forbidden', msg: 'Metrics are served to this machine only unless PARLEY_METRICS_TOKEN is set' });
       return;
     }

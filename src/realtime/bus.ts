@@ -1,4 +1,5 @@
 import type { CapabilityName } from './state';
+import { describeFailure } from '../failure-log';
 
 /**
  * The event bus. Actions queue Zulip-shaped events with an explicit recipient list while their
@@ -64,7 +65,7 @@ export function notifyListeners(listeners: Iterable<BusListener>, deliveries: De
     try {
       listener(deliveries);
     } catch (error) {
-      console.error('event bus listener failed', error);
+      console.error(`event bus listener failed: ${describeFailure(error)}`);
     }
   }
 }

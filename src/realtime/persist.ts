@@ -5,6 +5,7 @@ import { acceptsEvent } from './descriptor';
 import type { MemoryQueueStore } from './memory-store';
 import type { EventQueues } from './queues';
 import type { SavedQueue } from './store';
+import { anyOf } from '../db/lists';
 
 /**
  * Keeping in-memory event queues across a graceful restart: saved to the database when the server
@@ -21,7 +22,7 @@ export async function saveQueues(knex: Knex, store: MemoryQueueStore): Promise<n
   const queues = store.snapshot();
   await knex.transaction(async (trx) => {
     const ids = queues.map((q) => q.descriptor.id);
-    if (ids.length > 0) await trx(TABLE).whereIn('queue_id', ids).delete();
+    if (ids.length > 0) await trx(TABLE).whereRaw(...anyOf('queue_id', ids, 'text')).delete();
     // Batches keep each statement well below parameter limits.
     for (let i = 0; i < queues.length; i += 500) {
       await trx(TABLE).insert(

@@ -4,6 +4,7 @@ import { Delivery, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
 import type { QueueBatch, QueueStore, StoredEvent } from './store';
 import { eventsForQueue } from './transforms';
+import { describeFailure } from '../failure-log';
 
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
@@ -257,5 +258,5 @@ export class EventQueues {
 }
 
 function logFailure(error: unknown): void {
-  console.error('event queue operation failed', error);
+  console.error(`event queue operation failed: ${describeFailure(error)}`);
 }

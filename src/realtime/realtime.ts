@@ -8,6 +8,7 @@ import { RedisConnections } from './redis';
 import { RedisBus } from './redis-bus';
 import { RedisQueueStore } from './redis-store';
 import type { QueueStore } from './store';
+import { describeFailure } from '../failure-log';
 
 /**
  * The real-time side of a server process: the bus actions publish to, and the event queues it
@@ -28,8 +29,8 @@ export interface Realtime {
   save(knex: Knex): Promise<void>;
   /** Releases the bus, the store and any Redis connections. */
   close(): Promise<void>;
-  /** Round trip to Redis when REDIS_URL is set (readiness); null when there is no Redis. */
-  pingRedis: (() => Promise<void>) | null;
+  /** The process's Redis connections when REDIS_URL is set (other shared state may use them). */
+  redis: RedisConnections | null;
 }
 
 class QueueingBus implements EventBus {
@@ -44,7 +45,7 @@ class QueueingBus implements EventBus {
       await this.queues.fanOut(deliveries);
     } catch (error) {
       // The transaction has committed; a queue failure must not turn the request into an error.
-      console.error('event queue fan-out failed', error);
+      console.error(`event queue fan-out failed: ${describeFailure(error)}`);
     }
     await this.inner.publish(deliveries);
   }
@@ -83,6 +84,7 @@ export async function createRealtime(config: Config, knex: Knex, realmId: number
   return {
     bus: new QueueingBus(inner, queues),
     queues,
+    redis,
     restore: async (db, realm) => {
       if (!(store instanceof MemoryQueueStore)) return;
       await announceRestart(queues, await loadQueues(db, realm, store));
@@ -91,7 +93,6 @@ export async function createRealtime(config: Config, knex: Knex, realmId: number
     save: async (db) => {
       if (store instanceof MemoryQueueStore) await saveQueues(db, store);
     },
-    pingRedis: redis ? async () => void (await redis!.command.ping()) : null,
     close: async () => {
       await inner.close();
       await store.close();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import Redis from 'ioredis';
+import { describeFailure } from '../failure-log';
 
 /**
  * The two Redis connections a server process uses when REDIS_URL is set: one for commands, one in
@@ -24,7 +25,7 @@ export class RedisConnections {
         try {
           handler(message);
         } catch (error) {
-          console.error(`handling a Redis message on ${channel} failed`, error);
+          console.error(`handling a Redis message on ${channel} failed: ${describeFailure(error)}`);
         }
       }
     });

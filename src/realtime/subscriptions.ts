@@ -7,7 +7,8 @@ import type { Metrics } from '../ops/metrics';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
 import type { GraphQLContext } from '../schema/context';
-import { formatGraphQLError } from '../schema/errors';
+import { ApiError } from '../errors';
+import { apiErrorToGraphQL, formatGraphQLError } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
@@ -31,6 +32,17 @@ function formatForSocket(error: GraphQLError): GraphQLFormattedError {
   if (!formatted.extensions || !('http' in formatted.extensions)) return formatted;
   const { http: _http, ...extensions } = formatted.extensions;
   return { ...formatted, extensions };
+}
+
+async function rateLimitErrors(deps: AppDeps, user: User | null): Promise<GraphQLError[] | null> {
+  if (!deps.rateLimits.enabled || !user) return null;
+  try {
+    await deps.rateLimits.countRequest(user.id, undefined);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return [apiErrorToGraphQL(error)];
+    throw error;
+  }
 }
 
 export interface SubscriptionServer {
@@ -109,6 +121,9 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
           return [error as GraphQLError];
         }
         const { user, gate } = ctx.extra as Extra;
+        // Each operation counts against its user's rate limit, as an HTTP request does.
+        const limited = await rateLimitErrors(deps, user ?? null);
+        if (limited) return limited;
         const contextValue: GraphQLContext = { deps, user: user ?? null, gate };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },

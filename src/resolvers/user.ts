@@ -73,7 +73,7 @@ export class UserResolver {
     @Arg('password') password: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ApiKeyResult> {
-    const result = await loginWithPassword(ctx.deps, username, password);
+    const result = await loginWithPassword(ctx.deps, username, password, ctx.address);
     return Object.assign(new ApiKeyResult(), { apiKey: result.api_key, email: result.email, userId: result.user_id });
   }
 }

@@ -12,6 +12,16 @@ import { parseJsonParam, v, Validator } from './validate';
  */
 type Source = 'request' | 'path';
 
+/**
+ * What a parameter holds, as far as a generator of requests needs to know (the fuzz test reads it
+ * from the route table): `values` lists an enumeration's members. Parameters declared with their
+ * own decoder are `raw`.
+ */
+export interface ParamKind {
+  type: 'string' | 'enum' | 'int' | 'bool' | 'json' | 'intList' | 'raw';
+  values?: readonly (string | number)[];
+}
+
 export class Param<T> {
   constructor(
     readonly decodeRaw: (raw: string, name: string) => T,
@@ -19,37 +29,40 @@ export class Param<T> {
     readonly fallback: (() => T) | undefined = undefined,
     readonly source: Source = 'request',
     readonly aliases: string[] = [],
+    readonly kind: ParamKind = { type: 'raw' },
   ) {}
 
   optional(): Param<T | undefined> {
-    return new Param<T | undefined>(this.decodeRaw, false, undefined, this.source, this.aliases);
+    return new Param<T | undefined>(this.decodeRaw, false, undefined, this.source, this.aliases, this.kind);
   }
 
   default(value: T): Param<T> {
-    return new Param<T>(this.decodeRaw, false, () => value, this.source, this.aliases);
+    return new Param<T>(this.decodeRaw, false, () => value, this.source, this.aliases, this.kind);
   }
 
   /** Older names a client may still send for this parameter. */
   alias(...names: string[]): Param<T> {
-    return new Param<T>(this.decodeRaw, this.required, this.fallback, this.source, [...this.aliases, ...names]);
+    return new Param<T>(this.decodeRaw, this.required, this.fallback, this.source, [...this.aliases, ...names], this.kind);
   }
 }
+
+const kinded = <T>(decode: (raw: string, name: string) => T, kind: ParamKind) => new Param<T>(decode, true, undefined, 'request', [], kind);
 
 const json = <T>(validator: Validator<T>) => (raw: string, name: string) => validator(parseJsonParam(raw, name), name);
 
 export const p = {
   /** A plain string, used as sent. */
-  string: (rules?: Parameters<typeof v.string>[0]) => new Param<string>((raw, name) => v.string(rules)(raw, name)),
+  string: (rules?: Parameters<typeof v.string>[0]) => kinded<string>((raw, name) => v.string(rules)(raw, name), { type: 'string' }),
   /** A string restricted to some values ("Invalid x" otherwise). */
-  enum: <T extends string>(values: readonly T[]) => new Param<T>((raw, name) => v.oneOf(values)(raw, name)),
+  enum: <T extends string>(values: readonly T[]) => kinded<T>((raw, name) => v.oneOf(values)(raw, name), { type: 'enum', values }),
   /** JSON-encoded scalars and structures. */
-  int: (rules?: Parameters<typeof v.int>[0]) => new Param<number>(json(v.int(rules))),
-  bool: () => new Param<boolean>(json(v.bool())),
+  int: (rules?: Parameters<typeof v.int>[0]) => kinded<number>(json(v.int(rules)), { type: 'int' }),
+  bool: () => kinded<boolean>(json(v.bool()), { type: 'bool' }),
   /** A JSON integer from a fixed set ("Invalid x" otherwise). */
   intIn: <T extends number>(values: readonly T[]) =>
-    new Param<T>(json((value, name) => v.oneOf(values)(v.int()(value, name), name))),
-  json: <T>(validator: Validator<T>) => new Param<T>(json(validator)),
-  intList: () => new Param<number[]>(json(v.list(v.int()))),
+    kinded<T>(json((value, name) => v.oneOf(values)(v.int()(value, name), name)), { type: 'enum', values }),
+  json: <T>(validator: Validator<T>) => kinded<T>(json(validator), { type: 'json' }),
+  intList: () => kinded<number[]>(json(v.list(v.int())), { type: 'intList' }),
   /** Path segments; a segment of the wrong shape means the route does not exist. */
   path: {
     int: () =>
@@ -61,8 +74,22 @@ export const p = {
         true,
         undefined,
         'path',
+        [],
+        { type: 'int' },
       ),
-    string: () => new Param<string>((raw) => raw, true, undefined, 'path'),
+    /** NUL names nothing (and cannot be sent to the database). */
+    string: () =>
+      new Param<string>(
+        (raw) => {
+          if (raw.includes('\u0000')) throw errors.notFound();
+          return raw;
+        },
+        true,
+        undefined,
+        'path',
+        [],
+        { type: 'string' },
+      ),
   },
 };
 

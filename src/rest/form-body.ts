@@ -10,6 +10,10 @@ import qs from 'qs';
  */
 export const PARAMETER_LIMIT = 10_000;
 
+/** What `parseForm` answers for a body of more than PARAMETER_LIMIT fields. */
+export const TOO_MANY_PARAMETERS = Symbol('too many parameters');
+type Fields = Record<string, string>;
+
 const PLAIN_FORM_TYPE = /^application\/x-www-form-urlencoded(?:\s*;\s*charset="?utf-8"?)?$/i;
 
 /**
@@ -27,12 +31,12 @@ export function isPlainForm(req: IncomingMessage, maxBytes: number): boolean {
 }
 
 /** Reads a plain form's fields (as `parseForm` does); null for a body that cannot be read. */
-export function readPlainForm(req: IncomingMessage, done: (fields: Record<string, string> | null) => void): void {
+export function readPlainForm(req: IncomingMessage, done: (fields: Fields | typeof TOO_MANY_PARAMETERS | null) => void): void {
   const expected = Number(req.headers['content-length']);
   const chunks: Buffer[] = [];
   let received = 0;
   let finished = false;
-  const finish = (fields: Record<string, string> | null) => {
+  const finish = (fields: Fields | typeof TOO_MANY_PARAMETERS | null) => {
     if (finished) return;
     finished = true;
     done(fields);
@@ -66,14 +70,14 @@ function decode(text: string): string {
 /**
  * A form body's fields as the REST layer sees them after express.urlencoded (whose repeated names
  * the router reduces to their last value): the last value of a repeated name, without empty and
- * `__proto__` names. Null when there are more than PARAMETER_LIMIT fields, which body-parser
+ * `__proto__` names. TOO_MANY_PARAMETERS past PARAMETER_LIMIT fields, which body-parser
  * refuses. Names starting with "[" follow qs's bracket rules, so such a body goes to qs itself.
  */
-export function parseForm(body: string): Record<string, string> | null {
+export function parseForm(body: string): Fields | typeof TOO_MANY_PARAMETERS | null {
   if (body.length === 0) return {};
   let count = 1;
   for (let at = body.indexOf('&'); at !== -1; at = body.indexOf('&', at + 1)) {
-    if (++count > PARAMETER_LIMIT) return null;
+    if (++count > PARAMETER_LIMIT) return TOO_MANY_PARAMETERS;
   }
   // As qs does before splitting: escaped brackets count as brackets when finding a name's end.
   const text = body.replace(/%5B/gi, '[').replace(/%5D/gi, ']');

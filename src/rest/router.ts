@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
-import { authenticateRequest } from './auth';
-import { ApiRequest, parseBody } from './body';
+import { describeFailure, describeUrl } from '../failure-log';
+import { admitRequest } from './admit';
+import { ApiRequest, readBody } from './body';
+import { closeIfBodyUnread } from './body-limits';
 import type { Endpoint } from './endpoint';
 import type { Metrics, RouteRecorder } from '../ops/metrics';
 
@@ -79,8 +81,8 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 
 export function sendInternalError(res: ServerResponse, error: unknown, req: IncomingMessage): void {
   const requestId = crypto.randomUUID();
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
-  console.error(`[${requestId}] ${req.method} ${url} failed:`, error);
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  console.error(`[${requestId}] ${req.method} ${describeUrl(url)} failed: ${describeFailure(error)}`);
   if (res.headersSent) return;
   sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }
@@ -95,9 +97,9 @@ export function isRestUrl(url: string): boolean {
 }
 
 /**
- * One request listener for every /api/v1 route: parse the body, match, authenticate, decode, run,
- * envelope. It works on node:http's objects without express, which would cost more per request
- * than everything else a simple endpoint does.
+ * One request listener for every /api/v1 route: match, authenticate and rate-limit (from the
+ * headers), read the body, decode, run, envelope. It works on node:http's objects without express,
+ * which would cost more per request than everything else a simple endpoint does.
  */
 export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Metrics) {
   // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.
@@ -157,21 +159,24 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
         res.setHeader('Allow', allowed.join(', '));
         throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed });
       }
-      const user = ep.auth === 'required' ? await authenticateRequest(deps, req.headers.authorization) : null;
+      // Credentials and rate limits come from the headers, before a byte of the body is read.
+      const user = await admitRequest(deps, req, res, ep.auth);
+      const reading = readBody(req, res, deps.config.maxRequestBodyBytes);
+      if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
       const payload = await ep.run({ deps, user, raw, req, res });
       if (res.headersSent) return;
       sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
     } catch (error) {
+      closeIfBodyUnread(req, res);
       if (error instanceof ApiError) sendError(res, error);
       else sendInternalError(res, error, req);
+    } finally {
+      // Also after endpoints that answer by themselves (file downloads, long polls).
+      recorder?.record(req.method, res.statusCode, started);
     }
-    recorder?.record(req.method, res.statusCode, started);
   };
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    parseBody(req, res, () => void dispatch(req, res, started));
-  };
+  return (req: IncomingMessage, res: ServerResponse): void => void dispatch(req, res, performance.now());
 }

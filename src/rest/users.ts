@@ -6,12 +6,13 @@ import {
   updateUser,
 } from '../core/users/actions';
 import { loginWithPassword } from '../core/users/authenticate';
-import { getUserForViewer, listUsersForViewer, maxMessageId } from '../core/users/queries';
+import { getUserForViewer, listUsersForViewer } from '../core/users/queries';
+import { ownMaxMessageId, ownProfileData } from '../core/users/own-values';
 import { ROLE_VALUES } from '../core/users/roles';
 import { ownUserDict } from '../core/users/view';
 import { updateUserProfileData } from '../core/profile-fields/actions';
-import { profileDataFor } from '../core/profile-fields/queries';
 import { profileDataValidator } from '../core/profile-fields/validation';
+import { clientAddress } from './client-address';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
 
@@ -27,7 +28,7 @@ export const userRoutes: Route[] = [
     endpoint: endpoint({
       auth: 'none',
       params: { username: p.string(), password: p.string() },
-      handler: async ({ deps, params }) => loginWithPassword(deps, params.username, params.password),
+      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, clientAddress(req, deps.config.trustedProxies)),
     }),
   },
   {
@@ -43,8 +44,10 @@ export const userRoutes: Route[] = [
     path: '/users/me',
     endpoint: endpoint({
       params: {},
-      handler: async ({ deps, user }) =>
-        ownUserDict(deps.config, user, await maxMessageId(deps, user), (await profileDataFor(deps.knex, deps.realmId, [user.id])).get(user.id)),
+      handler: async ({ deps, user }) => {
+        const [maxMessageId, profileData] = await Promise.all([ownMaxMessageId(deps, user.id), ownProfileData(deps, user.id)]);
+        return ownUserDict(deps.config, user, maxMessageId, profileData);
+      },
     }),
   },
   {

@@ -1,11 +1,13 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { RequestHandler } from 'express';
+import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
-import { authenticateRequest } from '../rest/auth';
+import { admit } from '../rest/admit';
+import { refuseLargeBodies } from '../rest/body-guard';
+import { clientAddress } from '../rest/client-address';
 import type { GraphQLContext } from './context';
 import { apiErrorToGraphQL, formatGraphQLError } from './errors';
 import { buildGraphQLSchema } from './index';
@@ -31,16 +33,23 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
   },
 });
 
-/** Credentials are optional here (fetchApiKey needs none); when sent they must be valid. */
-export async function graphQLContext(deps: AppDeps, authorization: string | undefined): Promise<GraphQLContext> {
-  if (!authorization) return { deps, user: null };
+/**
+ * Credentials are optional here (fetchApiKey needs none); when sent they must be valid. Each request
+ * counts against the same rate limit as a REST request: its user's, or its address's without
+ * valid credentials.
+ */
+export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
-    return { deps, user: await authenticateRequest(deps, authorization) };
+    const user = await admit(deps, req, res, 'optional');
+    return { deps, user, address: clientAddress(req, deps.config.trustedProxies) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
     throw error;
   }
 }
+
+/** GraphQL documents and variables are small: no operation needs a larger body. */
+const GRAPHQL_BODY_BYTES = 1024 * 1024;
 
 export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<{ handler: RequestHandler[]; stop: () => Promise<void> }> {
   const schema = buildGraphQLSchema();
@@ -59,8 +68,9 @@ export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<
   await apollo.start();
   return {
     handler: [
-      express.json({ limit: '1mb' }),
-      expressMiddleware(apollo, { context: async ({ req }) => graphQLContext(deps, req.headers.authorization) }),
+      refuseLargeBodies(GRAPHQL_BODY_BYTES),
+      express.json({ limit: GRAPHQL_BODY_BYTES }),
+      expressMiddleware(apollo, { context: async ({ req, res }) => graphQLContext(deps, req, res) }),
     ],
     stop: () => apollo.stop(),
   };

@@ -6,6 +6,8 @@ import type { DeliveryGate } from '../realtime/socket-sessions';
 export interface GraphQLContext {
   deps: AppDeps;
   user: User | null;
+  /** The client's address, which unauthenticated requests and failed logins are counted by. */
+  address?: string;
   /** Over a WebSocket: subscriptions deliver through it (held while credentials are checked again). */
   gate?: DeliveryGate;
 }

@@ -1,6 +1,7 @@
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApiError } from '../errors';
+import { describeFailure } from '../failure-log';
 
 /** GraphQL errors carry the same Zulip code as REST in extensions.code. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
@@ -12,7 +13,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   }
-  console.error('GraphQL operation failed:', original);
+  console.error(`GraphQL operation failed: ${describeFailure(original)}`);
   return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 

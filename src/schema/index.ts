@@ -22,6 +22,7 @@ import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
 import type { GraphQLContext } from './context';
+import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
@@ -55,7 +56,13 @@ export const resolvers = [
 let cached: GraphQLSchema | null = null;
 
 export function buildGraphQLSchema(): GraphQLSchema {
-  cached ??= buildSchemaSync({ resolvers: [...resolvers], authChecker, validate: false, pubSub: busOnlyPubSub });
+  cached ??= buildSchemaSync({
+    resolvers: [...resolvers],
+    authChecker,
+    validate: false,
+    pubSub: busOnlyPubSub,
+    globalMiddlewares: [refuseNulArguments],
+  });
   return cached;
 }
 

@@ -1,6 +1,7 @@
 import express, { Request, Response, Router } from 'express';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
+import { refuseLargeBodies } from '../rest/body-guard';
 import { acceptInvitation, findUsableInvite } from '../core/invites/actions';
 import { Realm } from '../core/realm/model';
 
@@ -52,6 +53,9 @@ function sendFailure(res: Response, error: unknown): void {
   res.status(error.httpStatus).type('html').send(page('Invitation', `<h1>Whoops.</h1><p class="error">${escape(error.message)}</p>`));
 }
 
+/** The sign-up form has three short fields. */
+const FORM_BYTES = 64 * 1024;
+
 export function joinRouter(deps: AppDeps): Router {
   const router = Router();
   const path = '/join/:key{/}';
@@ -65,7 +69,7 @@ export function joinRouter(deps: AppDeps): Router {
     }
   });
 
-  router.post(path, express.urlencoded({ extended: false, limit: '64kb' }), async (req: Request, res: Response) => {
+  router.post(path, refuseLargeBodies(FORM_BYTES), express.urlencoded({ extended: false, limit: FORM_BYTES }), async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const key = String(req.params.key);
     let invite;

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrations } from '../../migrations';
 import { loadConfig } from '../../src/config';
-import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertError, assertSuccess, client } from '../helpers/api';
@@ -119,7 +118,6 @@ describe('commands', () => {
   afterAll(async () => {
     await ws.cleanup();
   }, SERVER_HOOK_TIMEOUT);
-  beforeEach(() => resetLoginLimits());
 
   test('migrate applies every migration once; migrate --rollback undoes them', async () => {
     const names = migrations.map((m) => m.name);

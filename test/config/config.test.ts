@@ -21,6 +21,16 @@ describe('defaults', () => {
       emailFrom: 'noreply@127.0.0.1',
       invitesDailyMax: 100,
       invitationValidityMinutes: 14400,
+      maxRequestBodyBytes: 25 * 1024 * 1024,
+      rateLimiting: true,
+      // Zulip's RATE_LIMITING_RULES defaults, plus failed logins per address.
+      rateLimitRules: {
+        api_by_user: [{ seconds: 60, requests: 200 }],
+        api_by_ip: [{ seconds: 60, requests: 100 }],
+        authenticate_by_username: [{ seconds: 1800, requests: 5 }],
+        authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
+      },
+      trustedProxies: [],
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
       graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
@@ -76,6 +86,26 @@ describe('accepted values', () => {
     });
   });
 
+  test('request limits: body size in MiB, the rate-limiting switch, rules as seconds:requests pairs', () => {
+    const config = loadConfig({
+      PARLEY_MAX_REQUEST_BODY_MIB: '100',
+      PARLEY_RATE_LIMITING: 'false',
+      PARLEY_RATE_LIMIT_API_BY_USER: '86400:5000, 60:300',
+      PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP: '3600:20',
+    });
+    expect(config.maxRequestBodyBytes).toBe(100 * 1024 * 1024);
+    // Without its own setting the body limit leaves room for the largest file upload allowed.
+    expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '200' }).maxRequestBodyBytes).toBe(201 * 1024 * 1024);
+    expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '10' }).maxRequestBodyBytes).toBe(25 * 1024 * 1024);
+    expect(config.rateLimiting).toBe(false);
+    expect(config.rateLimitRules.api_by_user).toEqual([{ seconds: 60, requests: 300 }, { seconds: 86400, requests: 5000 }]);
+    expect(config.rateLimitRules.authenticate_by_ip).toEqual([{ seconds: 3600, requests: 20 }]);
+    expect(config.rateLimitRules.api_by_ip).toEqual([{ seconds: 60, requests: 100 }]);
+    expect(loadConfig({ PARLEY_RATE_LIMITING: 'TRUE' }).rateLimiting).toBe(true);
+    expect(loadConfig({ PARLEY_TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ' }).trustedProxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(loadConfig({ PARLEY_RATE_LIMITING: '0' }).rateLimiting).toBe(false);
+  });
+
   test('the external URL loses its trailing slashes', () => {
     expect(loadConfig({ PARLEY_EXTERNAL_URL: 'https://chat.example.com/' }).externalUrl).toBe('https://chat.example.com');
   });
@@ -100,6 +130,12 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: 'lots' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be a whole number, got "lots"'],
     [{ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '2000000' }, 'PARLEY_MAX_FILE_UPLOAD_SIZE_MIB must be between 0 and 1000000, got 2000000'],
     [{ PARLEY_QUEUE_TIMEOUT_SECONDS: 'soon' }, 'PARLEY_QUEUE_TIMEOUT_SECONDS must be a whole number, got "soon"'],
+    [{ PARLEY_MAX_REQUEST_BODY_MIB: '0' }, 'PARLEY_MAX_REQUEST_BODY_MIB must be between 1 and 1000001, got 0'],
+    [{ PARLEY_TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "proxy.internal"'],
+    [{ PARLEY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "10.0.0.0/33"'],
+    [{ PARLEY_RATE_LIMITING: 'maybe' }, 'PARLEY_RATE_LIMITING must be true or false, got "maybe"'],
+    [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
+    [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
     [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { RunningServer, startServer } from '../../src/server';
 import { assertSuccess, client } from '../helpers/api';
 import { freshPostgresDatabase, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
@@ -40,7 +39,6 @@ function readZuliprc(file: string): Record<string, string> {
   return Object.fromEntries(lines.slice(1).map((line) => line.split(/=(.*)/s).slice(0, 2)));
 }
 
-beforeEach(() => resetLoginLimits());
 
 describe('first start', () => {
   test('creates the owner and writes a zuliprc whose key works', async () => {

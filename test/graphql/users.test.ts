@@ -1,4 +1,3 @@
-import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, basicAuth, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
@@ -11,7 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts.close();
 }, SERVER_HOOK_TIMEOUT);
-beforeEach(() => resetLoginLimits());
 
 const USER_FIELDS = `userId email deliveryEmail fullName dateJoined isActive isOwner isAdmin isGuest isBot botType botOwnerId
   role timezone avatarUrl avatarVersion`;

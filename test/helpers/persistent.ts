@@ -6,7 +6,7 @@ import knexFactory from 'knex';
 import { loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/connect';
 import { startServer } from '../../src/server';
-import type { TestServer } from './server';
+import { TEST_ENV, TestServer } from './server';
 
 /**
  * A database that outlives one server, for tests that stop a server and start another on the same
@@ -59,6 +59,7 @@ export async function startOn(
     HOST: '127.0.0.1',
     PARLEY_OWNER_PASSWORD: OWNER_PASSWORD,
     PARLEY_REALM_NAME: 'Test Org',
+    ...TEST_ENV,
     ...db.env,
     ...env,
   });

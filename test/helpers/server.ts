@@ -42,6 +42,12 @@ export async function freshPostgresDatabase(adminUrl: string): Promise<{ url: st
   };
 }
 
+/**
+ * As Zulip's test settings do, test servers start with rate limiting off: a test makes far more
+ * requests than a client would. Tests of the limits pass PARLEY_RATE_LIMITING=true.
+ */
+export const TEST_ENV = { PARLEY_RATE_LIMITING: 'false' };
+
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pg = adminUrl ? await freshPostgresDatabase(adminUrl) : null;
@@ -51,6 +57,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     PARLEY_OWNER_PASSWORD: password,
     PARLEY_REALM_NAME: 'Test Org',
+    ...TEST_ENV,
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...env,
   });

@@ -41,6 +41,21 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     expect(assertSuccess(await receipts(alice, id)).user_ids).toEqual([bob.id, carol.id]);
   });
 
+  test('muting hides readers both ways: those who muted the caller, and those the caller muted', async () => {
+    const id = await sendToChannel(ts, alice, town, 'receipts', 'muting');
+    for (const who of [bob, carol, erin]) await markRead(who, id);
+    assertSuccess(await client(ts, carol).post(`/users/me/muted_users/${owner.id}`));
+    assertSuccess(await client(ts, owner).post(`/users/me/muted_users/${bob.id}`));
+    try {
+      expect(assertSuccess(await receipts(owner, id)).user_ids).toEqual([erin.id]);
+      expect(assertSuccess(await receipts(alice, id)).user_ids).toEqual([bob.id, carol.id, erin.id]);
+    } finally {
+      assertSuccess(await client(ts, carol).delete(`/users/me/muted_users/${owner.id}`));
+      assertSuccess(await client(ts, owner).delete(`/users/me/muted_users/${bob.id}`));
+    }
+    expect(assertSuccess(await receipts(owner, id)).user_ids).toEqual([bob.id, carol.id, erin.id]);
+  });
+
   test('someone who cannot see the message gets "Invalid message(s)", as for a missing one', async () => {
     const dm = await sendDirect(ts, alice, [bob], 'just us');
     await markRead(bob, dm);

@@ -136,6 +136,24 @@ describe('metrics with PARLEY_METRICS_TOKEN', () => {
   });
 });
 
+describe('metrics behind a trusted reverse proxy, without a token', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ PARLEY_TRUSTED_PROXIES: '127.0.0.1' });
+  }, SERVER_HOOK_TIMEOUT);
+  afterAll(async () => {
+    await ts.close();
+  }, SERVER_HOOK_TIMEOUT);
+
+  test('a client forwarded from elsewhere is refused; one on this machine is served', async () => {
+    const remote = await scrape(ts, { 'x-forwarded-for': '203.0.113.9' });
+    expect(remote.status).toBe(403);
+    expect(remote.text).not.toMatch(/parley_http/);
+    expect((await scrape(ts, { 'x-forwarded-for': '127.0.0.1' })).status).toBe(200);
+    expect((await scrape(ts)).status).toBe(200);
+  });
+});
+
 describe('readiness', () => {
   test('503 naming the database when it is unreachable; liveness still ok', async () => {
     const ts = await startTestServer();

@@ -17,8 +17,10 @@ export function parsePrometheus(text: string): Sample[] {
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
     for (const [, key, value] of (match[2] ?? '').matchAll(LABEL_RE)) labels[key] = value.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
-    const value = match[3] === '+Inf' ? Infinity : match[3] === '-Inf' ? -Infinity : Number(match[3]);
-    if (Number.isNaN(value) && match[3] !== 'NaN') throw new Error(`bad sample value: ${line}`);
+    // As Prometheus reads values (Go's ParseFloat): NaN and Inf in any case (prom-client prints "Nan").
+    const text = match[3].toLowerCase();
+    const value = text === '+inf' || text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(match[3]);
+    if (Number.isNaN(value) && text !== 'nan') throw new Error(`bad sample value: ${line}`);
     samples.push({ name: match[1], labels, value });
   }
   return samples;

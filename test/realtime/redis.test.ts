@@ -1,13 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { createClient } from 'graphql-ws';
-import Redis from 'ioredis';
 import WebSocket from 'ws';
 import { Database, openDatabase } from '../../src/db/connect';
 import { namespaceFor } from '../../src/realtime/redis';
 import type { RedisQueueStore } from '../../src/realtime/redis-store';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
+import { freshOwnUser } from '../helpers/own-user';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
+import { describeWithRedis as withRedis, REDIS_URL, removeKeys } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { sleep, waitUntil } from '../helpers/wait';
 
@@ -18,17 +18,7 @@ jest.setTimeout(180_000);
  * Two server processes (two servers in this test process, each with its own Redis connections)
  * on one database and one Redis: queues and events are shared.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-function redisReachable(): boolean {
-  const { hostname, port } = new URL(REDIS_URL);
-  const probe = `require('net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname)}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
-}
-
-const reachable = redisReachable();
-if (!reachable) console.warn(`Redis tests skipped: no Redis at ${REDIS_URL} (set REDIS_URL to run them).`);
-const describeWithRedis = reachable ? describe : describe.skip;
+const describeWithRedis = withRedis();
 
 describeWithRedis('several processes sharing Redis', () => {
   let db: PersistentDatabase;
@@ -162,6 +152,36 @@ describeWithRedis('several processes sharing Redis', () => {
     }
   });
 
+  test("GET /users/me on one process follows changes made on the other", async () => {
+    const exactOn = async (on: TestServer, who: TestUser) => {
+      const fresh = await freshOwnUser(on, who.id);
+      const served = assertSuccess(await client(on, who).get('/users/me'));
+      return JSON.stringify(served) === JSON.stringify(fresh);
+    };
+    const field = assertSuccess(await client(a, a.owner).post('/realm/profile_fields', { name: 'Desk', field_type: 1 })).id;
+    expect(await exactOn(b, bob)).toBe(true);
+    const changes: (() => Promise<unknown>)[] = [
+      () => client(a, alice).post('/messages', { type: 'direct', to: JSON.stringify([bob.id]), content: 'from a' }),
+      () => rename(a, bob, 'Bob Renamed On A'),
+      () => client(a, bob).patch('/users/me/profile_data', { data: JSON.stringify([{ id: field, value: 'B-12' }]) }),
+      () => client(a, bob).patch('/settings', { timezone: 'Asia/Tokyo' }),
+      () => client(a, a.owner).patch(`/users/${bob.id}`, { role: 300 }),
+      () => client(a, a.owner).delete(`/realm/profile_fields/${field}`),
+    ];
+    // Within 2 s, less than the entries' lifetime on PostgreSQL: the bus, not expiry, brought the change.
+    for (const change of changes) {
+      assertSuccess((await change()) as never);
+      await waitUntil(() => exactOn(b, bob), 2_000);
+    }
+    const latest = assertSuccess(await client(b, bob).get('/users/me'));
+    expect(latest).toMatchObject({ full_name: 'Bob Renamed On A', timezone: 'Asia/Tokyo', role: 300, profile_data: {} });
+    expect(latest.max_message_id).toBeGreaterThan(0);
+    // Deleting the message on the first process steps the second one's answer back.
+    assertSuccess(await client(a, alice).delete(`/messages/${latest.max_message_id}`));
+    await waitUntil(() => exactOn(b, bob), 2_000);
+    expect(assertSuccess(await client(b, bob).get('/users/me')).max_message_id).toBeLessThan(latest.max_message_id);
+  });
+
   test('a user past the queue bound loses the longest-idle queue, whichever process registers', async () => {
     const quinn = await makeUser(a, 400);
     const first = await quiet(a, quinn);
@@ -194,7 +214,7 @@ describeWithRedis('several processes sharing Redis', () => {
     await waitUntil(() => messages.some((m) => m.type === 'connection_ack'));
     const old = { ...rita };
     const { api_key } = assertSuccess(await client(a, rita).post('/users/me/api_key/regenerate'));
-    assertError(await client(b, old).get('/users/me'), 'INVALID_API_KEY', 'Invalid API key', 401);
+    assertError(await client(b, old).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
     await waitUntil(() => closeCode !== null);
     expect(closeCode).toBe(4403);
     assertSuccess(await client(b, { ...rita, apiKey: api_key }).get('/users/me'));
@@ -214,17 +234,3 @@ describeWithRedis('several processes sharing Redis', () => {
     ]);
   });
 });
-
-async function removeKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}

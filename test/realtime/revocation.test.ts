@@ -69,7 +69,7 @@ test('deactivation closes the account’s sockets', async () => {
   await expectRevoked(bob, async () => {
     assertSuccess(await client(ts, ts.owner).delete(`/users/${bob.id}`));
   });
-  assertError(await client(ts, bob).get('/users/me'), 'USER_DEACTIVATED', 'Account is deactivated', 401);
+  assertError(await client(ts, bob).get('/users/me'), 'UNAUTHORIZED', 'Account is deactivated', 401);
 });
 
 test('a role that sees less closes the sockets; one that sees more keeps them', async () => {

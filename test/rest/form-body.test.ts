@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { parseForm } from '../../src/rest/form-body';
+import { parseForm, TOO_MANY_PARAMETERS } from '../../src/rest/form-body';
 import { seededSequence } from '../helpers/random';
 
 /**
@@ -19,8 +19,8 @@ function asBodyParserReadsIt(body: string): Record<string, string> {
   return fields;
 }
 
-function lastValues(fields: Record<string, string> | null): Record<string, string> | null {
-  if (fields === null) return null;
+function lastValues(fields: ReturnType<typeof parseForm>): Record<string, string> | null {
+  if (fields === null || fields === TOO_MANY_PARAMETERS) return null;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
     const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
@@ -44,6 +44,6 @@ test('generated bodies read the same as through body-parser', () => {
 });
 
 test('more than 10,000 fields are refused, as body-parser refuses them', () => {
-  expect(parseForm(Array.from({ length: 10_001 }, () => 'a=1').join('&'))).toBeNull();
+  expect(parseForm(Array.from({ length: 10_001 }, () => 'a=1').join('&'))).toBe(TOO_MANY_PARAMETERS);
   expect(parseForm(Array.from({ length: 10_000 }, () => 'a=1').join('&'))).toEqual({ a: '1' });
 });

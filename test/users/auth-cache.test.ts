@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { AuthCache, KeyOwner, watchWrites } from '../../src/core/users/auth-cache';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer } from '../helpers/server';
+import { countStatements } from '../helpers/statements';
 
 /**
  * Authentication results are cached briefly; every change that affects who a key belongs to, or
@@ -16,21 +17,8 @@ afterAll(async () => {
   await ts.close();
 });
 
-/** Runs `work` and counts the SQL statements the server sends meanwhile. */
-/** Queries that authenticate: the ones reading API keys. (GET /users/me still reads profile data.) */
-async function countQueries(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const onQuery = (query: { sql?: string }) => {
-    if (query.sql?.includes('api_keys')) count++;
-  };
-  ts.server.deps.knex.on('query', onQuery);
-  try {
-    await work();
-  } finally {
-    ts.server.deps.knex.off('query', onQuery);
-  }
-  return count;
-}
+/** Queries that authenticate: the ones reading API keys. */
+const countQueries = (work: () => Promise<unknown>) => countStatements(ts, work, (sql) => sql.includes('api_keys'));
 
 test('a repeated request by the same key does not query the database to authenticate', async () => {
   const member = await makeUser(ts, 400);

@@ -1,15 +1,19 @@
-import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startTestServer({ PARLEY_RATE_LIMITING: 'true' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
 }, SERVER_HOOK_TIMEOUT);
-beforeEach(() => resetLoginLimits());
+// Every test logs in from the same address: each starts with that address's counts cleared.
+beforeEach(async () => {
+  const limits = ts.server.deps.rateLimits;
+  await limits.clear('api_by_ip', '127.0.0.1');
+  await limits.clear('authenticate_by_ip', '127.0.0.1');
+});
 
 const login = (username: string, password: string) => client(ts, null).post('/fetch_api_key', { username, password });
 const FAILED = 'Your username or password is incorrect';

@@ -1,4 +1,3 @@
-import { resetLoginLimits } from '../../src/core/users/authenticate';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
@@ -24,7 +23,6 @@ describe('POST /users', () => {
     expect(Object.keys(body).sort()).toEqual(['msg', 'result', 'user_id']);
     const user = assertSuccess(await client(ts, creator).get(`/users/${body.user_id}`)).user;
     expect(user).toMatchObject({ email, full_name: 'New Person', role: 400, is_active: true });
-    resetLoginLimits();
     const login = assertSuccess(await client(ts, null).post('/fetch_api_key', { username: email, password: 'a-good-password' }));
     expect(login.user_id).toBe(body.user_id);
   });

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import type { User } from '../users/model';
 import { ALERT_WORDS_EVENT, alertWordsCache, alertWordsOf } from './store';
+import { anyOf } from '../../db/lists';
 
 /**
  * Alert words: words or phrases that flag a message for the user (`has_alert_word`) when it holds
@@ -47,7 +48,7 @@ export async function removeAlertWords(deps: AppDeps, user: User, words: string[
   return inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const lowered = [...new Set(words.map((w) => w.toLowerCase()))];
-    if (lowered.length > 0) await db('alert_words').where('user_id', user.id).whereIn('word_key', lowered).delete();
+    if (lowered.length > 0) await db('alert_words').where('user_id', user.id).whereRaw(...anyOf('word_key', lowered, 'text')).delete();
     const after = await alertWordsOf(db, user.id);
     announce(deps, uow, user, after);
     return after;

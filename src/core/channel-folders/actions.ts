@@ -10,6 +10,7 @@ import type { User } from '../users/model';
 import { ChannelFolder } from './model';
 import { folderInUse } from './usage';
 import { folderDict } from './view';
+import { isRowId } from '../../db/ids';
 
 /** The only code that changes channel folders; administrators only. Every change tells all active users. */
 
@@ -74,7 +75,7 @@ export async function updateFolder(deps: AppDeps, actor: User, folderId: number,
   requireAdmin(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
     const trx = uow.trx;
-    const folder = await ChannelFolder.query(trx).findOne({ realm_id: deps.realmId, id: folderId }).forUpdate();
+    const folder = isRowId(folderId) ? await ChannelFolder.query(trx).findOne({ realm_id: deps.realmId, id: folderId }).forUpdate() : undefined;
     if (!folder) throw errors.badRequest('Invalid channel folder ID');
     const update = async (patch: Partial<ChannelFolder>, data: Record<string, unknown>) => {
       try {

@@ -40,6 +40,8 @@ import { holdsRealmPolicy, userChannelNotificationDefaults, webPublicChannelsEna
 import { SUBSCRIPTION_NOTIFICATION_SETTINGS } from './constants';
 import { checkChannelName, checkColor, normalizeDescription, parseMessageRetentionDays } from './validation';
 import { channelDict, ChannelDict, loadChannelViewContext, streamPostPolicy, subscriptionDict } from './view';
+import { anyOf, listParam } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Every change to channels and subscriptions. Each action validates everything first, changes the
@@ -54,7 +56,7 @@ export const channelAlreadyExists = (name: string) =>
   new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });
 
 async function checkFolder(db: Knex, realmId: number, folderId: number): Promise<void> {
-  const folder = await db('channel_folders').where({ realm_id: realmId, id: folderId }).first('id');
+  const folder = isRowId(folderId) ? await db('channel_folders').where({ realm_id: realmId, id: folderId }).first('id') : undefined;
   if (!folder) throw errors.badRequest('Invalid channel folder ID');
 }
 
@@ -93,7 +95,7 @@ async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principal
   let users: User[];
   if (typeof principals[0] === 'number') {
     const ids = [...new Set(principals as number[])];
-    users = await User.query(db).where('realm_id', deps.realmId).whereIn('id', ids);
+    users = await User.query(db).where('realm_id', deps.realmId).whereRaw(...anyOf('id', ids));
     if (users.length !== ids.length) throw errors.noSuchUser();
   } else {
     const wanted = [...new Set((principals as string[]).map((e) => e.trim().toLowerCase()))];
@@ -105,8 +107,8 @@ async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principal
     const candidates = await User.query(db)
       .where('realm_id', deps.realmId)
       .where((q) => {
-        q.whereRaw(`lower(delivery_email) IN (${wanted.map(() => '?').join(', ')})`, wanted);
-        if (placeholderIds.length > 0) q.orWhereIn('id', placeholderIds);
+        q.whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(wanted, 'text')]);
+        if (placeholderIds.length > 0) q.orWhereRaw(...anyOf('id', placeholderIds));
       });
     const byEmail = new Map<string, User>();
     for (const user of candidates) {
@@ -197,7 +199,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
 
     const existing = wanted.size === 0 ? [] : await Stream.query(db)
       .where('realm_id', deps.realmId)
-      .whereRaw(`lower(name) IN (${[...wanted.keys()].map(() => '?').join(', ')})`, [...wanted.keys()]);
+      .whereRaw('lower(name) = ANY(?::text[])', [listParam([...wanted.keys()], 'text')]);
     const existingByName = new Map(existing.map((s) => [s.name.toLowerCase(), s]));
     const missing = [...wanted.entries()].filter(([key]) => !existingByName.has(key)).map(([, item]) => item);
 
@@ -244,7 +246,7 @@ export async function subscribeNewAccount(uow: UnitOfWork, user: User, streamIds
   if (streamIds.length === 0) return;
   const streams = await Stream.query(uow.trx)
     .where({ realm_id: user.realm_id, deactivated: false })
-    .whereIn('id', streamIds)
+    .whereRaw(...anyOf('id', streamIds))
     .orderBy('id');
   await addSubscriptions(uow, streams, [user], new Map());
 }
@@ -342,7 +344,7 @@ async function addSubscriptions(
   if (streams.length === 0 || users.length === 0) return { added: [], already: [] };
   const realmId = streams[0].realm_id;
   const userIds = users.map((u) => u.id);
-  const rows = await Subscription.query(db).whereIn('user_id', userIds);
+  const rows = await Subscription.query(db).whereRaw(...anyOf('user_id', userIds));
   const added: AddedSubscription[] = [];
   const already: AddedSubscription[] = [];
   const toActivate: number[] = [];
@@ -367,7 +369,7 @@ async function addSubscriptions(
   if (added.length === 0) return { added, already };
   // A concurrent request may have subscribed the same user a moment ago; that is not an error.
   if (toInsert.length > 0) await db('subscriptions').insert(toInsert).onConflict(['user_id', 'stream_id']).ignore();
-  if (toActivate.length > 0) await db('subscriptions').whereIn('id', toActivate).update({ active: true });
+  if (toActivate.length > 0) await db('subscriptions').whereRaw(...anyOf('id', toActivate)).update({ active: true });
   await emitSubscriptionsAdded(uow, added);
   return { added, already };
 }
@@ -412,8 +414,8 @@ async function emitSubscriptionsAdded(uow: UnitOfWork, added: AddedSubscription[
   const subscriberLists = new Map<number, number[]>();
   for (const stream of streams) subscriberLists.set(stream.id, [...(await activeSubscriberIds(db, stream.id))].sort((a, b) => a - b));
   const subRows = await Subscription.query(db)
-    .whereIn('user_id', [...new Set(added.map((a) => a.user.id))])
-    .whereIn('stream_id', streams.map((s) => s.id));
+    .whereRaw(...anyOf('user_id', [...new Set(added.map((a) => a.user.id))]))
+    .whereRaw(...anyOf('stream_id', streams.map((s) => s.id)));
   const byUser = new Map<number, AddedSubscription[]>();
   for (const item of added) {
     if (!byUser.has(item.user.id)) byUser.set(item.user.id, []);
@@ -462,7 +464,7 @@ export async function unsubscribe(
     const keys = [...new Set(trimmed.map((n) => n.toLowerCase()))];
     const existing = keys.length === 0 ? [] : await Stream.query(db)
       .where('realm_id', deps.realmId)
-      .whereRaw(`lower(name) IN (${keys.map(() => '?').join(', ')})`, keys);
+      .whereRaw('lower(name) = ANY(?::text[])', [listParam(keys, 'text')]);
     if (unsubscribingOthers && !canRemoveSubscribers(viewer, existing)) throw insufficientPermission();
     const byKey = new Map(existing.map((s) => [s.name.toLowerCase(), s]));
     const missing = [...new Set(trimmed.filter((n) => !byKey.has(n.toLowerCase())))];
@@ -470,8 +472,8 @@ export async function unsubscribe(
     const streams = keys.map((k) => byKey.get(k)!);
 
     const rows = await Subscription.query(db)
-      .whereIn('user_id', targets.map((t) => t.id))
-      .whereIn('stream_id', streams.map((s) => s.id))
+      .whereRaw(...anyOf('user_id', targets.map((t) => t.id)))
+      .whereRaw(...anyOf('stream_id', streams.map((s) => s.id)))
       .where('active', true);
     const removed: AddedSubscription[] = [];
     const notRemoved: AddedSubscription[] = [];
@@ -483,7 +485,7 @@ export async function unsubscribe(
     }
     if (removed.length > 0) {
       const ids = rows.map((r) => r.id);
-      await db('subscriptions').whereIn('id', ids).update({ active: false });
+      await db('subscriptions').whereRaw(...anyOf('id', ids)).update({ active: false });
       await emitSubscriptionsRemoved(uow, removed);
     }
     return { removed: removed.map((r) => r.stream.name), not_removed: notRemoved.map((r) => r.stream.name) };
@@ -832,7 +834,7 @@ async function unarchive(uow: UnitOfWork, stream: Stream, users: RealmUsers): Pr
   uow.emit(ev.streamCreate([dicts.get(updated.id)!], true), audience);
   const subscriberIds = [...(await activeSubscriberIds(db, updated.id))];
   if (subscriberIds.length > 0) {
-    const subscribers = await User.query(db).whereIn('id', subscriberIds);
+    const subscribers = await User.query(db).whereRaw(...anyOf('id', subscriberIds));
     await emitSubscriptionsAdded(uow, subscribers.map((user) => ({ user, stream: updated })), true);
   }
   return updated;

@@ -4,6 +4,8 @@ import type { AnonymousGroupValue, GroupSettingValue } from '../groups/setting-v
 import { SYSTEM_GROUPS, SystemGroupName } from '../groups/system-groups';
 import { isGuestRole } from '../users/roles';
 import { CHANNEL_PERMISSION_SETTINGS, ChannelPermissionSetting } from './constants';
+import { anyOf, listParam } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Group-setting values (defined by the groups feature) as channel permissions use them: who holds
@@ -65,7 +67,7 @@ export async function usersWithGroupSetting(
   if (groups.length > 0) {
     const result = await db.raw(
       `WITH RECURSIVE sub(id) AS (
-         SELECT id FROM user_groups WHERE id IN (${groups.map(() => '?').join(', ')})
+         SELECT id FROM user_groups WHERE id = ANY(?::int[])
          UNION
          SELECT s.subgroup_id FROM user_group_subgroups s JOIN sub ON s.supergroup_id = sub.id
        )
@@ -73,19 +75,19 @@ export async function usersWithGroupSetting(
        JOIN sub ON m.group_id = sub.id
        JOIN users u ON u.id = m.user_id
        WHERE u.is_active AND u.realm_id = ?`,
-      [...groups, realmId],
+      [listParam(groups), realmId],
     );
     for (const row of result.rows as { user_id: number }[]) members.add(Number(row.user_id));
   }
   if (typeof value !== 'number' && value.direct_members.length > 0) {
     const rows: { id: number }[] = await db('users')
       .where({ realm_id: realmId, is_active: true })
-      .whereIn('id', value.direct_members)
+      .whereRaw(...anyOf('id', value.direct_members))
       .select('id');
     for (const row of rows) members.add(row.id);
   }
   if (options.excludeGuests && members.size > 0) {
-    const guests: { id: number }[] = await db('users').whereIn('id', [...members]).where('role', 600).select('id');
+    const guests: { id: number }[] = await db('users').whereRaw(...anyOf('id', [...members])).where('role', 600).select('id');
     for (const g of guests) members.delete(g.id);
   }
   return members;
@@ -136,7 +138,7 @@ export async function checkGroupSettingValue(
 ): Promise<GroupSettingValue> {
   const value = normalizeGroupSettingValue(requested, systemGroups['role:nobody']);
   if (typeof value === 'number') {
-    const group = await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated');
+    const group = isRowId(value) ? await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated') : undefined;
     if (!group) throw errors.badRequest('Invalid user group');
     if (group.deactivated) throw errors.badRequest('User group is deactivated.');
     if (group.is_system_group) {
@@ -150,7 +152,7 @@ export async function checkGroupSettingValue(
   if (value.direct_members.length > 0) {
     const found: { id: number; is_active: boolean }[] = await db('users')
       .where('realm_id', realmId)
-      .whereIn('id', value.direct_members)
+      .whereRaw(...anyOf('id', value.direct_members))
       .select('id', 'is_active');
     for (const id of value.direct_members) {
       const user = found.find((u) => u.id === id);
@@ -160,7 +162,7 @@ export async function checkGroupSettingValue(
   if (value.direct_subgroups.length > 0) {
     const found: { id: number; deactivated: boolean }[] = await db('user_groups')
       .where('realm_id', realmId)
-      .whereIn('id', value.direct_subgroups)
+      .whereRaw(...anyOf('id', value.direct_subgroups))
       .select('id', 'deactivated');
     for (const id of value.direct_subgroups) {
       const group = found.find((g) => g.id === id);

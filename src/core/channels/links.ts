@@ -4,6 +4,7 @@ import type { LinkableChannel } from '../markdown/context';
 import type { User } from '../users/model';
 import { hasMetadataAccess, loadViewer } from './access';
 import { Stream } from './model';
+import { anyOf } from '../../db/lists';
 
 /**
  * The channels `#**name**` may link to in Markdown someone writes: active channels, by exact name,
@@ -14,7 +15,7 @@ export function channelLinkResolver(db: Knex, writer: Pick<User, 'id' | 'role' |
   return async (names: string[]): Promise<LinkableChannel[]> => {
     if (names.length === 0) return [];
     const [streams, viewer] = await inParallel(db, [
-      async () => Stream.query(db).where({ realm_id: writer.realm_id, deactivated: false }).whereIn('name', [...new Set(names)]),
+      async () => Stream.query(db).where({ realm_id: writer.realm_id, deactivated: false }).whereRaw(...anyOf('name', [...new Set(names)], 'text')),
       () => loadViewer(db, writer),
     ] as const);
     return streams.filter((s) => hasMetadataAccess(viewer, s)).map((s) => ({ id: s.id, name: s.name }));

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { anyOf } from '../../db/lists';
 
 /** What channel rules need to know about messages, answered from the messages table. */
 
@@ -14,7 +15,7 @@ export async function recentChannelTraffic(db: Knex, realmId: number, streamIds:
   if (streamIds.length === 0) return out;
   const rows: { stream_id: number; n: number | string }[] = await db('messages')
     .where('realm_id', realmId)
-    .whereIn('stream_id', streamIds)
+    .whereRaw(...anyOf('stream_id', streamIds))
     .where('date_sent', '>', db.raw("now() - interval '28 days'"))
     .groupBy('stream_id')
     .select('stream_id')

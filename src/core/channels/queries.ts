@@ -15,7 +15,9 @@ import {
 } from './access';
 import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
-import { channelDict, ChannelDict, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
+import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
+import { isRowId } from '../../db/ids';
+import { anyOf } from '../../db/lists';
 
 /** Read side of channels: what one viewer may see. */
 
@@ -111,7 +113,7 @@ export async function getChannelSubscribers(deps: AppDeps, user: User, streamId:
 
 /** GET /users/{user_id}/subscriptions/{stream_id}. */
 export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId: number, streamId: number): Promise<boolean> {
-  const target = await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active');
+  const target = isRowId(targetId) ? await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active') : undefined;
   if (!target || target.is_bot) throw errors.noSuchUser();
   if (!target.is_active) throw errors.badRequest('User is deactivated');
   const viewer = await loadViewer(deps.knex, user);
@@ -127,7 +129,7 @@ async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[
   if (visible.length === 0) return out;
   const rows: { stream_id: number; user_id: number }[] = await db('subscriptions')
     .join('users', 'users.id', 'subscriptions.user_id')
-    .whereIn('subscriptions.stream_id', visible.map((s) => s.id))
+    .whereRaw(...anyOf('subscriptions.stream_id', visible.map((s) => s.id)))
     .where({ 'subscriptions.active': true, 'users.is_active': true })
     .orderBy('subscriptions.user_id')
     .select('subscriptions.stream_id', 'subscriptions.user_id');
@@ -148,7 +150,12 @@ export interface SubscriptionInfo {
 export async function gatherSubscriptions(
   db: Knex,
   user: User,
-  options: { includeSubscribers: boolean; includeArchived: boolean },
+  options: {
+    includeSubscribers: boolean;
+    includeArchived: boolean;
+    /** How the channels' view context is loaded (POST /register shares one between its slices). */
+    viewContext?: (streams: Stream[]) => Promise<ChannelViewContext>;
+  },
 ): Promise<SubscriptionInfo> {
   const viewer = await loadViewer(db, user);
   let query = Stream.query(db).where('realm_id', user.realm_id);
@@ -156,7 +163,7 @@ export async function gatherSubscriptions(
   const streams = await query;
   const byId = new Map(streams.map((s) => [s.id, s]));
   const subs = (await Subscription.query(db).where('user_id', user.id)).filter((sub) => byId.has(sub.stream_id));
-  const ctx = await loadChannelViewContext(db, user.realm_id, streams);
+  const ctx = await (options.viewContext ?? ((all) => loadChannelViewContext(db, user.realm_id, all)))(streams);
 
   const subscribed: SubscriptionDict[] = [];
   const unsubscribed: SubscriptionDict[] = [];

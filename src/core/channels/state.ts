@@ -5,7 +5,9 @@ import { SUBSCRIPTION_NOTIFICATION_SETTINGS, SubscriptionNotificationSetting } f
 import { deliverableWithArchivedChannels } from './events';
 import { gatherSubscriptions, listChannelsForViewer, DEFAULT_CHANNEL_LIST_OPTIONS } from './queries';
 import { userChannelNotificationDefaults } from './realm-policy';
-import { channelDict, ChannelDict, loadChannelViewContext, SubscriptionDict } from './view';
+import type { AppDeps } from '../../deps';
+import type { Stream } from './model';
+import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, SubscriptionDict } from './view';
 
 /**
  * POST /register slices for channels.
@@ -153,12 +155,27 @@ function syncCountsFromSubscriberLists(state: RegisterState, streams: ChannelDic
   }
 }
 
+/**
+ * Both slices present channels with subscriber counts and traffic; one register computes them once
+ * (the slices share the register's options object), for the larger set of channels asked first.
+ */
+const registerViewContexts = new WeakMap<RegisterOptions, ChannelViewContext>();
+
+async function sharedViewContext(deps: AppDeps, options: RegisterOptions, streams: Stream[]): Promise<ChannelViewContext> {
+  const known = registerViewContexts.get(options);
+  if (known && streams.every((s) => known.subscriberCounts.has(s.id))) return known;
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+  registerViewContexts.set(options, ctx);
+  return ctx;
+}
+
 export const subscriptionsSlice: StateSlice = {
   fetchTypes: ['subscription'],
   async fetch(deps, user, options) {
     const info = await gatherSubscriptions(deps.knex, user, {
       includeSubscribers: wantsSubscribers(options),
       includeArchived: options.capabilities.archived_channels,
+      viewContext: (streams) => sharedViewContext(deps, options, streams),
     });
     return { ...info };
   },
@@ -188,7 +205,7 @@ export const streamsSlice: StateSlice = {
       includeAll: true,
       excludeArchived: !options.capabilities.archived_channels,
     });
-    const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+    const ctx = await sharedViewContext(deps, options, streams);
     return { streams: streams.map((s) => channelDict(s, ctx)) };
   },
   apply(state, event, _user, options) {

@@ -4,6 +4,7 @@ import { GroupSettingValue, groupSettingForApi } from './group-settings';
 import { recentChannelTraffic } from './message-hooks';
 import type { Stream, Subscription } from './model';
 import type { SystemGroupName } from '../groups/system-groups';
+import { anyOf } from '../../db/lists';
 
 /**
  * Zulip-shaped channel dictionaries: the channel object of GET /streams and stream events, and the
@@ -85,12 +86,12 @@ export async function loadChannelViewContext(
     }
   }
   const active: { id: number }[] =
-    named.size === 0 ? [] : await db('users').where({ realm_id: realmId, is_active: true }).whereIn('id', [...named]).select('id');
+    named.size === 0 ? [] : await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', [...named])).select('id');
   const counts = new Map<number, number>(streamIds.map((id) => [id, 0]));
   if (streamIds.length > 0) {
     const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')
       .join('users', 'users.id', 'subscriptions.user_id')
-      .whereIn('subscriptions.stream_id', streamIds)
+      .whereRaw(...anyOf('subscriptions.stream_id', streamIds))
       .where({ 'subscriptions.active': true, 'users.is_active': true })
       .groupBy('subscriptions.stream_id')
       .select('subscriptions.stream_id')

@@ -7,6 +7,7 @@ import { userSettings } from '../settings/store';
 import { User } from '../users/model';
 import { placeholderEmail, canSeeDeliveryEmail } from '../users/view';
 import { Draft } from './model';
+import { anyOf } from '../../db/lists';
 
 /** Whether the user keeps drafts on the server: their `enable_drafts_synchronization` setting. */
 export async function draftsSyncEnabled(db: Knex, user: Pick<User, 'id' | 'realm_id'>): Promise<boolean> {
@@ -19,7 +20,7 @@ export async function requireDraftsSync(db: Knex, user: User): Promise<void> {
 
 /** One of the user's own drafts. Someone else's draft gets the same answer as a missing one. */
 export async function findOwnDraft(db: Knex, user: User, draftId: number): Promise<Draft> {
-  const draft = await Draft.query(db).findOne({ id: draftId, user_id: user.id, realm_id: user.realm_id });
+  const draft = isRowId(draftId) ? await Draft.query(db).findOne({ id: draftId, user_id: user.id, realm_id: user.realm_id }) : undefined;
   if (!draft) throw new ApiError('BAD_REQUEST', 'Draft does not exist', 404);
   return draft;
 }
@@ -42,7 +43,7 @@ export async function resolveDraftChannel(db: Knex, user: User, to: number[]): P
 export async function resolveDraftRecipients(db: Knex, config: Config, user: User, to: number[]): Promise<number[]> {
   const ids = [...new Set(to)];
   // Numbers beyond the id range name nobody (and cannot be sent in a query).
-  const found = await User.query(db).where('realm_id', user.realm_id).whereIn('id', ids.filter(isRowId));
+  const found = await User.query(db).where('realm_id', user.realm_id).whereRaw(...anyOf('id', ids.filter(isRowId)));
   const byId = new Map(found.map((u) => [u.id, u]));
   for (const id of ids) {
     if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { RealmEmoji, REALM_EMOJI_COLUMNS } from './model';
 import { realmEmojiMap, RealmEmojiDict } from './view';
+import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /** Every custom emoji of the realm, active or not, keyed by id (the list is public to members). */
 export async function listRealmEmoji(db: Knex, realmId: number): Promise<Record<string, RealmEmojiDict>> {
@@ -14,12 +16,13 @@ export async function activeRealmEmojiByName(db: Knex, realmId: number, names: s
   const rows = await RealmEmoji.query(db)
     .select(REALM_EMOJI_COLUMNS)
     .where({ realm_id: realmId, deactivated: false })
-    .whereIn('name', names);
+    .whereRaw(...anyOf('name', names, 'text'));
   return new Map(rows.map((row) => [row.name, row]));
 }
 
 /** A custom emoji by id, active or not (reactions may refer to deactivated ones). */
 export async function findRealmEmoji(db: Knex, realmId: number, id: number): Promise<RealmEmoji | undefined> {
+  if (!isRowId(id)) return undefined;
   return RealmEmoji.query(db).select(REALM_EMOJI_COLUMNS).findOne({ realm_id: realmId, id });
 }
 

@@ -14,6 +14,8 @@ import {
   normalizeGroupSettingValue,
 } from './setting-values';
 import { systemGroupId } from './system-groups';
+import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /** Named checks for user groups, with Zulip's messages. */
 
@@ -66,6 +68,7 @@ export async function findGroup(
   groupId: number,
   options: { allowDeactivated: boolean; forUpdate?: boolean },
 ): Promise<UserGroup> {
+  if (!isRowId(groupId)) throw errors.badRequest('Invalid user group');
   const query = UserGroup.query(db).findOne({ realm_id: realmId, id: groupId });
   if (options.forUpdate) query.forUpdate();
   const group = await query;
@@ -119,7 +122,7 @@ export async function validateGroupSettingValue(
   }
   if (config.requireSystemGroup) throw systemGroupRequired(settingName);
   await requireActiveUsers(db, realmId, value.direct_members);
-  const groups = await UserGroup.query(db).where('realm_id', realmId).whereIn('id', value.direct_subgroups);
+  const groups = await UserGroup.query(db).where('realm_id', realmId).whereRaw(...anyOf('id', value.direct_subgroups));
   const found = new Map(groups.map((g) => [g.id, g]));
   const missing = value.direct_subgroups.find((id) => !found.has(id));
   if (missing !== undefined) throw errors.badRequest(`Invalid user group ID: ${missing}`);
@@ -145,7 +148,7 @@ function checkSystemGroupRules(group: UserGroup, settingName: string, config: Gr
 export async function requireActiveUsers(db: Knex, realmId: number, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
   const active = new Set<number>(
-    await db('users').where({ realm_id: realmId, is_active: true }).whereIn('id', userIds).pluck('id'),
+    await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', userIds)).pluck('id'),
   );
   const invalid = userIds.find((id) => !active.has(id));
   if (invalid !== undefined) throw errors.badRequest(`Invalid user ID: ${invalid}`);

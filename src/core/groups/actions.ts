@@ -30,6 +30,7 @@ import {
 import { systemGroupId, SystemGroupName } from './system-groups';
 import { groupUsageSources, valueUsesGroup } from './usage';
 import { apiGroupSettingValue, groupDict, groupDicts } from './view';
+import { anyOf } from '../../db/lists';
 
 /** The only code that changes user groups. Every change tells all active users. */
 
@@ -286,7 +287,7 @@ async function addMembers(uow: UnitOfWork, realmId: number, actor: User, groupId
   const userIds = [...new Set(requested)];
   await requireActiveUsers(trx, realmId, userIds);
   const existing = new Set<number>(
-    await trx('user_group_members').where('group_id', group.id).whereIn('user_id', userIds).pluck('user_id'),
+    await trx('user_group_members').where('group_id', group.id).whereRaw(...anyOf('user_id', userIds)).pluck('user_id'),
   );
   const already = userIds.find((id) => existing.has(id));
   if (already !== undefined) throw errors.badRequest(`User ${already} is already a member of this group`);
@@ -302,7 +303,7 @@ export async function addNewAccountToGroups(uow: UnitOfWork, realmId: number, us
   if (groupIds.length === 0) return;
   const groups = await UserGroup.query(uow.trx)
     .where({ realm_id: realmId, deactivated: false, is_system_group: false })
-    .whereIn('id', groupIds)
+    .whereRaw(...anyOf('id', groupIds))
     .orderBy('id')
     .select('id');
   for (const { id: groupId } of groups) {
@@ -319,13 +320,13 @@ async function removeMembers(uow: UnitOfWork, realmId: number, actor: User, grou
   const members = new Set(await activeDirectMemberIds(trx, group.id));
   const missing = requested.find((id) => !members.has(id));
   if (missing !== undefined) throw errors.badRequest(`There is no member '${missing}' in this user group`);
-  await trx('user_group_members').where('group_id', group.id).whereIn('user_id', userIds).delete();
+  await trx('user_group_members').where('group_id', group.id).whereRaw(...anyOf('user_id', userIds)).delete();
   await emitToAll(uow, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: userIds });
 }
 
 /** Every id must be an active group of this organization to become (or stop being) a subgroup. */
 async function requireUsableSubgroups(trx: Knex, realmId: number, subgroupIds: number[]): Promise<void> {
-  const groups = await UserGroup.query(trx).where('realm_id', realmId).whereIn('id', subgroupIds);
+  const groups = await UserGroup.query(trx).where('realm_id', realmId).whereRaw(...anyOf('id', subgroupIds));
   const found = new Set(groups.map((g) => g.id));
   const missing = subgroupIds.find((id) => !found.has(id));
   if (missing !== undefined) throw errors.badRequest(`Invalid user group ID: ${missing}`);
@@ -361,7 +362,7 @@ async function removeSubgroupsFrom(uow: UnitOfWork, realmId: number, actor: User
   const current = new Set(await directSubgroupIds(trx, group.id));
   const missing = subgroupIds.find((id) => !current.has(id));
   if (missing !== undefined) throw errors.badRequest(`User group ${missing} is not a subgroup of this group.`);
-  await trx('user_group_subgroups').where('supergroup_id', group.id).whereIn('subgroup_id', subgroupIds).delete();
+  await trx('user_group_subgroups').where('supergroup_id', group.id).whereRaw(...anyOf('subgroup_id', subgroupIds)).delete();
   await emitToAll(uow, realmId, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: subgroupIds });
 }
 

@@ -1,17 +1,16 @@
 import type { Knex } from 'knex';
 import type { GroupSettingValue } from './setting-values';
 import { isAnonymous } from './setting-values';
+import { anyOf, listParam } from '../../db/lists';
 
 /**
  * Recursive membership. A group's members are its direct members plus the members of its
  * subgroups, transitively; deactivated accounts are never members. UNION (not UNION ALL) makes the
  * recursion stop even if a cycle were ever stored.
  */
-const placeholders = (ids: number[]) => ids.map(() => '?').join(', ');
-
-const subgroupClosure = (ids: number[]) => ({
+const subgroupClosure = (_ids: number[]) => ({
   sql: `WITH RECURSIVE closure(id) AS (
-      SELECT id FROM user_groups WHERE realm_id = ? AND id IN (${placeholders(ids)})
+      SELECT id FROM user_groups WHERE realm_id = ? AND id = ANY(?::int[])
       UNION
       SELECT s.subgroup_id FROM user_group_subgroups s JOIN closure c ON s.supergroup_id = c.id
     )`,
@@ -24,7 +23,7 @@ function rowsOf<T>(result: unknown): T[] {
 /** The groups and all their subgroups, transitively (including the groups themselves). */
 export async function subgroupClosureIds(db: Knex, realmId: number, groupIds: number[]): Promise<Set<number>> {
   if (groupIds.length === 0) return new Set();
-  const result = await db.raw(`${subgroupClosure(groupIds).sql} SELECT id FROM closure`, [realmId, ...groupIds]);
+  const result = await db.raw(`${subgroupClosure(groupIds).sql} SELECT id FROM closure`, [realmId, listParam(groupIds)]);
   return new Set(rowsOf<{ id: number }>(result).map((r) => Number(r.id)));
 }
 
@@ -36,7 +35,7 @@ export async function recursiveMemberIds(db: Knex, realmId: number, groupIds: nu
     SELECT DISTINCT m.user_id FROM user_group_members m
       JOIN closure c ON m.group_id = c.id
       JOIN users u ON u.id = m.user_id AND u.is_active`,
-    [realmId, ...groupIds],
+    [realmId, listParam(groupIds)],
   );
   return new Set(rowsOf<{ user_id: number }>(result).map((r) => Number(r.user_id)));
 }
@@ -49,7 +48,7 @@ export async function isRecursiveMember(db: Knex, realmId: number, groupIds: num
       JOIN closure c ON m.group_id = c.id
       JOIN users u ON u.id = m.user_id AND u.is_active
       WHERE m.user_id = ? LIMIT 1`,
-    [realmId, ...groupIds, userId],
+    [realmId, listParam(groupIds), userId],
   );
   return rowsOf(result).length > 0;
 }
@@ -74,7 +73,7 @@ export async function resolveGroupSetting(db: Knex, realmId: number, value: Grou
   if (!isAnonymous(value)) return recursiveMemberIds(db, realmId, [value]);
   const members = await recursiveMemberIds(db, realmId, value.direct_subgroups);
   if (value.direct_members.length > 0) {
-    const active = await db('users').where({ realm_id: realmId, is_active: true }).whereIn('id', value.direct_members).pluck('id');
+    const active = await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', value.direct_members)).pluck('id');
     for (const id of active) members.add(id);
   }
   return members;

@@ -5,6 +5,7 @@ import { findGroup, requireMemberOrAdmin } from './access';
 import { activeDirectMemberIds, directSubgroupIds, isRecursiveMember, recursiveMemberIds, subgroupClosureIds } from './membership';
 import { UserGroup } from './model';
 import { groupDicts, UserGroupDict } from './view';
+import { isRowId } from '../../db/ids';
 
 /** Read side of user groups. Guests and bots cannot read groups, as in Zulip. */
 export async function listGroups(deps: AppDeps, viewer: User, includeDeactivated: boolean): Promise<UserGroupDict[]> {
@@ -43,7 +44,7 @@ export async function isGroupMember(
 ): Promise<boolean> {
   requireMemberOrAdmin(viewer);
   const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: false });
-  const target = await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId });
+  const target = isRowId(userId) ? await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId }) : undefined;
   if (!target || target.is_bot) throw errors.noSuchUser();
   if (!target.is_active) throw errors.badRequest('User is deactivated');
   if (directOnly) return (await activeDirectMemberIds(deps.knex, group.id)).includes(target.id);

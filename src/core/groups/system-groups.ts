@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Role } from '../users/roles';
+import { anyOf } from '../../db/lists';
 
 /**
  * System groups stand for roles, so permissions can be expressed as group-setting values. Each
@@ -67,13 +68,13 @@ export async function syncRoleMembership(
   if (role === Role.MEMBER) wanted.add(byName.get('role:fullmembers')!);
   const systemIds = groups.map((g: { id: number }) => g.id);
   const current = new Set<number>(
-    (await db('user_group_members').where('user_id', userId).whereIn('group_id', systemIds).select('group_id')).map(
+    (await db('user_group_members').where('user_id', userId).whereRaw(...anyOf('group_id', systemIds)).select('group_id')).map(
       (r: { group_id: number }) => r.group_id,
     ),
   );
   const removed = [...current].filter((id) => !wanted.has(id));
   const added = [...wanted].filter((id) => !current.has(id));
-  if (removed.length > 0) await db('user_group_members').where('user_id', userId).whereIn('group_id', removed).delete();
+  if (removed.length > 0) await db('user_group_members').where('user_id', userId).whereRaw(...anyOf('group_id', removed)).delete();
   if (added.length > 0) await db('user_group_members').insert(added.map((group_id) => ({ group_id, user_id: userId })));
   return { removed, added };
 }

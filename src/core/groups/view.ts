@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { nobodyGroupId, groupSetting } from './access';
 import { UserGroup } from './model';
 import { GROUP_PERMISSION_SETTING_NAMES, GroupSettingValue, isAnonymous } from './setting-values';
+import { anyOf } from '../../db/lists';
 
 /** The Zulip user group object (GET /user_groups, realm_user_groups, user_group/add). */
 export interface UserGroupDict {
@@ -40,11 +41,11 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
   const nobody = await nobodyGroupId(db, realmId);
   const memberRows: { group_id: number; user_id: number }[] = await db('user_group_members as m')
     .join('users as u', 'u.id', 'm.user_id')
-    .whereIn('m.group_id', ids)
+    .whereRaw(...anyOf('m.group_id', ids))
     .andWhere('u.is_active', true)
     .select('m.group_id', 'm.user_id');
   const subgroupRows: { supergroup_id: number; subgroup_id: number }[] = await db('user_group_subgroups')
-    .whereIn('supergroup_id', ids)
+    .whereRaw(...anyOf('supergroup_id', ids))
     .select('supergroup_id', 'subgroup_id');
   const anonymousMembers = new Set<number>();
   for (const group of groups) {
@@ -56,13 +57,12 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
   const active = new Set<number>(
     anonymousMembers.size === 0
       ? []
-      : await db('users').where({ realm_id: realmId, is_active: true }).whereIn('id', [...anonymousMembers]).pluck('id'),
+      : await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', [...anonymousMembers])).pluck('id'),
   );
-  const members = new Map<number, number[]>();
-  for (const row of memberRows) members.set(row.group_id, [...(members.get(row.group_id) ?? []), row.user_id]);
-  const subgroups = new Map<number, number[]>();
-  for (const row of subgroupRows) subgroups.set(row.supergroup_id, [...(subgroups.get(row.supergroup_id) ?? []), row.subgroup_id]);
-  const ascending = (list: number[] | undefined) => [...(list ?? [])].sort((a, b) => a - b);
+  // Lists grow in place: system groups have as many members as the organization has people.
+  const members = listsByKey(memberRows, (r) => r.group_id, (r) => r.user_id);
+  const subgroups = listsByKey(subgroupRows, (r) => r.supergroup_id, (r) => r.subgroup_id);
+  const ascending = (list: number[] | undefined) => (list ?? []).sort((a, b) => a - b);
   return groups.map((group) => {
     const setting = (name: (typeof GROUP_PERMISSION_SETTING_NAMES)[number]) => apiGroupSettingValue(groupSetting(group, name, nobody), active);
     return {
@@ -83,6 +83,16 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
       deactivated: group.deactivated,
     };
   });
+}
+
+function listsByKey<R>(rows: R[], key: (row: R) => number, value: (row: R) => number): Map<number, number[]> {
+  const lists = new Map<number, number[]>();
+  for (const row of rows) {
+    const list = lists.get(key(row));
+    if (list) list.push(value(row));
+    else lists.set(key(row), [value(row)]);
+  }
+  return lists;
 }
 
 export async function groupDict(db: Knex, realmId: number, group: UserGroup): Promise<UserGroupDict> {

@@ -4,6 +4,7 @@ import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { isAdminRole, isGuestRole, isOwnerRole } from '../users/roles';
 import { Invitation, InviteStatus } from './model';
+import { isRowId } from '../../db/ids';
 
 /** Invitation endpoints are for members and above (Zulip's require_member_or_admin). */
 export function requireMemberOrAdmin(actor: User): void {
@@ -44,14 +45,14 @@ function requireCanManage(actor: User, invite: Invitation): void {
 }
 
 export async function findManageableEmailInvite(db: Knex, actor: User, inviteId: number): Promise<Invitation> {
-  const invite = await Invitation.query(db).findOne({ id: inviteId, realm_id: actor.realm_id, is_multiuse: false });
+  const invite = isRowId(inviteId) ? await Invitation.query(db).findOne({ id: inviteId, realm_id: actor.realm_id, is_multiuse: false }) : undefined;
   if (!invite) throw noSuchInvitation();
   requireCanManage(actor, invite);
   return invite;
 }
 
 export async function findManageableMultiuseInvite(db: Knex, actor: User, inviteId: number): Promise<Invitation> {
-  const invite = await Invitation.query(db).findOne({ id: inviteId, realm_id: actor.realm_id, is_multiuse: true });
+  const invite = isRowId(inviteId) ? await Invitation.query(db).findOne({ id: inviteId, realm_id: actor.realm_id, is_multiuse: true }) : undefined;
   if (!invite) throw noSuchInvitation();
   requireCanManage(actor, invite);
   if (invite.status === InviteStatus.REVOKED) throw errors.badRequest('Invitation has already been revoked');

@@ -24,6 +24,7 @@ import { addInvitedUserToGroups, resolveInviteGroups } from './groups';
 import { Invitation, InviteStatus, isUsable } from './model';
 import { notifyReferrerOfJoin } from './notify';
 import { inviteLink } from './view';
+import { listParam } from '../../db/lists';
 
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 
@@ -153,7 +154,7 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
     const existing = valid.length
       ? await User.query(uow.trx)
           .where('realm_id', deps.realmId)
-          .whereRaw('lower(delivery_email) in (' + valid.map(() => '?').join(',') + ')', valid.map((e) => e.toLowerCase()))
+          .whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(valid.map((e) => e.toLowerCase()), 'text')])
       : [];
     const byEmail = new Map(existing.map((u) => [u.delivery_email.toLowerCase(), u]));
     const skipped: [string, string, boolean][] = [];

@@ -5,6 +5,7 @@ import { realmEmojiSourceUrl } from '../emoji/view';
 import { realmLinkifiers } from '../linkifiers/cache';
 import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
 import { referenceCandidates } from './scan';
+import { anyOf, listParam } from '../../db/lists';
 
 export interface LoadContextOptions {
   realmUrl?: string;
@@ -49,8 +50,8 @@ async function loadUsers(db: Knex, realmId: number, names: string[], ids: number
     .select('id', 'full_name', 'is_active')
     .where('realm_id', realmId)
     .andWhere((q) => {
-      if (lowered.length > 0) q.orWhereRaw(`lower(full_name) in (${lowered.map(() => '?').join(', ')})`, lowered);
-      if (ids.length > 0) q.orWhereIn('id', ids);
+      if (lowered.length > 0) q.orWhereRaw('lower(full_name) = ANY(?::text[])', [listParam(lowered, 'text')]);
+      if (ids.length > 0) q.orWhereRaw(...anyOf('id', ids));
     })
     .orderBy('id');
   return rows.map((r) => ({ id: r.id, fullName: r.full_name, isActive: r.is_active }));
@@ -61,6 +62,6 @@ async function loadGroups(db: Knex, realmId: number, names: string[]): Promise<M
   const rows: { id: number; name: string; deactivated: boolean }[] = await db('user_groups')
     .select('id', 'name', 'deactivated')
     .where({ realm_id: realmId, is_system_group: false })
-    .whereIn('name', names);
+    .whereRaw(...anyOf('name', names, 'text'));
   return rows.map((r) => ({ id: r.id, name: r.name, deactivated: r.deactivated }));
 }

@@ -5,6 +5,8 @@ import { Stream } from '../channels/model';
 import { isGuestRole } from '../users/roles';
 import { inParallel } from '../../db/in-parallel';
 import { MessageRow, MESSAGE_COLUMNS } from './model';
+import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /**
  * Who may see a message, as Zulip decides it:
@@ -58,6 +60,7 @@ export async function accessMessage(
   messageId: number,
   options: { modifying: boolean; lock?: boolean },
 ): Promise<AccessedMessage> {
+  if (!isRowId(messageId)) throw invalidMessage();
   const query = db('messages').where({ id: messageId, realm_id: viewer.user.realm_id }).first(MESSAGE_COLUMNS);
   if (options.lock) query.forUpdate();
   const message: MessageRow | undefined = await query;
@@ -81,8 +84,8 @@ export async function bulkAccessMessages(
   const ids = messages.map((m) => m.id);
   const streamIds = [...new Set(messages.map((m) => m.stream_id).filter((id): id is number => id !== null))];
   const [ums, streams] = await inParallel<[{ message_id: number; flags: number }[], Stream[]]>(db, [
-    () => db('user_messages').where('user_id', viewer.user.id).whereIn('message_id', ids).select('message_id', 'flags'),
-    async () => (streamIds.length === 0 ? [] : Stream.query(db).whereIn('id', streamIds)),
+    () => db('user_messages').where('user_id', viewer.user.id).whereRaw(...anyOf('message_id', ids)).select('message_id', 'flags'),
+    async () => (streamIds.length === 0 ? [] : Stream.query(db).whereRaw(...anyOf('id', streamIds))),
   ]);
   const flags = new Map<number, number>(ums.map((r) => [r.message_id, r.flags]));
   const byId = new Map(streams.map((s) => [s.id, s]));
@@ -101,7 +104,7 @@ export async function eventRecipientsForMessages(db: Knex, messageIds: number[],
   const holders = async (excludeGuests: boolean) => {
     const q = db('user_messages')
       .join('users', 'users.id', 'user_messages.user_id')
-      .whereIn('user_messages.message_id', messageIds)
+      .whereRaw(...anyOf('user_messages.message_id', messageIds))
       .where('users.is_active', true)
       .distinct('user_messages.user_id');
     if (excludeGuests) q.whereNot('users.role', 600);

@@ -4,6 +4,7 @@ import { errors } from '../../errors';
 import { User } from '../users/model';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
 import { apiEmail } from './people';
+import { anyOf, listParam } from '../../db/lists';
 
 /**
  * Who a message is addressed to, parsed the way Zulip reads the `to` parameter: a channel as an
@@ -27,8 +28,15 @@ function parseLoose(raw: string): unknown {
   }
 }
 
+/** `to` is refused with NUL anywhere in it, JSON-escaped or not, as every string parameter is. */
+function refuseNul(value: unknown): void {
+  const strings = Array.isArray(value) ? value : [value];
+  if (strings.some((s) => typeof s === 'string' && s.includes('\u0000'))) throw errors.badRequest('to contains NULL (0x00) characters.');
+}
+
 export function parseChannelIndicator(raw: string): number | string {
   let data = parseLoose(raw);
+  refuseNul(data);
   if (Array.isArray(data)) {
     if (data.length !== 1) throw errors.badRequest('Expected exactly one channel');
     data = data[0];
@@ -40,6 +48,7 @@ export function parseChannelIndicator(raw: string): number | string {
 
 export function parseUserList(raw: string): { userIds: number[] | null; emails: string[] | null } {
   let data = parseLoose(raw);
+  refuseNul(data);
   if (typeof data === 'string') data = data.split(',');
   if (typeof data === 'number') data = [data];
   if (!Array.isArray(data)) throw errors.badRequest('Invalid data type for recipients');
@@ -69,7 +78,7 @@ function addressable(db: Knex, realmId: number) {
 
 /** Users by id; "Invalid user ID n" for any unknown id. */
 export async function usersByIds(db: Knex, realmId: number, ids: number[]): Promise<User[]> {
-  const rows = await addressable(db, realmId).whereIn('id', ids);
+  const rows = await addressable(db, realmId).whereRaw(...anyOf('id', ids));
   const byId = new Map(rows.map((u) => [u.id, u]));
   return ids.map((id) => {
     const user = byId.get(id);
@@ -97,8 +106,8 @@ export async function usersByEmails(
     .filter(Number.isSafeInteger);
   const candidates = await addressable(db, realmId)
     .where((q) => {
-      q.whereRaw(`lower(delivery_email) IN (${lowered.map(() => '?').join(', ')})`, lowered);
-      if (placeholderIds.length > 0) q.orWhereIn('id', placeholderIds);
+      q.whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(lowered, 'text')]);
+      if (placeholderIds.length > 0) q.orWhereRaw(...anyOf('id', placeholderIds));
     });
   const byEmail = new Map<string, User>();
   for (const user of candidates) {

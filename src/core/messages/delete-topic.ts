@@ -8,6 +8,7 @@ import { canReadChannelHistory, eventRecipientsForMessages, hasMessageAccess } f
 import { refreshFirstMessageId } from './delete';
 import { deleteMessageEvent } from './events';
 import { canonicalTopic } from './topics';
+import { anyOf } from '../../db/lists';
 
 /** Messages deleted per transaction (Zulip's batch for channel messages). */
 export const DELETE_TOPIC_BATCH_SIZE = 100;
@@ -46,8 +47,8 @@ export async function deleteTopic(deps: AppDeps, user: User, streamId: number, t
       const ids = batch.map((m) => m.id).sort((a, b) => a - b);
       const recipients = await eventRecipientsForMessages(db, ids, stream);
       // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
-      await db('user_messages').whereIn('message_id', ids).delete();
-      await db('messages').whereIn('id', ids).delete();
+      await db('user_messages').whereRaw(...anyOf('message_id', ids)).delete();
+      await db('messages').whereRaw(...anyOf('id', ids)).delete();
       await refreshFirstMessageId(uow, deps, stream, ids);
       uow.emit(deleteMessageEvent(ids, { streamId: stream.id, topic: batch[0].topic }), recipients);
       return batch.length;
@@ -72,7 +73,7 @@ async function dropStaleVisibilityPolicies(deps: AppDeps, stream: Stream, topic:
     if (!stream.history_public_to_subscribers) {
       const stillSee: { user_id: number }[] = await db('user_messages as um')
         .join('messages as m', 'm.id', 'um.message_id')
-        .whereIn('um.user_id', userIds)
+        .whereRaw(...anyOf('um.user_id', userIds))
         .where('m.stream_id', stream.id)
         .whereRaw('lower(m.topic) = lower(?)', [topic])
         .distinct('um.user_id');

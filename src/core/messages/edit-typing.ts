@@ -9,6 +9,7 @@ import { accessMessage } from './access';
 import { activeSubscribers, checkCanEditContent } from './edit';
 import { dmParticipants } from './model';
 import { loadRealmMessageSettings } from './realm-settings';
+import { anyOf } from '../../db/lists';
 
 /**
  * POST /messages/{id}/typing: "I am editing this message", as Zulip's typing_edit_message (feature
@@ -37,7 +38,7 @@ export async function sendEditMessageTyping(deps: AppDeps, user: User, messageId
       throw errors.badRequest('User has disabled typing notifications for direct messages');
     }
     const participants = message.dm_key === null ? [user.id] : dmParticipants(message.dm_key);
-    const active = (await db('users').whereIn('id', participants).where('is_active', true).select('id')).map((r: { id: number }) => r.id);
+    const active = (await db('users').whereRaw(...anyOf('id', participants)).where('is_active', true).select('id')).map((r: { id: number }) => r.id);
     userIds = await usersWithSetting(db, participants.filter((id) => active.includes(id)), 'receives_typing_notifications');
     event = recipientEvent(op, user, message.id, { type: 'direct', user_ids: userIds });
   }

@@ -22,6 +22,7 @@ import { checkCanCreateTopic, checkTopicsPolicy, topicParticipantIds } from './s
 import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkTopicPrintable, truncateTopic, unresolvedName } from './topics';
 import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
+import { anyOf, noneOf } from '../../db/lists';
 
 /**
  * Editing a message (PATCH /messages/{id}): its content (the sender, within the organization's
@@ -300,7 +301,7 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       change.stream_id = target.id;
       change.recipient_id = await channelRecipientId(db, deps.realmId, target.id);
     }
-    await db('messages').whereIn('id', ids).update(change);
+    await db('messages').whereRaw(...anyOf('id', ids)).update(change);
 
     if (movesChannel) {
       const oldAll = new Set(
@@ -310,7 +311,7 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       usersLosingRows = new Set([...oldAll].filter((id) => !newCurrent.has(id)));
       if (target.isPublic()) {
         const guests = new Set(
-          (await db('users').whereIn('id', [...usersLosingRows]).where('role', 600).select('id')).map((r: { id: number }) => r.id),
+          (await db('users').whereRaw(...anyOf('id', [...usersLosingRows])).where('role', 600).select('id')).map((r: { id: number }) => r.id),
         );
         usersLosingAccess = guests;
       } else {
@@ -324,7 +325,7 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
           [deps.realmId, FLAG_BITS.read, [...newCurrent], ids],
         );
       }
-      if (usersLosingRows.size > 0) await db('user_messages').whereIn('user_id', [...usersLosingRows]).whereIn('message_id', ids).delete();
+      if (usersLosingRows.size > 0) await db('user_messages').whereRaw(...anyOf('user_id', [...usersLosingRows])).whereRaw(...anyOf('message_id', ids)).delete();
       uow.emit(deleteMessageEvent(ids, { streamId: origStream.id, topic: message.topic }), usersLosingAccess);
     }
   } else {
@@ -406,7 +407,7 @@ async function moveTopicPreferences(
   const targetTopic = plan.newTopic ?? origTopic;
   let movedAll = mode === 'change_all';
   if (!movedAll) {
-    const left = db('messages').where('stream_id', orig.id).whereRaw('lower(topic) = lower(?)', [origTopic]).whereNotIn('id', moved.map((m) => m.id));
+    const left = db('messages').where('stream_id', orig.id).whereRaw('lower(topic) = lower(?)', [origTopic]).whereRaw(...noneOf('id', moved.map((m) => m.id)));
     if (!historyVisible(viewer, orig)) left.whereIn('id', (sub) => sub.select('message_id').from('user_messages').where('user_id', viewer.user.id));
     movedAll = (await left.first('id')) === undefined;
   }

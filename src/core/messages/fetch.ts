@@ -7,6 +7,7 @@ import type { User } from '../users/model';
 import { isGuestRole } from '../users/roles';
 import { accessMessage, bulkAccessMessages, canReadChannelHistory } from './access';
 import { flagList, HISTORICAL_FLAGS } from './flags';
+import { isRowId } from '../../db/ids';
 import { inParallel } from '../../db/in-parallel';
 import { MESSAGE_COLUMNS, messagesByIds, MessageRow, qualified } from './model';
 import { channelLookupKey, Condition, compileNarrow, mutedCondition, negate, positiveChannelOperands } from './narrow';
@@ -14,6 +15,7 @@ import { NarrowTerm } from './narrow-parse';
 import { resolveWithOperator } from './narrow-with';
 import { loadEditHistoryVisibility } from './realm-settings';
 import { buildWideMessages, finalizeMessage, loadWideContext, MessageViewOptions, WideContext } from './view';
+import { listParam } from '../../db/lists';
 
 /** Stands for the realm's edit-history setting when no message has an edit history to apply it to. */
 const EDIT_HISTORY_VISIBILITY_UNUSED = -1;
@@ -117,6 +119,7 @@ async function canAccessHistory(
   known: KnownChannels,
 ): Promise<boolean> {
   const query = Stream.query(db).where('realm_id', user.realm_id);
+  if (typeof operand === 'number' && !isRowId(operand)) return false;
   const stream = await (typeof operand === 'number' ? query.findById(operand) : query.whereRaw('lower(name) = lower(?)', [operand.trim()]).first());
   const key = channelLookupKey(operand);
   if (key !== null) known.set(key, stream ? { id: stream.id } : undefined);
@@ -240,14 +243,14 @@ export async function fetchWindow(
       beforeAnchor = anchor - (includeAnchor ? 0 : 1);
       if (!anchoredToRight && includeAnchor) limit += 1;
     }
-    queries.push(() => (anchoredToRight ? selectRows(db, base, '', [], 'DESC', limit) : selectRows(db, base, `${id} <= ?`, [beforeAnchor], 'DESC', limit)));
+    queries.push(() => (anchoredToRight ? selectRows(db, base, '', [], 'DESC', limit) : selectRows(db, base, `${id} <= ?::bigint`, [beforeAnchor], 'DESC', limit)));
   }
   if (needAfter) {
     const afterAnchor = needBefore ? anchor : anchor + (includeAnchor ? 0 : 1);
     const limit = needBefore ? numAfter + 1 : numAfter + (includeAnchor ? 1 : 0);
-    queries.push(() => (anchoredToLeft ? selectRows(db, base, '', [], 'ASC', limit) : selectRows(db, base, `${id} >= ?`, [afterAnchor], 'ASC', limit)));
+    queries.push(() => (anchoredToLeft ? selectRows(db, base, '', [], 'ASC', limit) : selectRows(db, base, `${id} >= ?::bigint`, [afterAnchor], 'ASC', limit)));
   }
-  if (!needBefore && !needAfter) queries.push(() => selectRows(db, base, `${id} = ?`, [anchor], 'ASC', 1));
+  if (!needBefore && !needAfter) queries.push(() => selectRows(db, base, `${id} = ?::bigint`, [anchor], 'ASC', 1));
   const rows = (await inParallel<FoundRow[][]>(db, queries)).flat();
   rows.sort((a, b) => a.id - b.id);
 
@@ -287,8 +290,8 @@ export async function searchMatches(db: Knex, ids: number[], search: string): Pr
     `SELECT id,
        ts_headline('english', rendered_content, plainto_tsquery('english', ?), ?) AS content,
        ts_headline('english', ${ESCAPED_TOPIC_SQL}, plainto_tsquery('english', ?), ?) AS subject
-     FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`,
-    [search, options, search, options, ...ids],
+     FROM messages WHERE id = ANY(?::int[])`,
+    [search, options, search, options, listParam(ids)],
   );
   const highlight = (text: string) => text.replace(/<ts-match>/g, '<span class="highlight">').replace(/<\/ts-match>/g, '</span>');
   return new Map(
@@ -360,8 +363,8 @@ export async function getMessagesByIds(deps: AppDeps, user: User, ids: number[],
   if (narrow.length > 0 && found.length > 0) {
     const compiled = await compileNarrow({ db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn: 'm.id' }, narrow);
     search = compiled.search;
-    const where = ['m.id IN (' + found.map(() => '?').join(', ') + ')', ...compiled.conditions.map((c) => c.sql)];
-    const params = [user.id, ...found.map((f) => f.id), ...compiled.conditions.flatMap((c) => c.params)];
+    const where = ['m.id = ANY(?::int[])', ...compiled.conditions.map((c) => c.sql)];
+    const params = [user.id, listParam(found.map((f) => f.id)), ...compiled.conditions.flatMap((c) => c.params)];
     const result = await db.raw(
       `SELECT m.id FROM messages m
        LEFT JOIN LATERAL (SELECT COALESCE((SELECT flags FROM user_messages WHERE user_id = ? AND message_id = m.id), ${HISTORICAL_FLAGS}) AS flags) um ON true

@@ -12,6 +12,7 @@ import { messagesByIds } from './model';
 import { NarrowTerm } from './narrow-parse';
 import { canonicalTopic } from './topics';
 import { loadRawUnread, unreadMessageDetails } from './unread';
+import { anyOf } from '../../db/lists';
 
 /**
  * Personal message flags (POST /messages/flags and friends). Only read, starred and collapsed are
@@ -48,7 +49,7 @@ export async function applyFlagChange(
   const ignoredChannels = new Set<number>();
   if (flag === 'read' && !adding && targets.length > 0) {
     const outside: { id: number; stream_id: number }[] = await db('messages as m')
-      .whereIn('m.id', targets)
+      .whereRaw(...anyOf('m.id', targets))
       .whereNotNull('m.stream_id')
       .whereNotExists((q) =>
         q.select(db.raw('1')).from('subscriptions as s').where({ 's.user_id': user.id, 's.active': true }).whereRaw('s.stream_id = m.stream_id'),
@@ -62,7 +63,7 @@ export async function applyFlagChange(
   const rows: { message_id: number; flags: number }[] =
     targets.length === 0
       ? []
-      : await db('user_messages').where('user_id', user.id).whereIn('message_id', targets).orderBy('message_id').forUpdate().select('message_id', 'flags');
+      : await db('user_messages').where('user_id', user.id).whereRaw(...anyOf('message_id', targets)).orderBy('message_id').forUpdate().select('message_id', 'flags');
   const current = new Map(rows.map((r) => [r.message_id, r.flags]));
   const target = adding ? bit : 0;
   const changed = targets.filter((id) => ((current.get(id) ?? HISTORICAL_FLAGS) & bit) !== target);
@@ -87,7 +88,7 @@ export async function applyFlagChange(
   if (existing.length > 0) {
     await db('user_messages')
       .where('user_id', user.id)
-      .whereIn('message_id', existing)
+      .whereRaw(...anyOf('message_id', existing))
       .update({ flags: adding ? db.raw('flags | ?', [bit]) : db.raw('flags & ~?::int', [bit]) });
   }
 
@@ -151,7 +152,7 @@ async function markRead(uow: UnitOfWork, user: User, where: (q: Knex.QueryBuilde
   where(query);
   const ids: number[] = (await query.select('um.message_id').orderBy('um.message_id')).map((r: { message_id: number }) => r.message_id);
   if (ids.length > 0) {
-    await db('user_messages').where('user_id', user.id).whereIn('message_id', ids).update({ flags: db.raw('flags | 1') });
+    await db('user_messages').where('user_id', user.id).whereRaw(...anyOf('message_id', ids)).update({ flags: db.raw('flags | 1') });
   }
   return ids;
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import type { User } from '../users/model';
 import { buildQuery, searchMatches, selectRows } from './fetch';
 import type { NarrowTerm } from './narrow-parse';
+import { listParam } from '../../db/lists';
 
 /**
  * GET /messages/matches_narrow: which of the given messages match a narrow, as Zulip's
@@ -27,7 +28,7 @@ export async function messagesMatchingNarrow(
   const ids = [...new Set(messageIds.filter(isRowId))];
   if (ids.length === 0) return {};
   const db = deps.knex;
-  const inIds = { sql: `um.message_id IN (${ids.map(() => '?').join(', ')})`, params: ids, usesMessage: false };
+  const inIds = { sql: 'um.message_id = ANY(?::int[])', params: [listParam(ids)], usesMessage: false };
   const { base, search } = await buildQuery(deps, db, user, narrow, false, () => [inIds], { joinMessages: true });
   const rows = await selectRows(db, base, '', [], 'ASC', ids.length);
   const highlighted = search ? await searchMatches(db, rows.map((r) => r.id), search) : null;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { anyOf } from '../../db/lists';
 
 /**
  * Message rows as the code reads them. Messages are read and written with knex directly (not
@@ -70,7 +71,7 @@ export function dmParticipants(key: string): number[] {
 
 export async function messagesByIds(db: Knex, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return db('messages').whereIn('id', ids).select(MESSAGE_COLUMNS).orderBy('id');
+  return db('messages').whereRaw(...anyOf('id', ids)).select(MESSAGE_COLUMNS).orderBy('id');
 }
 
 /** The recipient id of a channel, created on its first message. */

@@ -18,6 +18,8 @@ const OPERATORS_WITH_IDS = ['pm-with', 'dm'];
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400, { desc });
 
 function checkOperand(operator: string, operand: unknown): NarrowTerm['operand'] {
+  // Text with NUL cannot reach PostgreSQL; it is refused as every string parameter is.
+  if (typeof operand === 'string' && operand.includes('\u0000')) throw errors.badRequest('operand contains NULL (0x00) characters.');
   if (OPERATORS_WITH_ID.includes(operator)) {
     if (typeof operand === 'string' || (typeof operand === 'number' && Number.isSafeInteger(operand))) return operand;
     throw errors.badRequest('operand is not a string or integer');

@@ -5,8 +5,10 @@ import type { User } from '../users/model';
 import { usersByEmails } from './addressee';
 import { FLAG_BITS, MENTION_MASK } from './flags';
 import { findDirectRecipientId } from './model';
+import { isRowId } from '../../db/ids';
 import { badNarrow, isChannelOperator, NarrowTerm } from './narrow-parse';
 import { canonicalTopic, RESOLVED_TOPIC_PREFIX } from './topics';
+import { anyOf } from '../../db/lists';
 
 /**
  * Narrows compiled to SQL conditions over `messages m` and `user_messages um`. Like Zulip's
@@ -71,8 +73,9 @@ export function mutedCondition(viewerId: number, includeChannelMutes: boolean): 
 }
 
 async function findStream(db: Knex, realmId: number, operand: string | number): Promise<{ id: number } | undefined> {
+  if (typeof operand === 'number' && !isRowId(operand)) return undefined;
   if (typeof operand === 'number') return db('streams').where({ realm_id: realmId, id: operand }).first('id');
-  if (/^\d+$/.test(operand)) {
+  if (/^\d+$/.test(operand) && isRowId(Number(operand))) {
     const byId = await db('streams').where({ realm_id: realmId, id: Number(operand) }).first('id');
     if (byId) return byId;
   }
@@ -80,6 +83,7 @@ async function findStream(db: Knex, realmId: number, operand: string | number): 
 }
 
 async function findUser(ctx: NarrowContext, operand: string | number): Promise<{ id: number } | undefined> {
+  if (typeof operand === 'number' && !isRowId(operand)) return undefined;
   if (typeof operand === 'number') return ctx.db('users').where({ realm_id: ctx.realmId, id: operand }).first('id');
   const { users } = await usersByEmails(ctx.db, ctx.config, ctx.realmId, ctx.viewer, [operand.trim()]);
   return users[0];
@@ -91,7 +95,7 @@ const describe = (operand: NarrowTerm['operand']) => (Array.isArray(operand) ? `
 async function dmUsers(ctx: NarrowContext, operand: NarrowTerm['operand']): Promise<number[]> {
   if (Array.isArray(operand)) {
     const ids = [...new Set(operand)];
-    const found = ids.length === 0 ? [] : await ctx.db('users').where('realm_id', ctx.realmId).whereIn('id', ids).select('id');
+    const found = ids.length === 0 ? [] : await ctx.db('users').where('realm_id', ctx.realmId).whereRaw(...anyOf('id', ids)).select('id');
     if (ids.length === 0 || found.length !== ids.length) throw badNarrow(`unknown user in ${describe(operand)}`);
     return ids;
   }
@@ -153,6 +157,8 @@ class NarrowCompiler {
         return { sql: 'true', params: [], usesMessage: false };
       case 'id':
         if (!/^\d+$/.test(String(operand))) throw badNarrow('Invalid message ID');
+        // A number past the id range names no message (and cannot be compared with the column).
+        if (!isRowId(Number(operand))) return FALSE;
         return { sql: `${ctx.idColumn} = ?`, params: [Number(operand)], usesMessage: ctx.idColumn.startsWith('m.') };
       case 'has':
         switch (operand) {

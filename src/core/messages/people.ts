@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config';
 import { EmailVisibility } from '../users/roles';
 import { gravatarUrl, placeholderEmail } from '../users/view';
+import { anyOf } from '../../db/lists';
 
 /**
  * The user data messages carry (senders, direct-message participants, reacting users). Message
@@ -56,7 +57,7 @@ export async function loadPeople(db: Knex, realmId: number, ids: Iterable<number
   // The server's own bots write messages in the organization too.
   const rows: PersonRow[] = await db('users')
     .where((q) => q.where('realm_id', realmId).orWhere('is_system_bot', true))
-    .whereIn('id', wanted)
+    .whereRaw(...anyOf('id', wanted))
     .select(PERSON_COLUMNS);
   return new Map(rows.map((r) => [r.id, r]));
 }

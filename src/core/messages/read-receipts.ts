@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
 import { loadViewer } from '../channels/access';
+import { REALM_SETTINGS_BY_NAME } from '../realm/catalog';
 import type { User } from '../users/model';
 import { accessMessage } from './access';
 import { FLAG_BITS } from './flags';
@@ -13,10 +14,11 @@ import { FLAG_BITS } from './flags';
  * Bots are included; so are users who read the message without having received it.
  */
 
-/** The organization's `enable_read_receipts` (Zulip's default: on). */
+/** The organization's `enable_read_receipts`: the catalog's value until organizations store it. */
 export type ReadReceiptsSetting = (db: Knex, realmId: number) => Promise<boolean>;
 
-export const ZULIP_DEFAULT_READ_RECEIPTS: ReadReceiptsSetting = async () => true;
+const catalogDefault = REALM_SETTINGS_BY_NAME.get('enable_read_receipts')?.default === true;
+export const ZULIP_DEFAULT_READ_RECEIPTS: ReadReceiptsSetting = async () => catalogDefault;
 
 let readReceiptsSetting: ReadReceiptsSetting = ZULIP_DEFAULT_READ_RECEIPTS;
 

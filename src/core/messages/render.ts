@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { ChannelViewer, hasMetadataAccess } from '../channels/access';
 import { Stream } from '../channels/model';
 import { LinkableChannel, loadRenderContext, MentionSummary, renderMarkdown } from '../markdown';
+import { anyOf, listParam } from '../../db/lists';
 
 /** A message's rendering plus what the `has:` narrows and the mention flags need from it. */
 export interface MessageRendering {
@@ -16,7 +17,7 @@ export interface MessageRendering {
 /** Channels the author may link to with `#**name**`: those they can see exist. */
 export function channelLinkResolver(db: Knex, viewer: () => Promise<ChannelViewer>) {
   return async (names: string[]): Promise<LinkableChannel[]> => {
-    const streams = await Stream.query(db).where('realm_id', (await viewer()).user.realm_id).whereIn('name', names);
+    const streams = await Stream.query(db).where('realm_id', (await viewer()).user.realm_id).whereRaw(...anyOf('name', names, 'text'));
     const v = await viewer();
     return streams.filter((s) => hasMetadataAccess(v, s)).map((s) => ({ id: s.id, name: s.name }));
   };
@@ -45,12 +46,12 @@ export async function groupMemberIds(db: Knex, groupIds: number[]): Promise<Set<
   if (groupIds.length === 0) return new Set();
   const result = await db.raw(
     `WITH RECURSIVE sub(id) AS (
-       SELECT id FROM user_groups WHERE id IN (${groupIds.map(() => '?').join(', ')})
+       SELECT id FROM user_groups WHERE id = ANY(?::int[])
        UNION
        SELECT s.subgroup_id FROM user_group_subgroups s JOIN sub ON s.supergroup_id = sub.id
      )
      SELECT DISTINCT m.user_id FROM user_group_members m JOIN sub ON m.group_id = sub.id`,
-    groupIds,
+    [listParam(groupIds)],
   );
   return new Set((result.rows as { user_id: number }[]).map((r) => Number(r.user_id)));
 }

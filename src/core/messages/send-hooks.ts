@@ -5,6 +5,7 @@ import type { Stream } from '../channels/model';
 import { setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';
 import type { User } from '../users/model';
 import { isGuestRole } from '../users/roles';
+import { anyOf } from '../../db/lists';
 
 /**
  * Topic visibility changes a channel message triggers, per the users' settings. Users do not
@@ -115,14 +116,14 @@ export async function afterChannelMessageSent(
   if (AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsWhereMentioned) {
     const mentioned = [...mentionedUserIds].filter((id) => recipientIds.has(id));
     if (mentioned.length > 0) {
-      const humans: { id: number }[] = await db('users').whereIn('id', mentioned).where({ is_bot: false, is_active: true }).select('id');
+      const humans: { id: number }[] = await db('users').whereRaw(...anyOf('id', mentioned)).where({ is_bot: false, is_active: true }).select('id');
       const settled = new Set(
         (
           (await db('user_topics')
             .where('stream_id', stream.id)
-            .whereIn('user_id', humans.map((h) => h.id))
+            .whereRaw(...anyOf('user_id', humans.map((h) => h.id)))
             .whereRaw('lower(topic_name) = lower(?)', [topic])
-            .whereIn('visibility_policy', [VisibilityPolicy.MUTED, VisibilityPolicy.FOLLOWED])
+            .whereRaw(...anyOf('visibility_policy', [VisibilityPolicy.MUTED, VisibilityPolicy.FOLLOWED]))
             .select('user_id')) as { user_id: number }[]
         ).map((r) => r.user_id),
       );

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { FLAG_BITS } from './flags';
 import { dmParticipants } from './model';
 import { displayTopic } from './topics';
+import { anyOf } from '../../db/lists';
 
 /**
  * A user's unread messages, in Zulip's two forms: the raw one keyed by message id (what events
@@ -109,7 +110,7 @@ export async function loadRawUnread(db: Knex, userId: number, messageIds?: numbe
     )
     .select('um.message_id', 'um.flags', 'm.sender_id', 'm.stream_id', 'm.topic', 'm.dm_key')
     .orderBy('um.message_id', 'desc');
-  if (messageIds !== undefined) query.whereIn('um.message_id', messageIds);
+  if (messageIds !== undefined) query.whereRaw(...anyOf('um.message_id', messageIds));
   else query.whereRaw('(um.flags & 1) = 0').limit(MAX_UNREAD_MESSAGES);
   const rows: UnreadRow[] = await query;
   rows.reverse();

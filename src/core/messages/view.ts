@@ -6,6 +6,7 @@ import { MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';
 import { apiEmail, avatarUrl, displayRecipientEntry, hasPublicGravatar, loadPeople, PersonRow } from './people';
 import { EDIT_HISTORY_VISIBILITY } from './realm-settings';
 import { displayTopic, unresolvedName } from './topics';
+import { anyOf } from '../../db/lists';
 
 /**
  * Zulip-shaped message dictionaries. A message is first built in its "wide" form, the same for
@@ -108,9 +109,9 @@ export async function loadWideContext(
     [Map<number, PersonRow>, { id: number; name: string }[], Map<number, ReactionDict[]>, MessageEditRow[], string]
   >(db, [
     () => loadPeople(db, deps.realmId, personIds),
-    async () => (streamIds.size === 0 ? [] : db('streams').whereIn('id', [...streamIds]).select('id', 'name')),
+    async () => (streamIds.size === 0 ? [] : db('streams').whereRaw(...anyOf('id', [...streamIds])).select('id', 'name')),
     () => reactionsForMessages(db, ids),
-    async () => (edited.length === 0 ? [] : db('message_edits').whereIn('message_id', edited).orderBy('id').select('*')),
+    async () => (edited.length === 0 ? [] : db('message_edits').whereRaw(...anyOf('message_id', edited)).orderBy('id').select('*')),
     () => realmString(db, deps),
   ]);
   const edits = new Map<number, MessageEditRow[]>();

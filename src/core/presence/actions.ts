@@ -16,6 +16,7 @@ import { presenceEvents } from './events';
 import { presenceTimes } from './format';
 import { OwnPresence, readOwnPresence, writePresence } from './store';
 import { queuePresenceWrite } from './writer';
+import { describeFailure } from '../../failure-log';
 
 export type PresenceStatus = 'active' | 'idle';
 
@@ -113,7 +114,7 @@ export async function applyPresenceEnabled(deps: AppDeps, uow: UnitOfWork, user:
   }
   const updateId = await writePresence(uow.trx, deps.realmId, user.id, lastActive, lastConnected);
   // Other processes' caches learn of it once it has committed (this one's reloads: see cache.ts).
-  uow.afterCommit(() => void announceWrite(deps, updateId).catch((error) => console.error('could not announce a presence write', error)));
+  uow.afterCommit(() => void announceWrite(deps, updateId).catch((error) => console.error(`could not announce a presence write: ${describeFailure(error)}`)));
   for (const d of await presenceDeliveries(deps, uow.trx, user, lastActive, lastConnected, true)) uow.emit(d.event, d.userIds);
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import type { Delivery } from '../../realtime/bus';
 import { presenceTimes } from './format';
+import { watchTableWrites, WriteHolds, writesTables } from '../../db/user-value-cache';
 
 /**
  * The organization's presence, held in memory by each server process so that a presence report
@@ -31,8 +32,6 @@ export const PRESENCE_WRITTEN = 'presence_written';
 
 const SYNC_MS = 1_000;
 const FULL_MS = 60_000;
-/** How long a write may hold off the cache when its end is never seen (e.g. a lost connection). */
-const STALE_HOLD_MS = 60_000;
 
 export interface CachedPresence {
   userId: number;
@@ -90,13 +89,15 @@ export class PresenceCache {
   private lastFullAt = 0;
   private lastSyncAt = 0;
   private refreshing: Promise<void> | null = null;
-  private readonly holds = new Map<string, number>();
+  private readonly holds: WriteHolds;
 
   constructor(
     private readonly db: Knex,
     private readonly realmId: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.holds = new WriteHolds(now);
+  }
 
   /**
    * Brings the cache up to date as needed; false when it must not be used for this request (a write
@@ -104,7 +105,7 @@ export class PresenceCache {
    */
   async ready(): Promise<boolean> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (!this.writesSettled()) return false;
+      if (!this.holds.settled()) return false;
       const now = this.now();
       const full = this.needFull || !this.loaded || now - this.lastFullAt > FULL_MS;
       const sync = this.needSync || now - this.lastSyncAt > SYNC_MS;
@@ -199,19 +200,12 @@ export class PresenceCache {
   }
 
   hold(writeId: string): void {
-    if (!this.holds.has(writeId)) this.holds.set(writeId, this.now());
+    this.holds.add(writeId);
     this.needFull = true;
   }
 
   release(writeId: string): void {
-    if (this.holds.delete(writeId)) this.needFull = true;
-  }
-
-  private writesSettled(): boolean {
-    for (const [writeId, since] of this.holds) {
-      if (this.now() - since > STALE_HOLD_MS) this.holds.delete(writeId);
-    }
-    return this.holds.size === 0;
+    if (this.holds.remove(writeId)) this.needFull = true;
   }
 
   private apply(entry: CachedPresence): void {
@@ -265,31 +259,13 @@ export class PresenceCache {
   }
 }
 
-const WRITES_WATCHED_TABLES =
-  /^\s*(?:update|insert\s+into|delete\s+from|alter\s+table|truncate(?:\s+table)?)\s+(?:only\s+)?"?(?:users|user_settings|user_presence|presence_sequences)"?(?:[\s(]|$)/i;
+const WRITES_WATCHED_TABLES = writesTables(['users', 'user_settings', 'user_presence', 'presence_sequences']);
 /** writePresence's statement, when it runs inside a transaction (its result is applied only after the commit). */
 const WRITES_PRESENCE = /\binsert\s+into\s+presence_sequences\b/i;
-const ENDS_TRANSACTION = /^\s*(?:commit|rollback|release\s+savepoint)\b/i;
-
-interface QueryEvent {
-  sql?: string;
-  __knexTxId?: string;
-  __knexQueryUid?: string;
-}
 
 /** Holds the cache while a statement that may change what it holds is in flight (as the auth cache's watchWrites). */
 function watchWrites(knex: Knex, cache: PresenceCache): void {
-  knex.on('query', (query: QueryEvent) => {
-    const sql = query.sql ?? '';
-    const tx = query.__knexTxId;
-    if (tx && ENDS_TRANSACTION.test(sql)) cache.release(`tx:${tx}`);
-    else if (WRITES_WATCHED_TABLES.test(sql) || (tx && WRITES_PRESENCE.test(sql))) cache.hold(tx ? `tx:${tx}` : `query:${query.__knexQueryUid}`);
-  });
-  const settled = (query: QueryEvent) => {
-    if (!query.__knexTxId) cache.release(`query:${query.__knexQueryUid}`);
-  };
-  knex.on('query-response', (_response: unknown, query: QueryEvent) => settled(query));
-  knex.on('query-error', (_error: unknown, query: QueryEvent) => settled(query));
+  watchTableWrites(knex, { test: (sql: string, inTransaction: boolean) => WRITES_WATCHED_TABLES.test(sql) || (inTransaction && WRITES_PRESENCE.test(sql)) }, cache);
 }
 
 const caches = new WeakMap<Knex, PresenceCache>();

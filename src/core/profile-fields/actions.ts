@@ -12,6 +12,8 @@ import { DEFAULT_EXTERNAL_ACCOUNTS, FieldType, isRenderable, MAX_DISPLAY_IN_PROF
 import { CustomProfileField, CustomProfileFieldValue } from './model';
 import { listFieldDicts } from './queries';
 import { FieldData, isDefaultExternalAccount, ProfileValue, validateFieldDefinition, validateFieldValue } from './validation';
+import { anyOf } from '../../db/lists';
+import { isRowId } from '../../db/ids';
 
 /** The only code that changes custom profile fields and users' values for them. */
 
@@ -107,7 +109,7 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
   requireAdmin(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
     const trx = uow.trx;
-    const field = await CustomProfileField.query(trx).findOne({ realm_id: deps.realmId, id: fieldId }).forUpdate();
+    const field = isRowId(fieldId) ? await CustomProfileField.query(trx).findOne({ realm_id: deps.realmId, id: fieldId }).forUpdate() : undefined;
     if (!field) throw notFound(fieldId);
     const requestedName = changes.name?.trim();
     if (changes.displayInProfileSummary && (await summaryLimitReached(trx, deps.realmId, field.id))) throw summaryFull();
@@ -138,7 +140,7 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
       if (changes.fieldData !== undefined && field.field_type === FieldType.SELECT) {
         // Users whose choice disappeared lose their value.
         const removed = Object.keys(currentData).filter((key) => !(key in changes.fieldData!));
-        if (removed.length > 0) await CustomProfileFieldValue.query(trx).delete().where('field_id', field.id).whereIn('value', removed);
+        if (removed.length > 0) await CustomProfileFieldValue.query(trx).delete().where('field_id', field.id).whereRaw(...anyOf('value', removed, 'text'));
       }
       if (changes.fieldData !== undefined || field.field_data === '') patch.field_data = JSON.stringify(changes.fieldData ?? {});
     }
@@ -159,7 +161,7 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
 export async function deleteField(deps: AppDeps, actor: User, fieldId: number): Promise<void> {
   requireAdmin(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const field = await CustomProfileField.query(uow.trx).findOne({ realm_id: deps.realmId, id: fieldId });
+    const field = isRowId(fieldId) ? await CustomProfileField.query(uow.trx).findOne({ realm_id: deps.realmId, id: fieldId }) : undefined;
     if (!field) throw notFound(fieldId);
     // Values go with the field (ON DELETE CASCADE).
     await CustomProfileField.query(uow.trx).deleteById(field.id);
@@ -197,7 +199,7 @@ async function announceValue(
 }
 
 async function fieldForEdit(trx: Knex, realmId: number, actor: User, fieldId: number): Promise<CustomProfileField> {
-  const field = await CustomProfileField.query(trx).findOne({ realm_id: realmId, id: fieldId });
+  const field = isRowId(fieldId) ? await CustomProfileField.query(trx).findOne({ realm_id: realmId, id: fieldId }) : undefined;
   if (!field) throw notFound(fieldId);
   // Administrators may always edit; others only fields open to them.
   if (!isAdminRole(actor.role) && !field.editable_by_user) throw notEditable();

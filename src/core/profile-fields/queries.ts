@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import { isRenderable } from './field-types';
 import { CustomProfileField } from './model';
 import { CustomProfileFieldDict, fieldDict, ProfileDataEntry } from './view';
+import { anyOf } from '../../db/lists';
 
 export async function listFieldDicts(db: Knex, realmId: number): Promise<CustomProfileFieldDict[]> {
   const fields = await CustomProfileField.query(db).where('realm_id', realmId).orderBy([{ column: 'order' }, { column: 'id' }]);
@@ -28,7 +29,7 @@ export async function profileDataFor(db: Knex, realmId: number, userIds?: number
     .select('v.user_id', 'v.field_id', 'v.value', 'v.rendered_value', 'f.field_type');
   if (userIds) {
     if (userIds.length === 0) return new Map();
-    query.whereIn('v.user_id', userIds);
+    query.whereRaw(...anyOf('v.user_id', userIds));
   }
   const rows: { user_id: number; field_id: number; value: string; rendered_value: string | null; field_type: number }[] = await query;
   const out = new Map<number, ProfileData>();

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Validator } from '../../rest/validate';
 import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE_IDS, FieldType, HINT_MAX_LENGTH, NAME_MAX_LENGTH, NOT_FOR_SUMMARY } from './field-types';
+import { anyOf } from '../../db/lists';
 
 /** Validation of field definitions and of user values, with Zulip's messages. */
 
@@ -174,7 +175,7 @@ async function validatePersonPicker(db: Knex, realmId: number, value: unknown): 
   });
   const ids = value as number[];
   const users: { id: number; is_active: boolean; is_bot: boolean }[] =
-    ids.length === 0 ? [] : await db('users').where('realm_id', realmId).whereIn('id', ids).select('id', 'is_active', 'is_bot');
+    ids.length === 0 ? [] : await db('users').where('realm_id', realmId).whereRaw(...anyOf('id', ids)).select('id', 'is_active', 'is_bot');
   const found = new Set(users.map((u) => u.id));
   const invalid = ids.filter((id) => !found.has(id));
   if (invalid.length > 0) throw fail(`Invalid user IDs: ${invalid.join(', ')}`);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { anyOf } from '../../db/lists';
 
 export interface ReactionRow {
   id: number;
@@ -17,7 +18,7 @@ export async function reactionsForMessages(
   const out = new Map<number, { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }[]>();
   if (messageIds.length === 0) return out;
   const rows: ReactionRow[] = await db('reactions')
-    .whereIn('message_id', messageIds)
+    .whereRaw(...anyOf('message_id', messageIds))
     .orderBy('id')
     .select('id', 'message_id', 'user_id', 'emoji_name', 'emoji_code', 'reaction_type');
   for (const row of rows) {

@@ -87,7 +87,8 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   bool('emails_restricted_to_domains', false),
   bool('enable_guest_user_dm_warning', true),
   bool('enable_guest_user_indicator', true),
-  bool('enable_read_receipts', false),
+  // Zulip turns read receipts on for every new organization except education ones.
+  bool('enable_read_receipts', true),
   bool('enable_spectator_access', false),
   int('giphy_rating', 2, { choices: [0, 1, 2, 3, 4, 5] }),
   bool('inline_image_preview', true),

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { SavedSnippet } from './model';
+import { isRowId } from '../../db/ids';
 
 export const MAX_TITLE_LENGTH = 60;
 /** Snippets go into messages, so they are bound like a message body. */
@@ -26,7 +27,7 @@ export function checkContent(raw: string): string {
 
 /** One of the user's own snippets; someone else's gets the same answer as a missing one. */
 export async function findOwnSnippet(db: Knex, user: User, snippetId: number): Promise<SavedSnippet> {
-  const snippet = await SavedSnippet.query(db).findOne({ id: snippetId, user_id: user.id, realm_id: user.realm_id });
+  const snippet = isRowId(snippetId) ? await SavedSnippet.query(db).findOne({ id: snippetId, user_id: user.id, realm_id: user.realm_id }) : undefined;
   if (!snippet) throw new ApiError('BAD_REQUEST', 'Saved snippet does not exist.', 404);
   return snippet;
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { User } from '../users/model';
 import { SETTINGS, SETTINGS_ON_USERS_ROW, SettingsMap, SettingValue } from './catalog';
+import { anyOf } from '../../db/lists';
 
 /**
  * Reading and writing the settings tables: `user_settings` (one row per user) and
@@ -79,7 +80,7 @@ export async function applyDefaultsToNewUser(db: Knex, user: User): Promise<User
 export async function receivesTypingNotifications(knex: Knex, userIds: readonly number[]): Promise<number[]> {
   if (userIds.length === 0) return [];
   const rows: { user_id: number }[] = await knex('user_settings')
-    .whereIn('user_id', [...new Set(userIds)])
+    .whereRaw(...anyOf('user_id', [...new Set(userIds)]))
     .where('receives_typing_notifications', false)
     .select('user_id');
   const declined = new Set(rows.map((r) => r.user_id));

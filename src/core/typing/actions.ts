@@ -5,6 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';
 import { User } from '../users/model';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
 import { hasSetting, usersWithSetting } from './preferences';
+import { anyOf } from '../../db/lists';
 
 /**
  * Typing notifications. Nothing is stored: each start/stop is one event, delivered at once to the
@@ -23,7 +24,7 @@ export async function sendDirectTyping(deps: AppDeps, sender: User, to: number[]
     throw errors.badRequest('User has disabled typing notifications for direct messages');
   }
   const ids = [...new Set([...to, sender.id])];
-  const users = await User.query(deps.knex).where('realm_id', deps.realmId).whereIn('id', ids);
+  const users = await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', ids));
   const byId = new Map(users.map((u) => [u.id, u]));
   // One bad id spoils the whole list: a partial conversation would be a different one.
   for (const id of ids) if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);
@@ -86,7 +87,7 @@ export async function sendChannelTyping(deps: AppDeps, sender: User, streamId: n
     topic: normalizeTopic(topic),
   };
   // The sender's address as each listener may see it.
-  const others = await User.query(deps.knex).whereIn('id', listeners);
+  const others = await User.query(deps.knex).whereRaw(...anyOf('id', listeners));
   const groups = new Map<string, number[]>();
   for (const viewer of others) {
     const email = apiEmail(deps, viewer, sender);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { ZulipEvent } from '../../realtime/bus';
 import { unixTime } from '../messages/model';
+import { anyOf } from '../../db/lists';
 
 /**
  * The per-user, per-topic visibility policy (Zulip's UserTopic): 0 inherit (no row), 1 muted,
@@ -51,21 +52,21 @@ export async function setVisibilityPolicies(
   const lastUpdated = options.lastUpdated ?? new Date();
   const existing: { user_id: number; visibility_policy: number }[] = await db('user_topics')
     .where('stream_id', streamId)
-    .whereIn('user_id', userIds)
+    .whereRaw(...anyOf('user_id', userIds))
     .whereRaw('lower(topic_name) = lower(?)', [topic])
     .select('user_id', 'visibility_policy');
   const current = new Map(existing.map((r) => [r.user_id, r.visibility_policy]));
   const changed = userIds.filter((id) => (current.get(id) ?? VisibilityPolicy.INHERIT) !== policy);
   if (changed.length === 0) return [];
   if (policy === VisibilityPolicy.INHERIT) {
-    await db('user_topics').where('stream_id', streamId).whereIn('user_id', changed).whereRaw('lower(topic_name) = lower(?)', [topic]).delete();
+    await db('user_topics').where('stream_id', streamId).whereRaw(...anyOf('user_id', changed)).whereRaw('lower(topic_name) = lower(?)', [topic]).delete();
   } else {
     const toUpdate = changed.filter((id) => current.has(id));
     const toInsert = changed.filter((id) => !current.has(id));
     if (toUpdate.length > 0) {
       await db('user_topics')
         .where('stream_id', streamId)
-        .whereIn('user_id', toUpdate)
+        .whereRaw(...anyOf('user_id', toUpdate))
         .whereRaw('lower(topic_name) = lower(?)', [topic])
         .update({ visibility_policy: policy, last_updated: lastUpdated });
     }

@@ -22,6 +22,7 @@ import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
 import { canSeeDeliveryEmail, userDict } from './view';
+import { anyOf } from '../../db/lists';
 
 /** Keys a user may hold at once; logging in again past this retires the oldest. */
 const MAX_KEYS_PER_USER = 50;
@@ -235,7 +236,7 @@ async function storeKey(uow: UnitOfWork, userId: number, apiKey: string): Promis
     .where({ user_id: userId })
     .orderBy('id', 'desc')
     .offset(MAX_KEYS_PER_USER);
-  if (stale.length > 0) await ApiKey.query(uow.trx).delete().whereIn('id', stale.map((k) => k.id));
+  if (stale.length > 0) await ApiKey.query(uow.trx).delete().whereRaw(...anyOf('id', stale.map((k) => k.id)));
 }
 
 export async function setCanCreateUsers(deps: AppDeps, userId: number, value: boolean): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { UnitOfWork } from '../../db/unit-of-work';
+import { isEmbeddedDatabase, watchTableWrites, writesTables } from '../../db/user-value-cache';
 import type { Delivery } from '../../realtime/bus';
 import type { User } from './model';
 
@@ -149,15 +150,7 @@ export function forgetAuthAfterCommit(deps: { authCache: AuthCache }, uow: UnitO
   uow.deliveries.push({ realmId: uow.realmId, userIds: [], event: { type: AUTH_CHANGED, user_id: userId } });
 }
 
-const WRITES_AUTH_TABLES =
-  /^\s*(?:update|insert\s+into|delete\s+from|alter\s+table|truncate(?:\s+table)?)\s+(?:only\s+)?"?(?:users|api_keys|realms)"?(?:[\s(]|$)/i;
-const ENDS_TRANSACTION = /^\s*(?:commit|rollback|release\s+savepoint)\b/i;
-
-interface QueryEvent {
-  sql?: string;
-  __knexTxId?: string;
-  __knexQueryUid?: string;
-}
+const WRITES_AUTH_TABLES = writesTables(['users', 'api_keys', 'realms']);
 
 /**
  * Holds the cache while any statement writing users, api_keys or realms is in flight: knex reports
@@ -165,25 +158,6 @@ interface QueryEvent {
  * transaction's writes are released when it commits or rolls back.
  */
 export function watchWrites(knex: Knex, cache: AuthCache): void {
-  if (isEmbedded(knex)) cache.soleWriter();
-  knex.on('query', (query: QueryEvent) => {
-    const sql = query.sql ?? '';
-    const tx = query.__knexTxId;
-    if (tx && ENDS_TRANSACTION.test(sql)) cache.release(`tx:${tx}`);
-    else if (WRITES_AUTH_TABLES.test(sql)) cache.hold(tx ? `tx:${tx}` : `query:${query.__knexQueryUid}`);
-  });
-  const settled = (query: QueryEvent) => {
-    if (!query.__knexTxId) cache.release(`query:${query.__knexQueryUid}`);
-  };
-  knex.on('query-response', (_response: unknown, query: QueryEvent) => settled(query));
-  knex.on('query-error', (_error: unknown, query: QueryEvent) => settled(query));
-}
-
-/**
- * The embedded database (PGlite, through its knex client class): one process at a time opens it.
- * PostgreSQL is named by the 'pg' driver and may have other writers.
- */
-function isEmbedded(knex: Knex): boolean {
-  const client = (knex as { client?: { config?: { client?: unknown } } }).client?.config?.client;
-  return typeof client === 'function';
+  if (isEmbeddedDatabase(knex)) cache.soleWriter();
+  watchTableWrites(knex, WRITES_AUTH_TABLES, cache);
 }

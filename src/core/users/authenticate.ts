@@ -1,7 +1,6 @@
 import type { ModelObject } from 'objection';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../errors';
-import { AttemptLimiter } from '../rate-limit';
 import type { KeyOwner } from './auth-cache';
 import { API_KEY_RE, apiKeyMatches, hashApiKey, sha256Hex, verifyPassword } from './credentials';
 import { User } from './model';
@@ -66,27 +65,25 @@ async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | u
   return { user, realmDeactivated: realm_deactivated };
 }
 
-const loginLimiter = new AttemptLimiter(5, 30 * 60 * 1000);
-
-/** Test hook: forget recorded login failures. */
-export function resetLoginLimits(): void {
-  (loginLimiter as unknown as { attempts: Map<string, number[]> }).attempts.clear();
-}
-
 const authenticationFailed = () =>
   new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
 
 /**
  * POST /fetch_api_key. Unknown address, wrong password and deactivated account all get the same
- * answer, and an unknown address still costs a password hash.
+ * answer, and an unknown address still costs a password hash. As in Zulip, every attempt counts
+ * against the username and a success clears its count; failures also count against the client's
+ * address (`address`), so one client cannot try a password on every account.
  */
 export async function loginWithPassword(
   deps: AppDeps,
   username: string,
   password: string,
+  address?: string,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
   const key = username.trim().toLowerCase();
-  loginLimiter.check(key);
+  const limits = deps.rateLimits;
+  if (address !== undefined) await limits.check('authenticate_by_ip', address);
+  await limits.hit('authenticate_by_username', key);
   const user = await User.query(deps.knex)
     .where('realm_id', deps.realmId)
     .whereRaw('lower(delivery_email) = ?', [key])
@@ -94,10 +91,10 @@ export async function loginWithPassword(
   const realm = await deps.knex('realms').where({ id: deps.realmId }).first('deactivated');
   const ok = await verifyPassword(password, user?.password_hash ?? null);
   if (!user || !ok || !user.is_active || realm?.deactivated) {
-    loginLimiter.fail(key);
+    if (address !== undefined) await limits.record('authenticate_by_ip', address);
     throw authenticationFailed();
   }
-  loginLimiter.clear(key);
+  await limits.clear('authenticate_by_username', key);
   const apiKey = await issueApiKey(deps, user.id);
   return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
 }

@@ -4,7 +4,6 @@ import { errors } from '../../errors';
 import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
 import { canSeeDeliveryEmail, placeholderDomain, userDict, UserDict } from './view';
-import { highestReceivedMessageId } from '../messages/state';
 
 /** Read side of the users feature: what one viewer may see of the organization's accounts. */
 export async function getUserForViewer(
@@ -51,9 +50,4 @@ export async function listUsersForViewer(
   return users.map((u) =>
     userDict(deps.config, viewer, u, { clientGravatar: opts.clientGravatar, includeProfileData: opts.includeCustomProfileFields, profileData }),
   );
-}
-
-/** Highest message id the user has received; -1 while they have none. */
-export async function maxMessageId(deps: AppDeps, user: User): Promise<number> {
-  return highestReceivedMessageId(deps.knex, user.id);
 }

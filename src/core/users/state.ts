@@ -1,8 +1,8 @@
 import type { ZulipEvent } from '../../realtime/bus';
 import type { RegisterState, StateSlice } from '../../realtime/state';
-import { profileDataFor } from '../profile-fields/queries';
 import { crossRealmBots } from '../system-bots/notification-bot';
 import { User } from './model';
+import { realmAccounts, realmProfileData } from './own-values';
 import { isAdminRole, isGuestRole, isModeratorOrAbove, isOwnerRole } from './roles';
 import { mediumAvatarUrl, userDict, UserDict } from './view';
 
@@ -12,8 +12,7 @@ type People = UserDict[];
 export const usersSlice: StateSlice = {
   fetchTypes: ['realm_user'],
   async fetch(deps, me, options) {
-    const users = await User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
-    const profileData = await profileDataFor(deps.knex, deps.realmId);
+    const [users, profileData] = await Promise.all([realmAccounts(deps), realmProfileData(deps)]);
     const view = (u: User) => userDict(deps.config, me, u, { clientGravatar: options.clientGravatar, includeProfileData: true, profileData });
     const self = users.find((u) => u.id === me.id) ?? me;
     // The requester's own avatar is never left to the client, whatever client_gravatar says.

@@ -64,19 +64,19 @@ export function placeholderDomain(config: Config): string {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'parley.invalid';
 }
 
-// Every user dictionary carries one, so the digests of recent addresses are kept.
-const gravatarUrls = new Map<string, string>();
+// Every user dictionary carries one (10,000 of them in a register of a large organization), so
+// each address's digest is computed once; the oldest are dropped past the bound.
+const gravatarDigests = new Map<string, string>();
+const GRAVATAR_DIGESTS_KEPT = 200_000;
 
 export function gravatarUrl(email: string, version: number): string {
-  const memoKey = `${version}:${email}`;
-  let url = gravatarUrls.get(memoKey);
-  if (url === undefined) {
-    const digest = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
-    if (gravatarUrls.size >= 10_000) gravatarUrls.clear();
-    gravatarUrls.set(memoKey, url);
+  let digest = gravatarDigests.get(email);
+  if (digest === undefined) {
+    digest = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    if (gravatarDigests.size >= GRAVATAR_DIGESTS_KEPT) gravatarDigests.delete(gravatarDigests.keys().next().value!);
+    gravatarDigests.set(email, digest);
   }
-  return url;
+  return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
 }
 
 /** The medium-size variant of an avatar URL (gravatar takes a size parameter). */
@@ -111,7 +111,8 @@ export function userDict(config: Config, viewer: Pick<User, 'id' | 'role'> | nul
     avatar_version: target.avatar_version,
   };
   if (options.includeProfileData && !target.is_bot) {
-    dict.profile_data = options.profileData?.get(target.id) ?? {};
+    // A copy: the map may be a cache's, and register applies events to what it returns.
+    dict.profile_data = { ...options.profileData?.get(target.id) };
   }
   return dict;
 }

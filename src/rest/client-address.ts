@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import net from 'node:net';
+
+/**
+ * The address a request came from, as the rate limits key it. Behind a reverse proxy every
+ * connection comes from the proxy, so for connections from the proxies the operator lists
+ * (PARLEY_TRUSTED_PROXIES) the client is the last address in X-Forwarded-For that is not itself a
+ * trusted proxy, as Zulip reads it behind its configured load balancers. Nothing else can choose
+ * its address.
+ */
+export function clientAddress(req: IncomingMessage, trustedProxies: readonly string[] = []): string {
+  const peer = normalize(req.socket.remoteAddress ?? 'unknown');
+  if (trustedProxies.length === 0) return peer;
+  const trusted = blockListFor(trustedProxies);
+  if (!isIn(trusted, peer)) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((hop) => normalize(hop.trim())).filter((hop) => net.isIP(hop));
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!isIn(trusted, hops[i])) return hops[i];
+  }
+  return hops[0] ?? peer;
+}
+
+/** IPv4 addresses without their IPv6-mapped prefix. */
+function normalize(address: string): string {
+  return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
+}
+
+function isIn(list: net.BlockList, address: string): boolean {
+  const family = net.isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+const blockLists = new WeakMap<readonly string[], net.BlockList>();
+
+function blockListFor(entries: readonly string[]): net.BlockList {
+  let list = blockLists.get(entries);
+  if (!list) {
+    list = new net.BlockList();
+    for (const entry of entries) {
+      const parsed = parseProxyEntry(entry);
+      if (!parsed) continue;
+      list.addSubnet(parsed.address, parsed.prefix, parsed.family);
+    }
+    blockLists.set(entries, list);
+  }
+  return list;
+}
+
+/** An address or CIDR block (`10.0.0.0/8`, `::1`); null when it is neither. */
+export function parseProxyEntry(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const [address, bits, extra] = entry.trim().split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return null;
+  const max = family === 4 ? 32 : 128;
+  if (bits !== undefined && !/^\d{1,3}$/.test(bits)) return null;
+  const prefix = bits === undefined ? max : Number(bits);
+  if (prefix > max) return null;
+  return { address, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
+}
