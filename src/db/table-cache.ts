@@ -41,14 +41,19 @@ export class TableCache<T> {
     return this.value !== null && this.holds.size === 0 ? this.value.data : undefined;
   }
 
-  async get(): Promise<T> {
+  /**
+   * `db` is the connection to read through when the cache must load: inside a transaction, its
+   * own (on PGlite the pool has one connection, held by that transaction). A transaction that wrote
+   * the cache's tables holds the cache, so what it reads is never kept.
+   */
+  async get(db: Knex = this.knex): Promise<T> {
     const held = this.current();
     if (held !== undefined) return held;
-    if (!this.writesSettled()) return this.spec.load(this.knex);
+    if (!this.writesSettled()) return this.spec.load(db);
     if (this.value) return this.value.data;
     const generation = this.generation;
     if (!this.loading || this.loading.generation !== generation) {
-      const promise = this.spec.load(this.knex);
+      const promise = this.spec.load(db);
       this.loading = { generation, promise };
       promise.then(
         (data) => {

@@ -87,6 +87,7 @@ export async function register(deps: AppDeps, user: User, request: RegisterReque
     narrow: request.narrow,
     allPublicStreams: descriptor.allPublicStreams,
     capabilities: descriptor.capabilities,
+    perCall: new Map(),
   };
   const slices = selectedSlices(fetchTypes);
   const state: RegisterState = {};

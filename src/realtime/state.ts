@@ -42,6 +42,11 @@ export interface RegisterOptions {
   narrow: [string, string][];
   allPublicStreams: boolean;
   capabilities: ClientCapabilities;
+  /**
+   * Present only inside one POST /register call: slices that compute the same thing (e.g. channel
+   * subscriber counts) share it here. Absent, each slice computes its own.
+   */
+  perCall?: Map<string, unknown>;
 }
 
 export type RegisterState = Record<string, unknown>;

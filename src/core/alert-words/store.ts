@@ -33,9 +33,10 @@ export function alertWordsCache(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>)
   return tableCache(deps, spec);
 }
 
-export async function alertWordIndex(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>): Promise<AlertWordIndex> {
+/** `db`: the connection the caller works on (its transaction), used when the cache must load. */
+export async function alertWordIndex(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, db: Knex = deps.knex): Promise<AlertWordIndex> {
   const cache = alertWordsCache(deps);
-  return cache.current() ?? (await cache.get());
+  return cache.current() ?? (await cache.get(db));
 }
 
 /** The user's alert words as they wrote them, in the order they were added. */

@@ -156,16 +156,16 @@ function syncCountsFromSubscriberLists(state: RegisterState, streams: ChannelDic
 }
 
 /**
- * Both slices present channels with subscriber counts and traffic; one register computes them once
- * (the slices share the register's options object), for the larger set of channels asked first.
+ * Both slices present channels with subscriber counts and traffic; one register call computes them
+ * once (kept in the call's `perCall` memo), for the larger set of channels asked first.
  */
-const registerViewContexts = new WeakMap<RegisterOptions, ChannelViewContext>();
+const VIEW_CONTEXT = 'channels.viewContext';
 
 async function sharedViewContext(deps: AppDeps, options: RegisterOptions, streams: Stream[]): Promise<ChannelViewContext> {
-  const known = registerViewContexts.get(options);
+  const known = options.perCall?.get(VIEW_CONTEXT) as ChannelViewContext | undefined;
   if (known && streams.every((s) => known.subscriberCounts.has(s.id))) return known;
   const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
-  registerViewContexts.set(options, ctx);
+  options.perCall?.set(VIEW_CONTEXT, ctx);
   return ctx;
 }
 

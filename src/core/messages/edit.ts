@@ -275,7 +275,7 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       has_image: rendering.hasImage,
       has_attachment: rendering.hasAttachment,
     });
-    const alerted = usersAlertedBy(await alertWordIndex(deps), plan.newContent);
+    const alerted = usersAlertedBy(await alertWordIndex(deps, db), plan.newContent);
     await updateMentionFlags(db, message, plan.newTopic ?? message.topic, rendering, alerted);
   }
 

@@ -343,8 +343,8 @@ async function prepareMessage(
   const mentioned = new Set([...mentions.userIds, ...(await groupMemberIds(db, mentions.groupIds))]);
 
   // Both from memory in the common case (see TableCache): no statement per send.
-  const muters = await mutersOf(deps, sender.id);
-  const alerted = usersAlertedBy(await alertWordIndex(deps), content);
+  const muters = await mutersOf(deps, sender.id, db);
+  const alerted = usersAlertedBy(await alertWordIndex(deps, db), content);
 
   let base = 0;
   if (!stream) base |= FLAG_BITS.is_private;

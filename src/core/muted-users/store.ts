@@ -36,10 +36,13 @@ export function mutersCache(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>) {
   return tableCache(deps, spec);
 }
 
-/** The users who muted `senderId`; answered from memory once the cache is loaded. */
-export async function mutersOf(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, senderId: number): Promise<ReadonlySet<number>> {
+/**
+ * The users who muted `senderId`; answered from memory once the cache is loaded. `db`: the
+ * connection the caller works on (its transaction), used when the cache must load.
+ */
+export async function mutersOf(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, senderId: number, db: Knex = deps.knex): Promise<ReadonlySet<number>> {
   const cache = mutersCache(deps);
-  const byUser = cache.current() ?? (await cache.get());
+  const byUser = cache.current() ?? (await cache.get(db));
   return byUser.get(senderId) ?? EMPTY;
 }
 
