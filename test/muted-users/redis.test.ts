@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import Redis from 'ioredis';
 import { alertWordsCache } from '../../src/core/alert-words/store';
 import { mutersCache } from '../../src/core/muted-users/store';
 import { Database, openDatabase } from '../../src/db/connect';
@@ -8,6 +6,7 @@ import { assertSuccess, client } from '../helpers/api';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
+import { describeWithRedis, REDIS_URL, removeKeys } from '../helpers/redis';
 import { messageFlags, sendToChannel, subscribe } from '../messages/helpers';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
@@ -18,19 +17,7 @@ jest.setTimeout(180_000);
  * used by the other's next send once its event has arrived there (on PostgreSQL each server has
  * its own connections, so only the bus can tell the other one).
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-function redisReachable(): boolean {
-  const { hostname, port } = new URL(REDIS_URL);
-  const probe = `require('net').connect(${Number(port) || 6379}, ${JSON.stringify(hostname)}).on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
-  return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
-}
-
-const reachable = redisReachable();
-if (!reachable) console.warn(`Redis tests skipped: no Redis at ${REDIS_URL} (set REDIS_URL to run them).`);
-const describeWithRedis = reachable ? describe : describe.skip;
-
-describeWithRedis('caches of muted users and alert words across processes', () => {
+describeWithRedis()('caches of muted users and alert words across processes', () => {
   let db: PersistentDatabase;
   let shared: Database | undefined;
   let a: TestServer;
@@ -56,12 +43,7 @@ describeWithRedis('caches of muted users and alert words across processes', () =
     await b?.close();
     await shared?.close();
     await db?.drop();
-    if (prefix) {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-    }
+    if (prefix) await removeKeys(prefix);
   });
 
   test('a mute made on one process marks the next message read on the other', async () => {
