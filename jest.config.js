@@ -13,6 +13,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Tests that need system packages (Chromium, slapd) run in `npm run test:system`.
+  testPathIgnorePatterns: ['/node_modules/', '\\.system\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
   testTimeout: 30000,
