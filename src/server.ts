@@ -55,14 +55,20 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
+  // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
+  // of its own here.
+  function onFinish(): void {
+    // A connection that was busy when the shutdown began is idle now: close it too.
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  }
+  function onClose(this: http.ServerResponse): void {
+    unfinished.delete(this);
+  }
   server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
-    res.once('finish', () => {
-      // A connection that was busy when the shutdown began is idle now: close it too.
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-    res.once('close', () => unfinished.delete(res));
+    res.on('finish', onFinish);
+    res.on('close', onClose);
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   await new Promise<void>((resolve, reject) => {

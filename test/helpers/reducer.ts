@@ -299,7 +299,14 @@ function subscription(state: State, event: Event, ctx: ReducerContext): void {
       const streams = new Set(event.stream_ids);
       for (const key of CHANNEL_LISTS) {
         for (const entry of state[key]) {
-          if (!streams.has(entry.stream_id) || !entry.subscribers) continue;
+          if (!streams.has(entry.stream_id)) continue;
+          if (entry.partial_subscribers) {
+            // A partial list (include_subscribers="partial") gains and loses the users named.
+            const ids = event.op === 'peer_add' ? [...entry.partial_subscribers, ...event.user_ids] : entry.partial_subscribers.filter((id: number) => !event.user_ids.includes(id));
+            entry.partial_subscribers = ascending(ids);
+            continue;
+          }
+          if (!entry.subscribers) continue;
           const ids = event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
           setSubscribers(entry, ids);
         }
