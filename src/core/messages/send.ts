@@ -198,9 +198,9 @@ export interface CheckedMessage {
   renderedContent: string;
 }
 
-/** Runs every check of a send without storing anything: the errors are the send's. */
-export async function checkMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<CheckedMessage> {
-  const { target, prepared } = await checkSend(deps, deps.knex, sender, request, null);
+/** Runs every check of a send, reading on `db`, without storing anything: the errors are the send's. */
+export async function checkMessage(deps: AppDeps, db: Knex, sender: User, request: SendMessageRequest): Promise<CheckedMessage> {
+  const { target, prepared } = await checkSend(deps, db, sender, request, null);
   return {
     streamId: target.stream?.id ?? null,
     topic: target.topic,

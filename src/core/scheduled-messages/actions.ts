@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
@@ -53,8 +54,8 @@ function addresseeOf(type: ScheduledType, to: number | number[]): Addressee {
   return { type: 'private', userIds: to as number[], emails: null };
 }
 
-async function check(deps: AppDeps, user: User, type: ScheduledType, to: number | number[], topic: string | null, content: string, client: string): Promise<CheckedMessage> {
-  return checkMessage(deps, user, { addressee: addresseeOf(type, to), topic: type === 'stream' ? topic : null, content, client });
+async function check(deps: AppDeps, db: Knex, user: User, type: ScheduledType, to: number | number[], topic: string | null, content: string, client: string): Promise<CheckedMessage> {
+  return checkMessage(deps, db, user, { addressee: addresseeOf(type, to), topic: type === 'stream' ? topic : null, content, client });
 }
 
 function checkedColumns(type: ScheduledType, checked: CheckedMessage) {
@@ -82,7 +83,7 @@ export async function createScheduledMessage(deps: AppDeps, user: User, input: N
   const type = scheduledType(input.type);
   const at = deliveryTime(input.scheduledDeliveryTimestamp);
   const to = type === 'stream' ? parseStreamTo(input.to) : parseDirectTo(input.to);
-  const checked = await check(deps, user, type, to, input.topic, input.content, input.client);
+  const checked = await check(deps, deps.knex, user, type, to, input.topic, input.content, input.client);
   // Zulip's default: read for its sender when sent from an interactive client, unless to oneself.
   const toSelf = type === 'private' && checked.participantIds.every((id) => id === user.id);
   const readBySender = input.readBySender ?? (defaultReadBySender(input.client) && !toSelf);
@@ -133,7 +134,7 @@ export async function editScheduledMessage(deps: AppDeps, user: User, id: number
     if (newType !== undefined || to !== undefined || content !== undefined) {
       const type = newType !== undefined ? scheduledType(newType) : existing.type;
       const target = to === undefined ? (existing.type === 'stream' ? existing.stream_id! : directTo(existing)) : type === 'stream' ? parseStreamTo(to) : parseDirectTo(to);
-      const checked = await check(deps, user, type, target, topic ?? existing.topic, content ?? existing.content, changes.client);
+      const checked = await check(deps, uow.trx, user, type, target, topic ?? existing.topic, content ?? existing.content, changes.client);
       if (newType !== undefined || to !== undefined) Object.assign(patch, checkedColumns(type, checked));
       else if (topic !== undefined && existing.type === 'stream') patch.topic = checked.topic;
       if (content !== undefined) Object.assign(patch, { content: checked.content, rendered_content: checked.renderedContent });
