@@ -65,7 +65,7 @@ test('scheduling is checked as sending is, plus the delivery time', async () => 
   assertError(await c.post('/scheduled_messages', toChannel({ scheduled_delivery_timestamp: 'soon' })), 'INVALID_JSON', 'Argument "scheduled_delivery_timestamp" is not valid JSON.');
   assertError(await c.post('/scheduled_messages', { type: 'stream', to: String(channelId), content: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'scheduled_delivery_timestamp' argument");
   // A guest may not write to a channel they cannot reach.
-  assertError(await client(ts, guest).post('/scheduled_messages', toChannel()), 'STREAM_DOES_NOT_EXIST', `Channel with ID '${channelId}' does not exist`);
+  assertError(await client(ts, guest).post('/scheduled_messages', toChannel()), 'BAD_REQUEST', "Not authorized to send to channel 'plans'");
   expect(await list(alice)).toEqual([]);
 });
 

@@ -9,7 +9,7 @@ import { topicForStorage } from '../messages/topics';
 import type { User } from '../users/model';
 import { SEND_LATER } from './model';
 import { findOwn } from './queries';
-import { directTo, scheduledMessageDict } from './view';
+import { directTo, scheduledMessageDict, ScheduledMessageDict } from './view';
 
 /**
  * Messages to send later, as Zulip's "schedule message": checked as a send is checked when
@@ -115,7 +115,7 @@ export interface ScheduledMessageChanges {
   client: string;
 }
 
-export async function editScheduledMessage(deps: AppDeps, user: User, id: number, changes: ScheduledMessageChanges): Promise<void> {
+export async function editScheduledMessage(deps: AppDeps, user: User, id: number, changes: ScheduledMessageChanges): Promise<ScheduledMessageDict> {
   const { type: newType, to, topic, content, scheduledDeliveryTimestamp } = changes;
   if (newType === undefined && to === undefined && topic === undefined && content === undefined && scheduledDeliveryTimestamp === undefined) {
     throw errors.badRequest('Nothing to change');
@@ -125,7 +125,7 @@ export async function editScheduledMessage(deps: AppDeps, user: User, id: number
     throw errors.badRequest('Topic required when updating scheduled message type to stream.');
   }
   const at = scheduledDeliveryTimestamp === undefined ? undefined : deliveryTime(scheduledDeliveryTimestamp);
-  await inTransaction(deps, deps.realmId, async (uow) => {
+  return inTransaction(deps, deps.realmId, async (uow) => {
     // Locked: a delivery of this row in progress finishes first, and this sees it delivered.
     const existing = await findOwn(uow.trx, deps.realmId, user.id, id, SEND_LATER);
     if (existing.delivered) throw errors.badRequest('Scheduled message was already sent');
@@ -144,14 +144,18 @@ export async function editScheduledMessage(deps: AppDeps, user: User, id: number
     if (at !== undefined) patch.scheduled_timestamp = at;
     await uow.trx('scheduled_messages').where({ id: existing.id }).update(patch);
     const updated = await findOwn(uow.trx, deps.realmId, user.id, existing.id, SEND_LATER);
-    uow.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageDict(updated) }, [user.id]);
+    const dict = scheduledMessageDict(updated);
+    uow.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: dict }, [user.id]);
+    return dict;
   });
 }
 
-export async function deleteScheduledMessage(deps: AppDeps, user: User, id: number): Promise<void> {
-  await inTransaction(deps, deps.realmId, async (uow) => {
+/** Cancels one of the user's scheduled messages; returns it as it was. */
+export async function deleteScheduledMessage(deps: AppDeps, user: User, id: number): Promise<ScheduledMessageDict> {
+  return inTransaction(deps, deps.realmId, async (uow) => {
     const existing = await findOwn(uow.trx, deps.realmId, user.id, id, SEND_LATER);
     await uow.trx('scheduled_messages').where({ id: existing.id }).delete();
     uow.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: existing.id }, [user.id]);
+    return scheduledMessageDict(existing);
   });
 }

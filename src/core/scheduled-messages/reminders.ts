@@ -8,7 +8,7 @@ import { deliveryTime } from './actions';
 import { REMIND } from './model';
 import { findOwn } from './queries';
 import { normalizeNote, reminderContent } from './reminder-content';
-import { reminderDict } from './view';
+import { reminderDict, ReminderDict } from './view';
 
 /**
  * Reminders (POST /reminders): a direct message from the notification bot to the user, at the
@@ -54,10 +54,12 @@ export async function createReminder(deps: AppDeps, user: User, input: NewRemind
   });
 }
 
-export async function deleteReminder(deps: AppDeps, user: User, id: number): Promise<void> {
-  await inTransaction(deps, deps.realmId, async (uow) => {
+/** Cancels one of the user's reminders; returns it as it was. */
+export async function deleteReminder(deps: AppDeps, user: User, id: number): Promise<ReminderDict> {
+  return inTransaction(deps, deps.realmId, async (uow) => {
     const existing = await findOwn(uow.trx, deps.realmId, user.id, id, REMIND);
     await uow.trx('scheduled_messages').where({ id: existing.id }).delete();
     uow.emit({ type: 'reminders', op: 'remove', reminder_id: existing.id }, [user.id]);
+    return reminderDict(existing);
   });
 }
