@@ -6,6 +6,7 @@ import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';
 import { progressFor } from './progress';
+import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
 import {
@@ -277,6 +278,7 @@ export const COMMANDS: Command[] = [
       return {
         needs: 'database',
         async run(knex, out, config) {
+          connectFeatures();
           await migrateLatest(knex);
           const summary = await importOrganization(knex, file, (realmId) => organizationDeps(knex, config, realmId), progressFor(process.stderr));
           await ensureSystemBots(knex);
