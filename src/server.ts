@@ -72,6 +72,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
+  realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

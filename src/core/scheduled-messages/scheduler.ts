@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import type { Delivery } from '../../realtime/bus';
 import { describeFailure } from '../../failure-log';
 import { deliverOneDue } from './delivery';
 
@@ -6,10 +7,13 @@ import { deliverOneDue } from './delivery';
  * Delivers scheduled messages and reminders when they fall due. The rows are the queue, so every
  * server process runs one of these: each tick asks one indexed question (when is the earliest
  * waiting row due?), delivers what is due, then sleeps until the next row is due or the polling
- * interval ends, whichever comes first (rows scheduled through other processes are found then).
+ * interval ends, whichever comes first. Rows added or moved earlier are noticed from their events
+ * (those of other processes too, with Redis), so the timer is set to their time at once.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (ms since the epoch). */
+  private wakeAt = Infinity;
   private running: Promise<void> | null = null;
   private stopped = false;
 
@@ -22,6 +26,20 @@ export class Scheduler {
     this.schedule(0);
   }
 
+  /** Moves the timer earlier for rows the deliveries add or reschedule. */
+  notice(deliveries: Delivery[]): void {
+    let earliest = Infinity;
+    for (const { event } of deliveries) {
+      if (event.type !== 'scheduled_messages' && event.type !== 'reminders') continue;
+      const rows = (event.scheduled_messages ?? event.reminders ?? (event.scheduled_message ? [event.scheduled_message] : [])) as { scheduled_delivery_timestamp: number; failed?: boolean }[];
+      for (const row of rows) if (!row.failed) earliest = Math.min(earliest, row.scheduled_delivery_timestamp * 1000);
+    }
+    if (earliest < this.wakeAt && this.timer && !this.stopped) {
+      clearTimeout(this.timer);
+      this.schedule(earliest - Date.now() + 5);
+    }
+  }
+
   /** Stops the timer and waits for a delivery in progress to commit. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -32,8 +50,10 @@ export class Scheduler {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    this.wakeAt = Date.now() + Math.max(0, delayMs);
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.wakeAt = Infinity;
       this.running = this.tick().finally(() => (this.running = null));
     }, Math.max(0, delayMs));
     this.timer.unref();
