@@ -91,7 +91,7 @@ describe('round trip: export, import into an empty database', () => {
     const owner = { email: server.owner!.email, apiKey: server.owner!.apiKey };
     const o = api(server, owner);
     assertSuccess(await o.post('/users', { email: 'alice@example.com', password: 'alice-password-1', full_name: 'Alice Liddell' }));
-    const aliceWho = { email: 'alice@example.com', apiKey: await fetchApiKey(server, 'alice@example.com', 'alice-password-1') };
+    const aliceWho = { email: 'alice@example.com', apiKey: (await fetchApiKey(server, 'alice@example.com', 'alice-password-1'))! };
     assertSuccess(await o.post('/users', { email: 'bob@example.com', password: 'bob-password-12', full_name: 'Bob' }));
     assertSuccess(await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'general', description: 'Everything' }]), principals: JSON.stringify(['alice@example.com', owner.email]) }));
     assertSuccess(await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'secret' }]), invite_only: true }));
