@@ -50,6 +50,8 @@ export interface Config {
   maxQueuesPerUser: number;
   /** Bearer token GET /metrics requires; null serves metrics to loopback clients only. */
   metricsToken: string | null;
+  /** Longest wait between two looks for scheduled messages that fell due (other processes' too). */
+  schedulerPollMs: number;
 }
 
 export interface SocketLimits {
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxFileUploadSizeMib,
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
+    schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
   };
 }
 

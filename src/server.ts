@@ -13,6 +13,7 @@ import { connectFeatures } from './core/connect';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { Scheduler } from './core/scheduled-messages/scheduler';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -75,6 +76,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const scheduler = new Scheduler(deps, config.schedulerPollMs);
+  scheduler.start();
+  realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -89,6 +93,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // event queues and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await scheduler.stop();
       await subscriptions.close();
       await realtime.shutdown();
       await drainConnections(server, closed);

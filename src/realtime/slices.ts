@@ -11,6 +11,7 @@ import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice 
 import { mutedTopicsSlice, userTopicsSlice } from '../core/user-topics/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
+import { remindersSlice, scheduledMessagesSlice } from '../core/scheduled-messages/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
@@ -32,6 +33,8 @@ export const stateSlices: StateSlice[] = [
   streamsSlice,
   realmEmojiSlice,
   draftsSlice,
+  scheduledMessagesSlice,
+  remindersSlice,
   savedSnippetsSlice,
   navigationViewsSlice,
   ...settingsSlices,

@@ -10,6 +10,7 @@ import { profileFieldRoutes } from './profile-fields';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 import { draftRoutes } from './drafts';
+import { scheduledMessageRoutes } from './scheduled-messages';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
 import { pushRoutes } from './push';
@@ -36,6 +37,7 @@ export const routes: Route[] = [
   ...markdownRoutes,
   ...emojiRoutes,
   ...draftRoutes,
+  ...scheduledMessageRoutes,
   ...savedSnippetRoutes,
   ...navigationViewRoutes,
   ...pushRoutes,

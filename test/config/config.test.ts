@@ -13,6 +13,7 @@ describe('defaults', () => {
       ownerEmail: 'owner@example.com',
       ownerPassword: null,
       redisUrl: null,
+      schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logRequests: false,
@@ -138,6 +139,8 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
     [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
+    [{ PARLEY_SCHEDULER_POLL_MS: '5' }, 'PARLEY_SCHEDULER_POLL_MS must be between 10 and 3600000, got 5'],
+    [{ PARLEY_SCHEDULER_POLL_MS: 'often' }, 'PARLEY_SCHEDULER_POLL_MS must be a whole number, got "often"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -354,6 +354,32 @@ function stream(state: State, event: Event, ctx: ReducerContext): void {
 
 // ---- personal items ----
 
+/** A list of personal items keyed by `idKey`: add, update (when `single` is given) and remove. */
+function keyedList(listKey: string, idKey: string, added: string, single: string | null, removedId: string): Reducer {
+  return (state, event) => {
+    if (!(listKey in state)) return;
+    const list: State[] = state[listKey];
+    switch (event.op) {
+      case 'add':
+        list.push(...structuredClone(event[added]));
+        return;
+      case 'update': {
+        if (single === null) return unexpected(event);
+        const index = list.findIndex((item) => item[idKey] === event[single][idKey]);
+        if (index < 0) throw new Error(`update of unknown ${listKey} item ${event[single][idKey]}`);
+        list[index] = structuredClone(event[single]);
+        return;
+      }
+      case 'remove':
+        if (!list.some((item) => item[idKey] === event[removedId])) throw new Error(`removal of unknown ${listKey} item ${event[removedId]}`);
+        state[listKey] = list.filter((item) => item[idKey] !== event[removedId]);
+        return;
+      default:
+        unexpected(event);
+    }
+  };
+}
+
 function drafts(state: State, event: Event): void {
   if (!('drafts' in state)) return;
   switch (event.op) {
@@ -524,6 +550,8 @@ export const reducers: Record<string, Reducer> = {
     if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
   },
   drafts,
+  scheduled_messages: keyedList('scheduled_messages', 'scheduled_message_id', 'scheduled_messages', 'scheduled_message', 'scheduled_message_id'),
+  reminders: keyedList('reminders', 'reminder_id', 'reminders', null, 'reminder_id'),
   saved_snippets: savedSnippets,
   navigation_view: navigationView,
   user_settings: userSettings,
@@ -579,6 +607,8 @@ const ORDER_FREE_LISTS: Record<string, (item: State) => number | string> = {
   realm_users: (u) => u.user_id,
   realm_non_active_users: (u) => u.user_id,
   drafts: (d) => d.id,
+  scheduled_messages: (m) => m.scheduled_message_id,
+  reminders: (r) => r.reminder_id,
   saved_snippets: (s) => s.id,
   navigation_views: (v) => v.fragment,
   channel_folders: (f) => f.id,
