@@ -21,6 +21,7 @@ import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
+import { realmBotsSlice } from '../core/bots/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -52,4 +53,5 @@ export const stateSlices: StateSlice[] = [
   realmLinkifiersSlice,
   realmFiltersSlice,
   realmPlaygroundsSlice,
+  realmBotsSlice,
 ];

@@ -109,6 +109,8 @@ export type AuthMode = 'required' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
+  /** Whether incoming-webhook bots may call it (Zulip lets them only send messages). */
+  allowIncomingWebhooks: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse }): Promise<unknown>;
 }
@@ -125,6 +127,7 @@ export function endpoint<P extends ParamMap>(spec: {
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: 'required';
+  allowIncomingWebhooks?: boolean;
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
   params: P;
@@ -132,6 +135,7 @@ export function endpoint<P extends ParamMap>(spec: {
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
+  allowIncomingWebhooks?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
@@ -139,6 +143,7 @@ export function endpoint<P extends ParamMap>(spec: {
   const auth = spec.auth ?? 'required';
   return {
     auth,
+    allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
     params: spec.params,
     async run({ deps, user, raw, req, res }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

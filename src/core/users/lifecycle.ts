@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { User } from './model';
 
@@ -9,7 +10,7 @@ import type { User } from './model';
  * because they depend on the users feature and it cannot import them.
  */
 export interface AccountLifecycleSteps {
-  deactivated?(uow: UnitOfWork, user: User): Promise<void>;
+  deactivated?(uow: UnitOfWork, user: User, deps: AppDeps): Promise<void>;
   reactivated?(uow: UnitOfWork, user: User): Promise<void>;
   /**
    * Runs before a role change is written (to note what the account could do); the step it returns
@@ -24,8 +25,8 @@ export function registerAccountLifecycleSteps(steps: AccountLifecycleSteps): voi
   if (!registered.includes(steps)) registered.push(steps);
 }
 
-export async function runDeactivationSteps(uow: UnitOfWork, user: User): Promise<void> {
-  for (const steps of registered) await steps.deactivated?.(uow, user);
+export async function runDeactivationSteps(uow: UnitOfWork, user: User, deps: AppDeps): Promise<void> {
+  for (const steps of registered) await steps.deactivated?.(uow, user, deps);
 }
 
 export async function runReactivationSteps(uow: UnitOfWork, user: User): Promise<void> {
