@@ -47,21 +47,15 @@ export function checkValidBotType(botType: number): void {
 
 /**
  * Who administers a bot and hears of its configuration (`realm_bot` events): its owner and the
- * organization's human administrators, or only the owner when one of its default channels is
- * private (Zulip's bot_owner_user_ids).
+ * organization's human administrators, whose realm_bots list every bot. (Zulip leaves the
+ * administrators out when a default channel is private, though their realm_bots still list the bot.)
  */
 export async function botAdministratorIds(db: Knex, realmId: number, bot: User): Promise<number[]> {
-  const ids = new Set<number>();
+  const admins: { id: number }[] = await db('users')
+    .where({ realm_id: realmId, is_active: true, is_bot: false })
+    .where('role', '<=', 200)
+    .select('id');
+  const ids = new Set(admins.map((a) => a.id));
   if (bot.bot_owner_id !== null) ids.add(bot.bot_owner_id);
-  const defaults = [bot.default_sending_stream_id, bot.default_events_register_stream_id].filter((id): id is number => id !== null);
-  const privateDefault =
-    defaults.length > 0 && (await db('streams').whereIn('id', defaults).where('invite_only', true).first('id')) !== undefined;
-  if (!privateDefault) {
-    const admins: { id: number }[] = await db('users')
-      .where({ realm_id: realmId, is_active: true, is_bot: false })
-      .where('role', '<=', 200)
-      .select('id');
-    for (const admin of admins) ids.add(admin.id);
-  }
   return [...ids];
 }
