@@ -6,7 +6,7 @@ import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } 
 // Every bot change, replayed on register snapshots of its owner, an administrator and a bystander
 // (who hears realm_user changes only), must equal a fresh register.
 let ts: TestServer;
-let cast: Cast;
+let cast: Cast<'admin' | 'alice' | 'bob' | 'carol'>;
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -42,7 +42,7 @@ test('creating a bot: realm_user add for everyone, realm_bot add for its owner a
       services: [{ base_url: 'http://127.0.0.1:9/hook', interface: 1, token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) }],
     },
   });
-  expect(botAdd(alice).bot).not.toHaveProperty('api_key');
+  expect(botAdd(alice)!.bot).not.toHaveProperty('api_key');
   expect(botAdd(admin)).toMatchObject({ op: 'add' });
   expect(botAdd(bob)).toBeUndefined();
   expect(bob.find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: cast.alice.id } });
