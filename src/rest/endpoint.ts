@@ -111,6 +111,8 @@ export interface Endpoint {
   auth: AuthMode;
   /** Whether incoming-webhook bots may call it (Zulip lets them only send messages). */
   allowIncomingWebhooks: boolean;
+  /** The body is a document (req.rawBody), not parameters. */
+  rawBody: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse }): Promise<unknown>;
 }
@@ -122,6 +124,7 @@ export type Payload = Record<string, unknown> | void;
 
 export function endpoint<P extends ParamMap>(spec: {
   auth: 'none';
+  rawBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
 }): Endpoint;
@@ -136,6 +139,7 @@ export function endpoint<P extends ParamMap>(spec: {
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
   allowIncomingWebhooks?: boolean;
+  rawBody?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
@@ -144,6 +148,7 @@ export function endpoint<P extends ParamMap>(spec: {
   return {
     auth,
     allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
+    rawBody: spec.rawBody ?? false,
     params: spec.params,
     async run({ deps, user, raw, req, res }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

@@ -25,6 +25,7 @@ import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { botRoutes } from './bots';
+import { webhookRoutes } from './webhooks';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,6 +55,7 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...playgroundRoutes,
   ...botRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

@@ -1,0 +1,11 @@
+import { pythonJsonDump } from './payload';
+import type { Integration, WebhookMessage, WebhookRequest } from './types';
+
+/** Any JSON document, shown as a code block (Zulip's "json" integration). */
+export const jsonIntegration: Integration = {
+  name: 'json',
+  displayName: 'JSON',
+  handle({ payload }: WebhookRequest): WebhookMessage[] {
+    return [{ topic: 'JSON', body: `\`\`\`json\n${pythonJsonDump(payload)}\n\`\`\`` }];
+  },
+};
