@@ -1,24 +1,9 @@
 import { createBot, DEFAULT_BOT_INTERFACE, deactivateBot, regenerateBotApiKey, updateBot } from '../core/bots/actions';
 import { BotType } from '../core/bots/constants';
 import { listOwnBots } from '../core/bots/queries';
-import { errors } from '../errors';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
-import type { Validator } from './validate';
-
-/** Zulip's check_url: an absolute http(s) URL. */
-const url: Validator<string> = (value, name) => {
-  if (typeof value !== 'string') throw errors.badRequest(`${name} is not a string`);
-  if (value === '') return value;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw errors.badRequest(`${name} is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw errors.badRequest(`${name} is not a URL`);
-  return value;
-};
+import { checkServiceUrl } from '../core/bots/validation';
 
 export const botRoutes: Route[] = [
   {
@@ -37,7 +22,7 @@ export const botRoutes: Route[] = [
         full_name: p.string(),
         short_name: p.string(),
         bot_type: p.int().default(BotType.GENERIC),
-        payload_url: p.json(url).default(''),
+        payload_url: p.json(checkServiceUrl).default(''),
         service_name: p.string().optional(),
         config_data: p.json((value) => value).optional(),
         interface_type: p.int().default(DEFAULT_BOT_INTERFACE),
@@ -69,7 +54,7 @@ export const botRoutes: Route[] = [
         role: p.int().optional(),
         bot_owner_id: p.int().optional(),
         config_data: p.json((value) => value).optional(),
-        service_payload_url: p.json(url).optional(),
+        service_payload_url: p.json(checkServiceUrl).optional(),
         service_interface: p.int().default(DEFAULT_BOT_INTERFACE),
         default_sending_stream: p.string().optional(),
         default_events_register_stream: p.string().optional(),

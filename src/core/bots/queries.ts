@@ -52,3 +52,10 @@ export async function listOwnBots(deps: AppDeps, owner: User) {
     default_all_public_streams: bot.default_all_public_streams,
   }));
 }
+
+/** One bot as realm_bots shows it (GraphQL answers with it after each change). */
+export async function botDictById(deps: AppDeps, botId: number): Promise<BotDict> {
+  const bot = await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: botId, is_bot: true });
+  if (!bot) throw new Error(`bot ${botId} not found`);
+  return (await botDicts(deps, deps.knex, [bot]))[0];
+}
