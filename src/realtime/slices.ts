@@ -22,6 +22,7 @@ import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
 import { realmBotsSlice } from '../core/bots/state';
+import { incomingWebhookBotsSlice } from '../core/webhooks/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -54,4 +55,5 @@ export const stateSlices: StateSlice[] = [
   realmFiltersSlice,
   realmPlaygroundsSlice,
   realmBotsSlice,
+  incomingWebhookBotsSlice,
 ];

@@ -97,3 +97,9 @@ test('deactivating a person deactivates their bots, as everyone sees', async () 
   await botOf(dave);
   await watch(() => client(ts, ts.owner).delete(`/users/${dave.id}`), [cast.admin, cast.bob]);
 });
+
+test('an administrator renaming a bot through PATCH /users/{id}', async () => {
+  const id = await botOf(cast.alice);
+  const [alice] = await watch(() => client(ts, cast.admin).patch(`/users/${id}`, { full_name: 'Renamed By Admin' }));
+  expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
+});

@@ -139,6 +139,7 @@ describe('managing bots', () => {
   test('changing the owner', async () => {
     const bot = await newBot(cast.alice);
     assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: 99999 }), 'BAD_REQUEST', 'Failed to change owner, no such user');
+    assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: 2 ** 40 }), 'BAD_REQUEST', 'Failed to change owner, no such user');
     assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: bot.id }), 'BAD_REQUEST', "Failed to change owner, bots can't own other bots");
     assertSuccess(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: cast.bob.id }));
     const user = assertSuccess(await client(ts, cast.carol).get(`/users/${bot.id}`)).user;

@@ -231,3 +231,15 @@ describe('addressing and authentication', () => {
     expect(missingField.body).toMatchObject({ result: 'error', msg: 'payload["action"] is missing' });
   });
 });
+
+test('register lists the integrations this server offers', async () => {
+  const state = assertSuccess(await client(ts, alice).post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] }));
+  const names = state.realm_incoming_webhook_bots.map((i: { name: string }) => i.name).sort();
+  expect(names).toEqual(['github', 'gitlab', 'grafana', 'json', 'slack_incoming']);
+  expect(state.realm_incoming_webhook_bots.find((i: { name: string }) => i.name === 'grafana')).toEqual({
+    name: 'grafana',
+    display_name: 'Grafana',
+    all_event_types: ['ok', 'pending', 'alerting', 'paused', 'firing', 'resolved'],
+    config_options: [],
+  });
+});

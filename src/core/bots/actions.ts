@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import { isRowId } from '../../db/ids';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { accessChannelByName, loadViewer } from '../channels/access';
@@ -196,7 +197,7 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
  * an `update`, and everyone the new bot_owner_id.
  */
 async function changeOwner(deps: AppDeps, uow: UnitOfWork, bot: User, ownerId: number, everyone: number[]): Promise<void> {
-  const owner = await User.query(uow.trx).findOne({ realm_id: deps.realmId, id: ownerId });
+  const owner = isRowId(ownerId) ? await User.query(uow.trx).findOne({ realm_id: deps.realmId, id: ownerId }) : undefined;
   if (!owner || owner.is_system_bot) throw errors.badRequest('Failed to change owner, no such user');
   if (!owner.is_active) throw errors.badRequest('Failed to change owner, user is deactivated');
   if (owner.is_bot) throw errors.badRequest("Failed to change owner, bots can't own other bots");

@@ -7,7 +7,7 @@ import { botAdministratorIds } from './access';
 
 /**
  * Bots follow their accounts' lifecycle as in Zulip: whoever administers a bot hears of its
- * (re)activation through `realm_bot`, and deactivating a person deactivates the bots they own.
+ * (re)activation and renaming through `realm_bot`, and deactivating a person deactivates the bots they own.
  */
 export const botLifecycleSteps: AccountLifecycleSteps = {
   async deactivated(uow: UnitOfWork, user: User, deps: AppDeps) {
@@ -20,6 +20,11 @@ export const botLifecycleSteps: AccountLifecycleSteps = {
   },
   async reactivated(uow: UnitOfWork, user: User) {
     if (user.is_bot) await announceActivation(uow, user, true);
+  },
+  async renamed(uow: UnitOfWork, user: User) {
+    if (!user.is_bot) return;
+    const recipients = await botAdministratorIds(uow.trx, uow.realmId, user);
+    uow.emit({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, full_name: user.full_name } }, recipients);
   },
 };
 

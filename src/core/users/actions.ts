@@ -17,7 +17,7 @@ import {
   requireOwnerFor,
 } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
-import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps } from './lifecycle';
+import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps, runRenameSteps } from './lifecycle';
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
@@ -148,6 +148,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
     if (finishRoleChange) await finishRoleChange(Object.assign(new User(), target, { role: patch.role }));
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
+      await runRenameSteps(uow, Object.assign(new User(), target, { full_name: patch.full_name }));
     }
   });
 }

@@ -127,6 +127,7 @@ function pullRequestMessage(p: Field, includeTitle: boolean): WebhookMessage | n
 export const github: Integration = {
   name: 'github',
   displayName: NAME,
+  allEventTypes: ['assigned_or_unassigned_pull_request', 'closed_pull_request', 'issue_comment', 'issues', 'opened_pull_request', 'ping', 'push_commits', 'push_tags', 'updated_pull_request'],
   handle({ payload, headers, params, includeTitle }: WebhookRequest): WebhookMessage[] {
     const header = headers['x-github-event'];
     if (typeof header !== 'string') throw missingEventHeader('X-GitHub-Event');

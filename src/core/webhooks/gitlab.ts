@@ -84,6 +84,12 @@ function mergeRequest(p: Field, event: string, action: string, includeTitle: boo
 export const gitlab: Integration = {
   name: 'gitlab',
   displayName: NAME,
+  allEventTypes: [
+    'Push Hook',
+    'Tag Push Hook',
+    ...['open', 'close', 'reopen', 'update'].flatMap((a) => [`Issue Hook ${a}`, `Confidential Issue Hook ${a}`]),
+    ...['open', 'update', 'approved', 'unapproved', 'merge', 'close', 'reopen'].map((a) => `Merge Request Hook ${a}`),
+  ],
   handle({ payload, headers, params, includeTitle }: WebhookRequest): WebhookMessage[] {
     const header = headers['x-gitlab-event'];
     if (typeof header !== 'string') throw missingEventHeader('X-GitLab-Event');

@@ -60,6 +60,7 @@ function legacyAlert(p: Field): WebhookMessage {
 export const grafana: Integration = {
   name: 'grafana',
   displayName: 'Grafana',
+  allEventTypes: ['ok', 'pending', 'alerting', 'paused', 'firing', 'resolved'],
   handle({ payload }: WebhookRequest): WebhookMessage[] {
     const p = payloadOf(payload);
     if (p.has('alerts')) return p.get('alerts').list().map(unifiedAlert);

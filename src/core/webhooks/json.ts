@@ -5,6 +5,7 @@ import type { Integration, WebhookMessage, WebhookRequest } from './types';
 export const jsonIntegration: Integration = {
   name: 'json',
   displayName: 'JSON',
+  allEventTypes: null,
   handle({ payload }: WebhookRequest): WebhookMessage[] {
     return [{ topic: 'JSON', body: `\`\`\`json\n${pythonJsonDump(payload)}\n\`\`\`` }];
   },

@@ -80,6 +80,7 @@ function renderAttachment(attachment: Field): string {
 export const slackIncoming: Integration = {
   name: 'slack_incoming',
   displayName: 'SlackIncoming',
+  allEventTypes: null,
   handle({ payload, params }: WebhookRequest): WebhookMessage[] {
     let raw = payload;
     // Slack also takes payload=<json> as a form field (or in the URL).

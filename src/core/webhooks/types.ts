@@ -23,6 +23,8 @@ export interface Integration {
   name: string;
   /** How Zulip names it in its messages and errors. */
   displayName: string;
+  /** The event types only_events / exclude_events can name; null when it reports no types. */
+  allEventTypes: string[] | null;
   /** Messages to send; none for events that are valid but not reported. */
   handle(request: WebhookRequest): WebhookMessage[];
 }
