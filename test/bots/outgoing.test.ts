@@ -150,7 +150,24 @@ test('a service answering 5xx is tried again before the failure is reported', as
   await waitUntil(async () => (await messagesIn(bob, [{ operator: 'topic', operand: 'flaky' }])).some((m) => m.sender_id === bot.id));
   expect(requestsTo('/flaky')).toHaveLength(4);
   const failure = (await messagesIn(bob, [{ operator: 'topic', operand: 'flaky' }])).find((m) => m.sender_id === bot.id);
-  expect(failure).toMatchObject({ content: 'Failure! Internal server error at third party' });
+  expect(failure).toMatchObject({ content: 'Failure! Bot is unavailable' });
+  await waitUntil(async () => (await messagesIn(alice, [{ operator: 'dm', operand: [bot.id] }])).length > 0);
+  expect((await messagesIn(alice, [{ operator: 'dm', operand: [bot.id] }])).pop()!.content).toContain('\nInternal server error at third party');
+});
+
+test('a service nobody listens on: retried, then reported', async () => {
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const { user_id: botId } = assertSuccess(
+    await client(ts, alice).post('/bots', { full_name: 'Gone Bot', short_name: 'gone', bot_type: 3, payload_url: JSON.stringify(`http://127.0.0.1:${port}/`) }),
+  );
+  assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: 'lounge', topic: 'gone', content: '@**Gone Bot** anyone?' }));
+  await waitUntil(async () => (await messagesIn(bob, [{ operator: 'topic', operand: 'gone' }])).some((m) => m.sender_id === botId));
+  expect((await messagesIn(bob, [{ operator: 'topic', operand: 'gone' }])).find((m) => m.sender_id === botId)).toMatchObject({ content: 'Failure! Bot is unavailable' });
+  await waitUntil(async () => (await messagesIn(alice, [{ operator: 'dm', operand: [botId] }])).length > 0);
+  expect((await messagesIn(alice, [{ operator: 'dm', operand: [botId] }])).pop()!.content).toContain('resulted in a connection error');
 });
 
 test('the Slack interface posts Slack’s form and reads its text', async () => {

@@ -12,8 +12,8 @@ import type { OutgoingBot } from './registry';
  * One outgoing-webhook call, run in the background after the triggering message was sent: the
  * message is POSTed to the bot's service, and the `content` of its answer is posted back by the
  * bot where the message was. Like Zulip's worker, a call that fails to connect, times out or gets
- * a 5xx is tried again (three more times); then, or on any other failure, the bot answers
- * "Failure! ..." and tells its owner.
+ * a 5xx is tried again (three more times), then the bot answers "Failure! Bot is unavailable";
+ * any other failure it answers "Failure! <why>" at once. Its owner is told in both cases.
  */
 const TIMEOUT_MS = 10_000;
 const MAX_RETRIES = 3;
@@ -53,12 +53,18 @@ export async function callOutgoingWebhook(deps: AppDeps, sent: SentMessage, targ
         return;
       }
       lastError = error instanceof Retryable ? error.message : 'Connection error';
+      if (lastError === CONNECTION_ERROR) {
+        lastError = `The message \`${dict.content}\` resulted in a connection error when sending a request to an outgoing webhook! See the server logs for more information.`;
+      }
       if (attempt < MAX_RETRIES) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * (attempt + 1)));
     }
   }
-  await reply(deps, sent, target, `Failure! ${lastError}`);
+  // As Zulip's retries end: the conversation hears the bot is unavailable, the owner why.
+  await reply(deps, sent, target, 'Failure! Bot is unavailable');
   await notifyOwner(deps, sent, target, `\n${lastError}`);
 }
+
+const CONNECTION_ERROR = 'connection error';
 
 async function post(url: string, body: string, contentType: string): Promise<unknown> {
   let response: Response;
@@ -71,8 +77,8 @@ async function post(url: string, body: string, contentType: string): Promise<unk
       redirect: 'manual',
     });
   } catch (error) {
-    if ((error as Error).name === 'TimeoutError') throw new Retryable('Request timed out');
-    throw new Retryable(`A request to the outgoing webhook failed: ${(error as Error).name}`);
+    if ((error as Error).name === 'TimeoutError') throw new Retryable(`Request timed out after ${TIMEOUT_MS / 1000} seconds.`);
+    throw new Retryable(CONNECTION_ERROR);
   }
   const text = await response.text();
   if (response.status >= 500) throw new Retryable('Internal server error at third party');
