@@ -22,6 +22,8 @@ import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
+import { realmBotsSlice } from '../core/bots/state';
+import { incomingWebhookBotsSlice } from '../core/webhooks/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -55,4 +57,6 @@ export const stateSlices: StateSlice[] = [
   realmLinkifiersSlice,
   realmFiltersSlice,
   realmPlaygroundsSlice,
+  realmBotsSlice,
+  incomingWebhookBotsSlice,
 ];

@@ -122,6 +122,10 @@ export type AuthMode = 'required' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
+  /** Whether incoming-webhook bots may call it (Zulip lets them only send messages). */
+  allowIncomingWebhooks: boolean;
+  /** The body is a document (req.rawBody), not parameters. */
+  rawBody: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse; later(): Answer }): Promise<unknown>;
 }
@@ -133,11 +137,13 @@ export type Payload = Record<string, unknown> | void | typeof ANSWERED_LATER;
 
 export function endpoint<P extends ParamMap>(spec: {
   auth: 'none';
+  rawBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: 'required';
+  allowIncomingWebhooks?: boolean;
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
   params: P;
@@ -145,6 +151,8 @@ export function endpoint<P extends ParamMap>(spec: {
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
+  allowIncomingWebhooks?: boolean;
+  rawBody?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
@@ -152,6 +160,8 @@ export function endpoint<P extends ParamMap>(spec: {
   const auth = spec.auth ?? 'required';
   return {
     auth,
+    allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
+    rawBody: spec.rawBody ?? false,
     params: spec.params,
     async run({ deps, user, raw, req, res, later }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

@@ -5,10 +5,14 @@ import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
 import { admitRequest } from './admit';
-import { ApiRequest, readBody } from './body';
+import { ApiRequest, readBody, readRawBody } from './body';
 import { closeIfBodyUnread } from './body-limits';
 import { ANSWERED_LATER, type Answer, type Endpoint } from './endpoint';
 import type { Metrics, RouteRecorder } from '../ops/metrics';
+import { BotType } from '../core/bots/constants';
+
+const INCOMING_WEBHOOK_BOT = BotType.INCOMING_WEBHOOK;
+export const incomingWebhookRefused = () => new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -173,7 +177,8 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       }
       // Credentials and rate limits come from the headers, before a byte of the body is read.
       const user = await admitRequest(deps, req, res, ep.auth);
-      const reading = readBody(req, res, deps.config.maxRequestBodyBytes);
+      if (user !== null && user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !ep.allowIncomingWebhooks) throw incomingWebhookRefused();
+      const reading = ep.rawBody ? readRawBody(req, deps.config.maxRequestBodyBytes) : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };

@@ -25,6 +25,8 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
+import { botRoutes } from './bots';
+import { webhookRoutes } from './webhooks';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,6 +56,8 @@ export const routes: Route[] = [
   ...alertWordRoutes,
   ...linkifierRoutes,
   ...playgroundRoutes,
+  ...botRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

@@ -11,6 +11,7 @@ import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
 import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
+import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
@@ -41,6 +42,7 @@ export const resolvers = [
   MarkdownResolver,
   DraftResolver,
   ScheduledMessageResolver,
+  BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,

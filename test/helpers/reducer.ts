@@ -535,8 +535,32 @@ function realm(state: State, event: Event): void {
   else unexpected(event);
 }
 
+/** realm_bots: the bots the client administers (add, field updates, delete when it no longer does). */
+function realmBot(state: State, event: Event): void {
+  if (!('realm_bots' in state)) return;
+  const bot = event.bot;
+  const index = (state.realm_bots as State[]).findIndex((b) => b.user_id === bot.user_id);
+  switch (event.op) {
+    case 'add':
+      if (index >= 0) throw new Error(`realm_bot add for a known bot ${bot.user_id}`);
+      state.realm_bots.push(structuredClone(bot));
+      return;
+    case 'update':
+      if (index < 0) throw new Error(`realm_bot update for unknown bot ${bot.user_id}`);
+      Object.assign(state.realm_bots[index], structuredClone(bot));
+      return;
+    case 'delete':
+    case 'remove':
+      state.realm_bots = state.realm_bots.filter((b: State) => b.user_id !== bot.user_id);
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
 export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
+  realm_bot: realmBot,
   custom_profile_fields: customProfileFields,
   user_group: userGroup,
   channel_folder: channelFolder,

@@ -27,6 +27,7 @@ import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, se
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
+import { hasMessageSentListeners, notifyMessageSent } from './sent-listeners';
 import { alertWordIndex } from '../alert-words/store';
 import { usersAlertedBy } from '../alert-words/matching';
 
@@ -179,6 +180,10 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
     (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
+  // Bots' messages trigger nothing (no loops between bots), as in Zulip.
+  if (!sender.is_bot && hasMessageSentListeners()) {
+    notifyMessageSent(deps, { id: result.id, sender, stream: target.stream, topic: target.topic, participants: target.participants, mentioned: prepared.mentioned });
+  }
   if (target.snapshot && addressee.type === 'stream') {
     // The sender's state in the topic as this message left it.
     const before = target.snapshot.senderTopic;

@@ -11,10 +11,7 @@ const constant = (fetchType: string, values: Record<string, unknown>): StateSlic
 });
 
 export const unmodeledSlices: StateSlice[] = [
-  // No bots besides the system bots (which are in cross_realm_bots).
-  constant('realm_bot', { realm_bots: [] }),
   constant('realm_embedded_bots', { realm_embedded_bots: [] }),
-  constant('realm_incoming_webhook_bots', { realm_incoming_webhook_bots: [] }),
   // No default channels or default channel groups.
   constant('default_streams', { realm_default_streams: [] }),
   constant('default_stream_groups', { realm_default_stream_groups: [] }),
