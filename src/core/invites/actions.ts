@@ -135,7 +135,7 @@ async function checkOptions(db: Knex, deps: AppDeps, actor: User, options: Invit
  */
 export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvitationRequest): Promise<void> {
   requireMemberOrAdmin(actor);
-  if (!canInviteByEmail(actor)) throw errors.insufficientPermission();
+  if (!(await canInviteByEmail(deps.knex, actor))) throw errors.insufficientPermission();
   checkInviteAs(request.inviteAs);
   requireRoleWithinOwn(actor, request.inviteAs);
   const emails = parseInviteeEmails(request.inviteeEmails);
@@ -214,7 +214,7 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
 /** POST /invites/multiuse: a reusable link; the response carries its URL. */
 export async function createMultiuseInvite(deps: AppDeps, actor: User, options: InvitationOptions): Promise<string> {
   requireMemberOrAdmin(actor);
-  if (!canCreateMultiuseInvite(actor)) throw errors.insufficientPermission();
+  if (!(await canCreateMultiuseInvite(deps.knex, actor))) throw errors.insufficientPermission();
   checkInviteAs(options.inviteAs);
   requireRoleWithinOwn(actor, options.inviteAs);
   return inTransaction(deps, deps.realmId, async (uow) => {

@@ -24,7 +24,7 @@ export async function resolveInviteChannels(db: Knex, _realmId: number, actor: U
       throw error;
     }
   }
-  if (!canAddSubscribersToAll(viewer, streams)) {
+  if (!(await canAddSubscribersToAll(db, viewer, streams))) {
     throw errors.badRequest('You do not have permission to subscribe other users to channels.');
   }
   return [...new Set(ids)];
