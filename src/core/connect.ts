@@ -3,6 +3,7 @@ import { connectGroups } from './groups/connect';
 import { connectInvites } from './invites/connect';
 import { connectMessages } from './messages/connect';
 import { connectPresence } from './presence/connect';
+import { connectRealm } from './realm/connect';
 import { connectSettings } from './settings/connect';
 
 /**
@@ -18,4 +19,5 @@ export function connectFeatures(): void {
   connectSettings();
   connectGroups();
   connectPresence();
+  connectRealm();
 }
