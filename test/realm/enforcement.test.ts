@@ -126,12 +126,12 @@ describe('message retention', () => {
     // Everything happens inside the observed action, whether the job's timer or this call deletes.
     const events = await verifyAction(ts, alice, async () => {
       await knex('messages').whereIn('id', [keptId, goneId]).update({ date_sent: new Date(Date.now() - 10 * 24 * 3600 * 1000) });
-      await knex('realm_settings').insert({ realm_id: ts.server.deps.realmId, name: 'message_retention_days', value: JSON.stringify({ v: 5 }) }).onConflict(['realm_id', 'name']).merge();
+      assertSuccess(await patch({ message_retention_days: 5 }));
       await deleteExpiredMessages(ts.server.deps);
       await waitUntil(async () => !(await knex('messages').where({ id: goneId }).first('id')), 10_000);
     });
     expect(events.filter((e) => e.type === 'delete_message').flatMap((e) => e.message_ids)).toContain(goneId);
     expect(await ts.server.deps.knex('messages').where({ id: keptId }).first('id')).toBeTruthy();
-    await ts.server.deps.knex('realm_settings').where({ name: 'message_retention_days' }).delete();
+    assertSuccess(await patch({ message_retention_days: JSON.stringify('unlimited') }));
   });
 });
