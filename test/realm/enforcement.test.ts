@@ -130,7 +130,7 @@ describe('message retention', () => {
       await deleteExpiredMessages(ts.server.deps);
       await waitUntil(async () => !(await knex('messages').where({ id: goneId }).first('id')), 10_000);
     });
-    expect(events.filter((e) => e.type === 'delete_message').flatMap((e) => e.message_ids)).toContain(goneId);
+    expect(events.filter((e) => e.type === 'delete_message').flatMap((e) => e.message_ids ?? [e.message_id])).toContain(goneId);
     expect(await ts.server.deps.knex('messages').where({ id: keptId }).first('id')).toBeTruthy();
     assertSuccess(await patch({ message_retention_days: JSON.stringify('unlimited') }));
   });
