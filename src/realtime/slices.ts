@@ -17,6 +17,7 @@ import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { defaultChannelsSlice } from '../core/default-channels/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
@@ -47,6 +48,7 @@ export const stateSlices: StateSlice[] = [
   mutedUsersSlice,
   alertWordsSlice,
   ownPermissionsSlice,
+  defaultChannelsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,

@@ -25,6 +25,7 @@ import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { realmRoutes } from './realm';
+import { defaultChannelRoutes } from './default-channels';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,6 +55,7 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...playgroundRoutes,
   ...realmRoutes,
+  ...defaultChannelRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

@@ -591,6 +591,9 @@ export const reducers: Record<string, Reducer> = {
     if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
   },
   realm,
+  default_streams: (state, event) => {
+    if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
+  },
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
   },

@@ -5,6 +5,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import { renderStoredDescription } from '../markdown';
 import { User } from '../users/model';
+import { dropDefaultChannel } from '../default-channels/store';
 import { isAdminRole, isGuestRole, isOwnerRole } from '../users/roles';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
 import {
@@ -738,6 +739,7 @@ async function changePermission(
     is_web_public: next.isWebPublic,
     history_public_to_subscribers: next.history,
   });
+  if (next.inviteOnly) await dropDefaultChannel(uow, stream.realm_id, stream.id);
   const updated = await reloadStream(db, stream.id);
   const after = await channelAudience(db, updated, users);
   const gaining = without(after, before);
@@ -817,6 +819,7 @@ export async function archiveChannel(deps: AppDeps, actor: User, streamId: numbe
     await db('streams').where({ id: stream.id }).update({ deactivated: true });
     uow.emit(ev.streamUpdate(stream, 'is_archived', true), affected);
     uow.emit(ev.streamDelete([stream.id], true), affected);
+    await dropDefaultChannel(uow, deps.realmId, stream.id);
   });
 }
 

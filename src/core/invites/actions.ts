@@ -321,6 +321,8 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
     fullName: input.fullName,
     password: input.password,
     role: invite.invited_as as (typeof ROLE_VALUES)[number],
+    // The invitation says whether the default channels are wanted.
+    defaultChannels: false,
   });
   await inTransaction(deps, deps.realmId, async (uow) => {
     const user = created.user;

@@ -15,8 +15,7 @@ export const unmodeledSlices: StateSlice[] = [
   constant('realm_bot', { realm_bots: [] }),
   constant('realm_embedded_bots', { realm_embedded_bots: [] }),
   constant('realm_incoming_webhook_bots', { realm_incoming_webhook_bots: [] }),
-  // No default channels or default channel groups.
-  constant('default_streams', { realm_default_streams: [] }),
+  // No default channel groups.
   constant('default_stream_groups', { realm_default_stream_groups: [] }),
   constant('scheduled_messages', { scheduled_messages: [] }),
   constant('reminders', { reminders: [] }),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { subscribeToDefaultChannels } from '../default-channels/actions';
 import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
@@ -35,6 +36,8 @@ export interface NewUser {
   role?: RoleValue;
   canCreateUsers?: boolean;
   timezone?: string;
+  /** Subscribe the account to the default channels (true unless said otherwise). */
+  defaultChannels?: boolean;
 }
 
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
@@ -70,6 +73,7 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
     const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
     await emitPersonAdd(deps, uow, created);
     await emitRoleMembershipMoves(uow, created.id, moves);
+    if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
     return created;
   });
   return { user, apiKey };
