@@ -17,7 +17,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('realm_domains', (t) => {
     t.increments('id').primary();
     t.integer('realm_id').notNullable().references('realms.id').onDelete('CASCADE');
-    t.string('domain', 80).notNullable();
+    t.string('domain', 255).notNullable();
     t.boolean('allow_subdomains').notNullable().defaultTo(false);
     t.unique(['realm_id', 'domain']);
   });

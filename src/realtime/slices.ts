@@ -18,6 +18,7 @@ import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
 import { defaultChannelsSlice } from '../core/default-channels/state';
+import { realmDomainsSlice } from '../core/realm-domains/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
@@ -49,6 +50,7 @@ export const stateSlices: StateSlice[] = [
   alertWordsSlice,
   ownPermissionsSlice,
   defaultChannelsSlice,
+  realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,

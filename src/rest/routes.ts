@@ -26,6 +26,7 @@ import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { realmRoutes } from './realm';
 import { defaultChannelRoutes } from './default-channels';
+import { realmDomainRoutes } from './realm-domains';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -56,6 +57,7 @@ export const routes: Route[] = [
   ...playgroundRoutes,
   ...realmRoutes,
   ...defaultChannelRoutes,
+  ...realmDomainRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

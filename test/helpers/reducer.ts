@@ -591,6 +591,14 @@ export const reducers: Record<string, Reducer> = {
     if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
   },
   realm,
+  realm_domains: (state, event) => {
+    if (!('realm_domains' in state)) return;
+    const byDomain = (a: State, b: State) => (a.domain < b.domain ? -1 : 1);
+    if (event.op === 'add') state.realm_domains = [...state.realm_domains, event.realm_domain].sort(byDomain);
+    else if (event.op === 'change') state.realm_domains = state.realm_domains.map((d: State) => (d.domain === event.realm_domain.domain ? event.realm_domain : d));
+    else if (event.op === 'remove') state.realm_domains = state.realm_domains.filter((d: State) => d.domain !== event.domain);
+    else unexpected(event);
+  },
   default_streams: (state, event) => {
     if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
   },

@@ -19,6 +19,7 @@ import {
   requireWelcomeTextAllowed,
 } from './access';
 import { resolveInviteChannels, subscribeInvitedUser } from './channels';
+import { emailDomainCheck } from '../realm-domains/store';
 import { invitationEmail } from './emails';
 import { addInvitedUserToGroups, resolveInviteGroups } from './groups';
 import { Invitation, InviteStatus, isUsable } from './model';
@@ -147,9 +148,11 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
 
     const invalid: [string, string, boolean][] = [];
     const valid: string[] = [];
+    const domainAllowed = await emailDomainCheck(uow.trx, deps.realmId);
     for (const email of emails) {
-      if (isValidEmail(email)) valid.push(email);
-      else invalid.push([email, 'Invalid address.', false]);
+      if (!isValidEmail(email)) invalid.push([email, 'Invalid address.', false]);
+      else if (!domainAllowed(email)) invalid.push([email, 'Outside your domain.', false]);
+      else valid.push(email);
     }
     const existing = valid.length
       ? await User.query(uow.trx)
@@ -316,6 +319,11 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
   const invite = await findUsableInvite(deps, key);
   const email = invite.is_multiuse ? input.email : invite.email!;
   if (email === undefined || email.trim() === '') throw errors.missing('email');
+  if (invite.is_multiuse && !(await emailDomainCheck(deps.knex, deps.realmId))(email)) {
+    throw errors.badRequest(
+      `The organization you are trying to join using ${email} only allows users with e-mail addresses within the organization. Please use a different e-mail address.`,
+    );
+  }
   const created = await createUser(deps, null, {
     email,
     fullName: input.fullName,

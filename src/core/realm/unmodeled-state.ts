@@ -19,8 +19,6 @@ export const unmodeledSlices: StateSlice[] = [
   constant('default_stream_groups', { realm_default_stream_groups: [] }),
   constant('scheduled_messages', { scheduled_messages: [] }),
   constant('reminders', { reminders: [] }),
-  // Sign-up is by invitation only, so no email domains are configured.
-  constant('realm_domains', { realm_domains: [] }),
   constant('onboarding_steps', { onboarding_steps: [], navigation_tour_video_url: null }),
   constant('video_calls', { has_zoom_token: false }),
   constant('giphy', { giphy_api_key: '' }),
