@@ -1,5 +1,7 @@
 import { requireRealmAdmin, updateRealmSettings } from '../core/realm/actions';
 import { REALM_SETTING_INPUTS } from '../core/realm/setting-input';
+import { deactivateRealm, requireRealmOwner } from '../core/realm/activation';
+import { v } from './validate';
 import { endpoint, p, Param } from './endpoint';
 import type { Route } from './router';
 
@@ -25,6 +27,18 @@ export const realmRoutes: Route[] = [
         // Plain-string settings get their content rules here (length, languages), after decoding.
         for (const input of rawStringInputs) if (changes[input.name] !== undefined) changes[input.name] = input.validate(changes[input.name], input.name);
         return updateRealmSettings(deps, user, changes);
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/realm/deactivate',
+    endpoint: endpoint({
+      guard: ({ user }) => requireRealmOwner(user),
+      // Data deletion after deactivation is not offered: the delay is accepted and has no effect.
+      params: { deletion_delay_days: p.json(v.nullable(v.int())).optional() },
+      handler: async ({ deps, user }) => {
+        await deactivateRealm(deps, user);
       },
     }),
   },
