@@ -105,7 +105,8 @@ export interface HandlerContext<P extends ParamMap, U> {
   res: ServerResponse;
 }
 
-export type AuthMode = 'required' | 'none';
+/** `optional`: credentials are checked when sent; without them the handler gets a null user (spectators). */
+export type AuthMode = 'required' | 'optional' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
@@ -119,7 +120,7 @@ export type RawParams = { request: Record<string, string>; path: Record<string, 
 export type Payload = Record<string, unknown> | void;
 
 export function endpoint<P extends ParamMap>(spec: {
-  auth: 'none';
+  auth: 'none' | 'optional';
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
 }): Endpoint;
