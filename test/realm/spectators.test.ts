@@ -1,4 +1,4 @@
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { ApiResponse, assertError, assertSuccess, client } from '../helpers/api';
 import { makeCast } from '../helpers/cast';
 import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -30,7 +30,7 @@ const send = async (to: number, content: string, topic = 'intro') =>
   assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to, topic, content })).id as number;
 
 const spectator = () => client(ts, null);
-const unauthenticated = (res: { status: number; body: Record<string, unknown> }) =>
+const unauthenticated = (res: ApiResponse) =>
   assertError(res, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
 const fetchMessages = (narrow: unknown[], extra: Record<string, unknown> = {}) =>
   spectator().get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow, ...extra });
