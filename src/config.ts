@@ -40,6 +40,8 @@ export interface Config {
   trustedProxies: string[];
   /** How long one POST /streams/{id}/delete_topic keeps deleting before answering `complete: false`. */
   deleteTopicTimeLimitSeconds: number;
+  /** How often expired messages are deleted (message retention); 0: never. */
+  retentionIntervalSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
     ...requestLimits(env, maxFileUploadSizeMib),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
+    retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
     ...abuseLimits(env),
     metricsToken: metricsToken(env),

@@ -10,6 +10,7 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
@@ -51,6 +52,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
+  const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
@@ -85,6 +87,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      stopRetention();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;

@@ -118,7 +118,8 @@ export type Answer = (error: unknown, payload?: Record<string, unknown>) => void
 /** What a handler returns when it has called `later()`. */
 export const ANSWERED_LATER = Symbol('answered later');
 
-export type AuthMode = 'required' | 'none';
+/** `optional`: credentials are checked when sent; without them the handler gets a null user (spectators). */
+export type AuthMode = 'required' | 'optional' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
@@ -136,7 +137,7 @@ export type RawParams = { request: Record<string, string>; path: Record<string, 
 export type Payload = Record<string, unknown> | void | typeof ANSWERED_LATER;
 
 export function endpoint<P extends ParamMap>(spec: {
-  auth: 'none';
+  auth: 'none' | 'optional';
   rawBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;

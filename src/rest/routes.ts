@@ -27,6 +27,9 @@ import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { botRoutes } from './bots';
 import { webhookRoutes } from './webhooks';
+import { realmRoutes } from './realm';
+import { defaultChannelRoutes } from './default-channels';
+import { realmDomainRoutes } from './realm-domains';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -58,6 +61,9 @@ export const routes: Route[] = [
   ...playgroundRoutes,
   ...botRoutes,
   ...webhookRoutes,
+  ...realmRoutes,
+  ...defaultChannelRoutes,
+  ...realmDomainRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

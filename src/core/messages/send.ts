@@ -260,13 +260,14 @@ async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, ad
   return users;
 }
 
-function effectiveTopicsPolicy(stream: Stream) {
-  return stream.topics_policy === 'inherit' ? realmTopicsPolicy() : stream.topics_policy;
-}
-
-/** The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. */
-export function checkTopicsPolicy(stream: Stream, topic: string): void {
-  const policy = effectiveTopicsPolicy(stream);
+/**
+ * The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. The
+ * organization's policy (which only restricts the empty topic) is read only when it can matter.
+ */
+export async function checkTopicsPolicy(db: Knex, realmId: number, stream: Stream, topic: string): Promise<void> {
+  const inherits = stream.topics_policy === 'inherit';
+  if (inherits && topic !== '') return;
+  const policy = inherits ? await realmTopicsPolicy(db, realmId) : stream.topics_policy;
   if (topic === '' && policy === 'disable_empty_topic') {
     throw errors.badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
   }
@@ -311,7 +312,7 @@ async function channelTarget(
   const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
   if (!open) await accessChannelForPost(db, await getViewer(), stream);
   if (topicError) throw topicError;
-  checkTopicsPolicy(stream, topic);
+  await checkTopicsPolicy(db, deps.realmId, stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
   const recipientId = await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id);
   return { stream, topic, participants: [], recipientId, snapshot: found, recalled: recalled !== undefined };
