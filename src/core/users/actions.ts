@@ -177,15 +177,20 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
     if (isOwnerRole(target.role) && !target.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
-    await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
-    target.is_active = false;
-    // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
-    await runDeactivationSteps(uow, target);
-    // Told to the accounts still active afterwards.
-    const recipients = await activeUserIds(uow.trx, deps.realmId);
-    forgetAuthAfterCommit(deps, uow, target.id);
-    uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
+    await applyDeactivation(deps, uow, target);
   });
+}
+
+/** Deactivates `target` inside the caller's transaction, once the caller has checked it may. */
+export async function applyDeactivation(deps: AppDeps, uow: UnitOfWork, target: User): Promise<void> {
+  await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
+  target.is_active = false;
+  // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
+  await runDeactivationSteps(uow, target);
+  // Told to the accounts still active afterwards.
+  const recipients = await activeUserIds(uow.trx, deps.realmId);
+  forgetAuthAfterCommit(deps, uow, target.id);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
 }
 
 export async function reactivateUser(deps: AppDeps, actor: User | null, userId: number): Promise<void> {

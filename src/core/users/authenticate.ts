@@ -80,6 +80,13 @@ export async function loginWithPassword(
   password: string,
   address?: string,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
+  const user = await checkPasswordLogin(deps, username, password, address);
+  const apiKey = await issueApiKey(deps, user.id);
+  return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
+}
+
+/** The account an email and password log in to, with loginWithPassword's limits and refusals. */
+export async function checkPasswordLogin(deps: AppDeps, username: string, password: string, address?: string): Promise<User> {
   const key = username.trim().toLowerCase();
   const limits = deps.rateLimits;
   if (address !== undefined) await limits.check('authenticate_by_ip', address);
@@ -95,7 +102,6 @@ export async function loginWithPassword(
     throw authenticationFailed();
   }
   await limits.clear('authenticate_by_username', key);
-  const apiKey = await issueApiKey(deps, user.id);
-  return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
+  return user;
 }
 
