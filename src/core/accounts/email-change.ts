@@ -3,7 +3,7 @@ import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { currentRealmSettings } from '../realm/values';
 import { activeViewers } from '../settings/email-visibility';
-import { emitAddressSight } from '../settings/email-visibility';
+import { avatarFields, emitAddressSight } from '../settings/email-visibility';
 import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
@@ -66,8 +66,14 @@ export async function confirmEmailChange(deps: AppDeps, secret: string): Promise
     await checkAddressFree(uow.trx, deps.realmId, newEmail);
     await User.query(uow.trx).patch({ delivery_email: newEmail }).where({ id: user.id });
     const changed = Object.assign(new User(), user, { delivery_email: newEmail });
-    const seeing = (await activeViewers(uow.trx, deps.realmId)).filter((v) => canSeeDeliveryEmail(v, changed)).map((v) => v.id);
+    const viewers = await activeViewers(uow.trx, deps.realmId);
+    const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, changed)).map((v) => v.id);
     emitAddressSight(uow, deps.config, changed, seeing, true);
+    // A gravatar follows the address, also for those who see only the placeholder.
+    if (changed.avatar_source === 'G') {
+      const others = viewers.filter((v) => !seeing.includes(v.id)).map((v) => v.id);
+      if (others.length > 0) uow.emit({ type: 'realm_user', op: 'update', person: avatarFields(deps.config, changed) }, others);
+    }
     forgetAuthAfterCommit(deps, uow, user.id);
     return { oldEmail: user.delivery_email, newEmail };
   });

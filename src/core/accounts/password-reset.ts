@@ -21,8 +21,8 @@ export const PASSWORD_RESET_VALID_MINUTES = 60;
 export async function requestPasswordReset(deps: AppDeps, rawEmail: string, clientAddress: string): Promise<void> {
   const email = rawEmail.trim();
   if (!isValidEmail(email)) throw errors.badRequest('Enter a valid email address.');
-  await deps.rateLimits.hit('password_reset_form_by_email', email.toLowerCase());
   await deps.rateLimits.hit('sends_email_by_ip', clientAddress);
+  await deps.rateLimits.hit('password_reset_form_by_email', email.toLowerCase());
   const realm = await getRealm(deps);
   const user = await User.query(deps.knex)
     .where({ realm_id: deps.realmId, is_bot: false })
