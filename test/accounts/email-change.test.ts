@@ -127,7 +127,7 @@ test('the change through GraphQL updateSettings', async () => {
     headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` },
     body: JSON.stringify({ query: `mutation($e: String!) { updateSettings(input: { email: $e }) { timezone } }`, variables: { e: newEmail } }),
   });
-  expect((await res.json()).errors).toBeUndefined();
+  expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
   expect(lastLinkTo(ts, newEmail, CONFIRM)).toMatch(/^\/accounts\/confirm_new_email\/[a-z0-9]{24}\/$/);
 });
 

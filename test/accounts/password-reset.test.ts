@@ -152,7 +152,7 @@ describe('password reset by email', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: `mutation($e: String!) { requestPasswordReset(email: $e) { email } }`, variables: { e: user.email } }),
     });
-    const body = await res.json();
+    const body = (await res.json()) as { errors?: unknown; data: { requestPasswordReset: { email: string } } };
     expect(body.errors).toBeUndefined();
     expect(body.data.requestPasswordReset.email).toBe(user.email);
     expect(lastLinkTo(ts, user.email, RESET)).toMatch(/^\/accounts\/password\/reset\/[a-z0-9]{24}\/$/);

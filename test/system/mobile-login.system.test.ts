@@ -69,7 +69,7 @@ test('log in through the page with mobile_flow_otp, follow the redirect to zulip
       headers: { authorization: `Basic ${Buffer.from(`${auth!.email}:${auth!.apiKey}`).toString('base64')}` },
     });
     expect(me.status).toBe(200);
-    expect((await me.json()).user_id).toBe(member.id);
+    expect(((await me.json()) as { user_id: number }).user_id).toBe(member.id);
 
     expect(watch.offMachine).toEqual([]);
     // The wrong password's 401 is the only console noise a page may show.
