@@ -77,6 +77,8 @@ export interface OidcConfig {
   clientSecret: string;
   /** Shown on the login button and in server_settings. */
   name: string;
+  /** Whether a provider user without an account gets one at first login. */
+  createUsers: boolean;
 }
 
 export interface SocketLimits {
@@ -210,6 +212,7 @@ function oidcConfig(env: Env): OidcConfig | null {
     clientId: requiredVar(env, 'PARLEY_OIDC_CLIENT_ID', 'PARLEY_OIDC_ISSUER'),
     clientSecret: requiredVar(env, 'PARLEY_OIDC_CLIENT_SECRET', 'PARLEY_OIDC_ISSUER'),
     name: (env.PARLEY_OIDC_NAME ?? '').trim() || 'OpenID Connect',
+    createUsers: boolVar(env, 'PARLEY_OIDC_CREATE_USERS', false),
   };
 }
 

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './ports';
 
 /**
  * A real OpenLDAP server (Debian's slapd) on a loopback port, with its own configuration and
@@ -18,18 +19,6 @@ export interface Directory {
   adminDn: string;
   adminPassword: string;
   stop(): Promise<void>;
-}
-
-/** slapd takes a port, not port 0: ask the kernel for a free one first. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, process: ChildProcess, timeoutMs = 15_000): Promise<void> {
@@ -75,6 +64,7 @@ export async function startDirectory(ldif: string): Promise<Directory> {
     ].join('\n'),
   );
   await promisify(execFile)(SLAPADD, ['-f', conf, '-l', ldif]);
+  // slapd takes a port, not port 0.
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
   const child = spawn(SLAPD, ['-f', conf, '-h', `${url}/`, '-d', '0'], { stdio: 'ignore' });
