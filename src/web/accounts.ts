@@ -95,7 +95,8 @@ export function accountPagesRouter(deps: AppDeps): Router {
         try {
           await resetPassword(deps, token, password);
         } catch (failure) {
-          if (!(failure instanceof ApiError) || failure.code === 'RATE_LIMIT_HIT' || failure.message.includes('confirmation link')) throw failure;
+          // A weak password shows the form again; anything else (a used link, a limit) is the error page.
+          if (!(failure instanceof ApiError) || failure.code !== 'PASSWORD_TOO_WEAK') throw failure;
           error = failure.message;
         }
       }

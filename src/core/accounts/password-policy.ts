@@ -1,6 +1,7 @@
 import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import type { AppDeps } from '../../deps';
+import { ApiError } from '../../errors';
 import { MIN_PASSWORD_LENGTH } from '../users/validation';
 
 /**
@@ -11,6 +12,9 @@ const MIN_GUESSES = 10_000;
 const MAX_LENGTH = 1024;
 
 let configured = false;
+
+/** The refusal of a new password chosen on the reset page (Zulip's signup wording). */
+export const passwordTooWeak = () => new ApiError('PASSWORD_TOO_WEAK', 'The password is too weak.', 400);
 
 export function isStrongPassword(password: string): boolean {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_LENGTH) return false;

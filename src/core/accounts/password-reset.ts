@@ -7,7 +7,7 @@ import { User } from '../users/model';
 import { isValidEmail } from '../users/validation';
 import { getRealm } from '../realm/queries';
 import { passwordResetLink, sendNoAccountEmail, sendPasswordResetEmail } from './mails';
-import { countPasswordAttempt, isStrongPassword } from './password-policy';
+import { countPasswordAttempt, isStrongPassword, passwordTooWeak } from './password-policy';
 import { createToken, findUsableToken, markUsed } from './tokens';
 
 /** How long a reset link works. */
@@ -55,7 +55,7 @@ export async function passwordResetAccount(deps: AppDeps, secret: string): Promi
  */
 export async function resetPassword(deps: AppDeps, secret: string, newPassword: string): Promise<User> {
   const user = await passwordResetAccount(deps, secret);
-  if (!isStrongPassword(newPassword)) throw errors.badRequest('The password is too weak.');
+  if (!isStrongPassword(newPassword)) throw passwordTooWeak();
   await countPasswordAttempt(deps, user.delivery_email);
   // Argon2 is slow on purpose: hash before the transaction starts.
   const passwordHash = await hashPassword(newPassword);
