@@ -20,6 +20,7 @@ import * as linkifiersPlaygroundsDeviceTokens from './20261125200000_linkifiers_
 import * as realmAdministration from './20261126020000_realm_administration';
 import * as bots from './20261126030000_bots';
 import * as scheduledMessages from './20261126040000_scheduled_messages';
+import * as accountTokensAndWebSessions from './20261126050000_account_tokens_and_web_sessions';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -44,4 +45,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261126020000_realm_administration', module: realmAdministration },
   { name: '20261126030000_bots', module: bots },
   { name: '20261126040000_scheduled_messages', module: scheduledMessages },
+  { name: '20261126050000_account_tokens_and_web_sessions', module: accountTokensAndWebSessions },
 ];

@@ -24,6 +24,7 @@ import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
 import { RealmAdminResolver } from '../resolvers/realm-admin';
+import { AccountResolver } from '../resolvers/accounts';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -57,6 +58,7 @@ export const resolvers = [
   RealmResolver,
   RealmConfigResolver,
   RealmAdminResolver,
+  AccountResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
