@@ -11,6 +11,7 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, timeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -37,6 +38,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
+  app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
+  app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
+  app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
   app.use(joinRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');

@@ -42,6 +42,8 @@ export interface Config {
   deleteTopicTimeLimitSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
+  /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
+  uploadQuotaMib: number | null;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
   graphqlLimits: GraphQLLimits;
   /** Bounds on GraphQL WebSocket connections. */
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...requestLimits(env, maxFileUploadSizeMib),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     maxFileUploadSizeMib,
+    uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === '' ? null : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
   };

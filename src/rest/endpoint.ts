@@ -109,6 +109,8 @@ export type AuthMode = 'required' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
+  /** The handler reads the body itself, as a stream (file uploads); the router leaves it unread. */
+  streamsBody?: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse }): Promise<unknown>;
 }
@@ -127,18 +129,21 @@ export function endpoint<P extends ParamMap>(spec: {
   auth?: 'required';
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser>) => Promise<Payload>;
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
 }): Endpoint {
   const auth = spec.auth ?? 'required';
   return {
     auth,
+    streamsBody: spec.streamsBody,
     params: spec.params,
     async run({ deps, user, raw, req, res }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

@@ -161,7 +161,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       }
       // Credentials and rate limits come from the headers, before a byte of the body is read.
       const user = await admitRequest(deps, req, res, ep.auth);
-      const reading = readBody(req, res, deps.config.maxRequestBodyBytes);
+      const reading = ep.streamsBody ? null : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };

@@ -24,6 +24,7 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
+import { uploadRoutes } from './uploads';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -52,6 +53,7 @@ export const routes: Route[] = [
   ...alertWordRoutes,
   ...linkifierRoutes,
   ...playgroundRoutes,
+  ...uploadRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */
