@@ -22,7 +22,7 @@ export async function upload(ts: TestServer, who: TestUser | null, files: FilePa
   const headers: Record<string, string> = { 'user-agent': TEST_USER_AGENT };
   if (who) headers.authorization = basicAuth(who);
   const res = await fetch(`${ts.url}/api/v1/user_uploads`, { method: 'POST', headers, body: form });
-  return { status: res.status, headers: res.headers, body: await res.json() };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
 /** GET of a file URL (relative to the server), with the user's Basic credentials when given. */

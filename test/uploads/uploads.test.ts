@@ -147,7 +147,7 @@ describe('who may download', () => {
     expect(await status(url, null)).toBe(401);
     const refused = await download(ts, url, bob);
     expect(refused.status).toBe(403);
-    expect((await refused.json()).msg).toBe('You are not authorized to view this file.');
+    expect(((await refused.json()) as { msg: string }).msg).toBe('You are not authorized to view this file.');
     expect(await status(`${url}x`, alice)).toBe(404);
     expect(await status(url.replace(`/user_uploads/${realmId()}/`, `/user_uploads/${realmId() + 1}/`), alice)).toBe(404);
     expect(await status(`/user_uploads/${realmId()}/../../etc/passwd`, alice)).toBe(404);

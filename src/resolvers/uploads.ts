@@ -1,0 +1,63 @@
+import { Readable } from 'node:stream';
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { createAttachment, deleteAttachment, invalidAttachment } from '../core/uploads/actions';
+import { accessUpload, uploadContentType } from '../core/uploads/downloads';
+import { attachmentsOwnedBy, uploadSpaceUsed } from '../core/uploads/queries';
+import { temporaryUrl } from '../core/uploads/signed-urls';
+import { fileStore } from '../core/uploads/storage';
+import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
+import type { User } from '../core/users/model';
+import { errors } from '../errors';
+import type { GraphQLContext } from '../schema/context';
+import { Attachment, AttachmentList, DeleteAttachmentPayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
+
+const me = (ctx: GraphQLContext) => ctx.user as User;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+@Resolver(() => Attachment)
+export class UploadResolver {
+  @Authorized()
+  @Query(() => AttachmentList, { description: 'Files you uploaded, with the messages linking them (GET /attachments).' })
+  async attachments(@Ctx() ctx: GraphQLContext): Promise<AttachmentList> {
+    const db = ctx.deps.knex;
+    const dicts = await attachmentDicts(db, await attachmentsOwnedBy(db, me(ctx).id));
+    return Object.assign(new AttachmentList(), { attachments: dicts.map(Attachment.from), uploadSpaceUsed: await uploadSpaceUsed(db, ctx.deps.realmId) });
+  }
+
+  @Authorized()
+  @Query(() => TemporaryFileUrl, { description: 'A short-lived link to a file you may read, for clients that cannot send credentials.' })
+  async fileTemporaryUrl(@Arg('url', { description: 'The file\'s /user_uploads/<realm id>/<path> URL.' }) url: string, @Ctx() ctx: GraphQLContext): Promise<TemporaryFileUrl> {
+    const match = /^\/user_uploads\/([^/]+)\/(.+)$/.exec(url);
+    if (!match) throw errors.badRequest('Invalid file URL');
+    let path: string;
+    try {
+      path = match[2].split('/').map(decodeURIComponent).join('/');
+    } catch {
+      throw errors.badRequest('Invalid file URL');
+    }
+    const attachment = await accessUpload(ctx.deps, me(ctx), match[1], path);
+    return Object.assign(new TemporaryFileUrl(), { url: await temporaryUrl(ctx.deps, attachment.path_id) });
+  }
+
+  @Authorized()
+  @Mutation(() => UploadFilePayload, { description: 'Uploads one file (POST /user_uploads); only you can read it until a message links it.' })
+  async uploadFile(@Arg('input', () => UploadFileInput) input: UploadFileInput, @Ctx() ctx: GraphQLContext): Promise<UploadFilePayload> {
+    const base64 = input.contentBase64.replace(/\s+/g, '');
+    if (!BASE64.test(base64) || base64.length % 4 === 1) throw errors.badRequest('Invalid contentBase64');
+    const bytes = Buffer.from(base64, 'base64');
+    const staged = await fileStore(ctx.deps.config).stage(Readable.from([bytes]));
+    const contentType = uploadContentType(input.filename, input.contentType ?? '');
+    const result = await createAttachment(ctx.deps, me(ctx), staged, input.filename, contentType);
+    const [dict] = await attachmentDictsByIds(ctx.deps.knex, [result.attachmentId]);
+    return Object.assign(new UploadFilePayload(), { url: result.url, filename: result.filename, attachment: Attachment.from(dict) });
+  }
+
+  @Authorized()
+  @Mutation(() => DeleteAttachmentPayload, { description: 'Deletes one of your files (DELETE /attachments/{id}); it is no longer served.' })
+  async deleteAttachment(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<DeleteAttachmentPayload> {
+    if (!/^\d+$/.test(id)) throw invalidAttachment();
+    await deleteAttachment(ctx.deps, me(ctx), Number(id));
+    return Object.assign(new DeleteAttachmentPayload(), { id });
+  }
+}

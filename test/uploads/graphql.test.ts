@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
+import { makeCast } from '../helpers/cast';
+import { verifyPersonalAction } from '../helpers/events';
+import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { download, pathIdOf, tempDataDir } from './files';
+
+let ts: TestServer;
+let dataDir: string;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '1' });
+  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+}, SERVER_HOOK_TIMEOUT);
+afterAll(async () => {
+  await ts.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, SERVER_HOOK_TIMEOUT);
+
+const UPLOAD = `mutation ($input: UploadFileInput!) {
+  uploadFile(input: $input) { url filename attachment { id name pathId size createTime messages { id dateSent } } }
+}`;
+const LIST = '{ attachments { uploadSpaceUsed attachments { id name pathId size messages { id } } } }';
+
+test('uploadFile stores the file as POST /user_uploads does, with the same event', async () => {
+  let result: Record<string, any> = {};
+  const events = await verifyPersonalAction(ts, alice, bob, async () => {
+    const res = await graphql(ts, alice, UPLOAD, { input: { filename: 'hello world.txt', contentBase64: Buffer.from('hi there').toString('base64') } });
+    expect(res.errors).toBeUndefined();
+    result = res.data!.uploadFile;
+  });
+  expect(result.filename).toBe('hello world.txt');
+  expect(result.url).toMatch(/\/hello-world\.txt$/);
+  expect(result.attachment).toEqual({ id: expect.any(String), name: 'hello world.txt', pathId: pathIdOf(result.url), size: 8, createTime: expect.any(Number), messages: [] });
+  expect(events).toEqual([expect.objectContaining({ type: 'attachment', op: 'add', attachment: expect.objectContaining({ id: Number(result.attachment.id) }) })]);
+  const got = await download(ts, result.url, alice);
+  expect(got.headers.get('content-type')).toBe('text/plain');
+  expect(await got.text()).toBe('hi there');
+});
+
+test('attachments, fileTemporaryUrl and deleteAttachment follow REST’s rules', async () => {
+  const res = await graphql(ts, alice, UPLOAD, { input: { filename: 'x.bin', contentType: 'application/octet-stream', contentBase64: 'AAEC' } });
+  const { url, attachment } = res.data!.uploadFile;
+  const listed = (await graphql(ts, alice, LIST)).data!.attachments;
+  expect(listed.attachments).toContainEqual({ id: attachment.id, name: 'x.bin', pathId: attachment.pathId, size: 3, messages: [] });
+  expect(listed.uploadSpaceUsed).toBe(assertSuccess(await client(ts, alice).get('/attachments')).upload_space_used);
+  expect((await graphql(ts, bob, LIST)).data!.attachments.attachments).toEqual([]);
+
+  const temp = await graphql(ts, alice, 'query ($url: String!) { fileTemporaryUrl(url: $url) { url } }', { url });
+  expect(await (await download(ts, temp.data!.fileTemporaryUrl.url, null)).arrayBuffer()).toEqual(new Uint8Array([0, 1, 2]).buffer);
+  const refused = await graphql(ts, bob, 'query ($url: String!) { fileTemporaryUrl(url: $url) { url } }', { url });
+  expect(graphqlError(refused)).toEqual({ message: 'You are not authorized to view this file.', code: 'BAD_REQUEST' });
+
+  expect(graphqlError(await graphql(ts, bob, 'mutation ($id: ID!) { deleteAttachment(id: $id) { id } }', { id: attachment.id }))).toEqual({
+    message: 'Invalid attachment',
+    code: 'BAD_REQUEST',
+  });
+  const deleted = await graphql(ts, alice, 'mutation ($id: ID!) { deleteAttachment(id: $id) { id } }', { id: attachment.id });
+  expect(deleted.data!.deleteAttachment).toEqual({ id: attachment.id });
+  expect((await download(ts, url, alice)).status).toBe(404);
+});
+
+test('bad input and the size limit are refused like REST', async () => {
+  const bad = await graphql(ts, alice, UPLOAD, { input: { filename: 'a.txt', contentBase64: 'not base64!' } });
+  expect(graphqlError(bad)).toEqual({ message: 'Invalid contentBase64', code: 'BAD_REQUEST' });
+  const anonymous = await graphql(ts, null, UPLOAD, { input: { filename: 'a.txt', contentBase64: 'AA==' } });
+  expect(graphqlError(anonymous).code).toBe('UNAUTHORIZED');
+  const before = assertSuccess(await client(ts, alice).get('/attachments')).attachments.length;
+  // Just over 1 MiB does not fit in a GraphQL request body (1 MiB), which is refused before parsing.
+  const big = await graphql(ts, alice, UPLOAD, { input: { filename: 'big.bin', contentBase64: Buffer.alloc(1024 * 1024 + 1).toString('base64') } });
+  expect(big.status).toBe(413);
+  expect(assertSuccess(await client(ts, alice).get('/attachments')).attachments.length).toBe(before);
+});
