@@ -33,6 +33,7 @@ describe('defaults', () => {
       trustedProxies: [],
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
+      uploadQuotaMib: null,
       graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
@@ -138,6 +139,7 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
     [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
+    [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
