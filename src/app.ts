@@ -12,6 +12,7 @@ import { opsRouter, timeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
+import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -41,6 +42,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
   app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
   app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
+  app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));
+  app.get('/user_avatars/:userId/medium', serveAvatarImage(deps, 'medium'));
+  app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
+  app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');

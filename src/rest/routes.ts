@@ -25,6 +25,7 @@ import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { uploadRoutes } from './uploads';
+import { avatarRoutes } from './avatars';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,6 +55,7 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...playgroundRoutes,
   ...uploadRoutes,
+  ...avatarRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

@@ -16,12 +16,17 @@ export interface FilePart {
 }
 
 /** POST /api/v1/user_uploads with the files as multipart parts (Zulip's clients send one). */
-export async function upload(ts: TestServer, who: TestUser | null, files: FilePart[], field = 'file'): Promise<ApiResponse> {
+export function upload(ts: TestServer, who: TestUser | null, files: FilePart[], field = 'file'): Promise<ApiResponse> {
+  return postFiles(ts, who, '/user_uploads', files, field);
+}
+
+/** A multipart POST of files to an /api/v1 path. */
+export async function postFiles(ts: TestServer, who: TestUser | null, apiPath: string, files: FilePart[], field = 'file'): Promise<ApiResponse> {
   const form = new FormData();
   files.forEach((file, i) => form.append(files.length > 1 ? `${field}${i}` : field, new Blob([file.data], { type: file.type ?? '' }), file.name));
   const headers: Record<string, string> = { 'user-agent': TEST_USER_AGENT };
   if (who) headers.authorization = basicAuth(who);
-  const res = await fetch(`${ts.url}/api/v1/user_uploads`, { method: 'POST', headers, body: form });
+  const res = await fetch(`${ts.url}/api/v1${apiPath}`, { method: 'POST', headers, body: form });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
