@@ -9,11 +9,18 @@ import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
-import { Attachment, AttachmentList, DeleteAttachmentPayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
+import { Attachment, AttachmentList, AvatarInput, AvatarPayload, DeleteAttachmentPayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
+import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeBase64(text: string): Buffer {
+  const base64 = text.replace(/\s+/g, '');
+  if (!BASE64.test(base64) || base64.length % 4 === 1) throw errors.badRequest('Invalid contentBase64');
+  return Buffer.from(base64, 'base64');
+}
 
 @Resolver(() => Attachment)
 export class UploadResolver {
@@ -43,14 +50,25 @@ export class UploadResolver {
   @Authorized()
   @Mutation(() => UploadFilePayload, { description: 'Uploads one file (POST /user_uploads); only you can read it until a message links it.' })
   async uploadFile(@Arg('input', () => UploadFileInput) input: UploadFileInput, @Ctx() ctx: GraphQLContext): Promise<UploadFilePayload> {
-    const base64 = input.contentBase64.replace(/\s+/g, '');
-    if (!BASE64.test(base64) || base64.length % 4 === 1) throw errors.badRequest('Invalid contentBase64');
-    const bytes = Buffer.from(base64, 'base64');
+    const bytes = decodeBase64(input.contentBase64);
     const staged = await fileStore(ctx.deps.config).stage(Readable.from([bytes]));
     const contentType = uploadContentType(input.filename, input.contentType ?? '');
     const result = await createAttachment(ctx.deps, me(ctx), staged, input.filename, contentType);
     const [dict] = await attachmentDictsByIds(ctx.deps.knex, [result.attachmentId]);
     return Object.assign(new UploadFilePayload(), { url: result.url, filename: result.filename, attachment: Attachment.from(dict) });
+  }
+
+  @Authorized()
+  @Mutation(() => AvatarPayload, { description: 'Sets your avatar from an image (POST /users/me/avatar).' })
+  async uploadAvatar(@Arg('input', () => AvatarInput) input: AvatarInput, @Ctx() ctx: GraphQLContext): Promise<AvatarPayload> {
+    const avatarUrl = await uploadAvatar(ctx.deps, me(ctx), [{ data: decodeBase64(input.contentBase64) }]);
+    return Object.assign(new AvatarPayload(), { avatarUrl });
+  }
+
+  @Authorized()
+  @Mutation(() => AvatarPayload, { description: 'Goes back to the gravatar of your address (DELETE /users/me/avatar).' })
+  async deleteAvatar(@Ctx() ctx: GraphQLContext): Promise<AvatarPayload> {
+    return Object.assign(new AvatarPayload(), { avatarUrl: await deleteAvatar(ctx.deps, me(ctx)) });
   }
 
   @Authorized()

@@ -61,3 +61,13 @@ export class DeleteAttachmentPayload {
 export class TemporaryFileUrl {
   @Field({ description: 'A link to the file that needs no credentials, valid for a minute.' }) url!: string;
 }
+
+@InputType({ description: 'An avatar image, its bytes in base64 (the GraphQL equivalent of POST /users/me/avatar).' })
+export class AvatarInput {
+  @Field() contentBase64!: string;
+}
+
+@ObjectType()
+export class AvatarPayload {
+  @Field({ description: 'Your avatar\'s URL now.' }) avatarUrl!: string;
+}

@@ -74,3 +74,16 @@ test('bad input and the size limit are refused like REST', async () => {
   expect(big.status).toBe(413);
   expect(assertSuccess(await client(ts, alice).get('/attachments')).attachments.length).toBe(before);
 });
+
+test('uploadAvatar and deleteAvatar act as their REST routes do', async () => {
+  const { default: sharp } = await import('sharp');
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const set = await graphql(ts, bob, 'mutation ($input: AvatarInput!) { uploadAvatar(input: $input) { avatarUrl } }', { input: { contentBase64: png.toString('base64') } });
+  expect(set.errors).toBeUndefined();
+  expect(set.data!.uploadAvatar.avatarUrl).toBe(assertSuccess(await client(ts, bob).get('/users/me')).avatar_url);
+  expect(set.data!.uploadAvatar.avatarUrl).toMatch(new RegExp(`^/user_avatars/${bob.id}\\?version=\\d+$`));
+  const bad = await graphql(ts, bob, 'mutation ($input: AvatarInput!) { uploadAvatar(input: $input) { avatarUrl } }', { input: { contentBase64: 'AAAA' } });
+  expect(graphqlError(bad)).toEqual({ message: 'Could not decode image; did you upload an image file?', code: 'BAD_REQUEST' });
+  const cleared = await graphql(ts, bob, 'mutation { deleteAvatar { avatarUrl } }');
+  expect(cleared.data!.deleteAvatar.avatarUrl).toMatch(/^https:\/\/secure\.gravatar\.com\//);
+});
