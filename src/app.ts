@@ -13,6 +13,7 @@ import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
+import { serveRealmImage } from './rest/realm-images';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -42,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
   app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
   app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
+  app.get('/user_avatars/:realmId/realm/:fileName', serveRealmImage(deps));
   app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));
   app.get('/user_avatars/:userId/medium', serveAvatarImage(deps, 'medium'));
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));

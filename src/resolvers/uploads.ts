@@ -9,8 +9,11 @@ import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
-import { Attachment, AttachmentList, AvatarInput, AvatarPayload, DeleteAttachmentPayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
+import { Attachment, AttachmentList, AvatarInput, AvatarPayload, DeleteAttachmentPayload, RealmImagePayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
 import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
+import { deleteRealmIcon, deleteRealmLogo, uploadRealmIcon, uploadRealmLogo } from '../core/uploads/realm-images';
+import { Realm } from '../core/realm/model';
+import { realmIconUrl, realmLogoUrl } from '../core/realm/queries';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 
@@ -72,10 +75,45 @@ export class UploadResolver {
   }
 
   @Authorized()
+  @Mutation(() => RealmImagePayload, { description: 'Sets the organization icon, or the day or night logo (POST /realm/icon, /realm/logo); administrators only.' })
+  async uploadRealmImage(
+    @Arg('image', { description: '"icon", "logo" or "night_logo".' }) image: string,
+    @Arg('contentBase64') contentBase64: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<RealmImagePayload> {
+    const kind = realmImageKind(image);
+    const files = [{ data: decodeBase64(contentBase64) }];
+    if (kind === 'icon') await uploadRealmIcon(ctx.deps, me(ctx), files);
+    else await uploadRealmLogo(ctx.deps, me(ctx), files, kind === 'night_logo');
+    return realmImage(ctx, kind);
+  }
+
+  @Authorized()
+  @Mutation(() => RealmImagePayload, { description: 'Puts the organization icon or a logo back to the default (DELETE /realm/icon, /realm/logo).' })
+  async deleteRealmImage(@Arg('image', { description: '"icon", "logo" or "night_logo".' }) image: string, @Ctx() ctx: GraphQLContext): Promise<RealmImagePayload> {
+    const kind = realmImageKind(image);
+    if (kind === 'icon') await deleteRealmIcon(ctx.deps, me(ctx));
+    else await deleteRealmLogo(ctx.deps, me(ctx), kind === 'night_logo');
+    return realmImage(ctx, kind);
+  }
+
+  @Authorized()
   @Mutation(() => DeleteAttachmentPayload, { description: 'Deletes one of your files (DELETE /attachments/{id}); it is no longer served.' })
   async deleteAttachment(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<DeleteAttachmentPayload> {
     if (!/^\d+$/.test(id)) throw invalidAttachment();
     await deleteAttachment(ctx.deps, me(ctx), Number(id));
     return Object.assign(new DeleteAttachmentPayload(), { id });
   }
+}
+
+function realmImageKind(image: string): 'icon' | 'logo' | 'night_logo' {
+  if (image !== 'icon' && image !== 'logo' && image !== 'night_logo') throw errors.badRequest('Invalid image');
+  return image;
+}
+
+async function realmImage(ctx: GraphQLContext, kind: 'icon' | 'logo' | 'night_logo'): Promise<RealmImagePayload> {
+  const realm = await Realm.query(ctx.deps.knex).findById(ctx.deps.realmId).throwIfNotFound();
+  const url = kind === 'icon' ? realmIconUrl(realm) : realmLogoUrl(realm, kind, ctx.deps.config.externalUrl);
+  const source = kind === 'icon' ? realm.icon_source : kind === 'logo' ? realm.logo_source : realm.night_logo_source;
+  return Object.assign(new RealmImagePayload(), { url, source });
 }

@@ -26,6 +26,7 @@ import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { uploadRoutes } from './uploads';
 import { avatarRoutes } from './avatars';
+import { realmImageRoutes } from './realm-images';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -56,6 +57,7 @@ export const routes: Route[] = [
   ...playgroundRoutes,
   ...uploadRoutes,
   ...avatarRoutes,
+  ...realmImageRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

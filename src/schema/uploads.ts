@@ -71,3 +71,9 @@ export class AvatarInput {
 export class AvatarPayload {
   @Field({ description: 'Your avatar\'s URL now.' }) avatarUrl!: string;
 }
+
+@ObjectType()
+export class RealmImagePayload {
+  @Field({ description: 'The image\'s URL now (the default one after a deletion).' }) url!: string;
+  @Field({ description: '"U" when uploaded; otherwise the default ("G" for the icon, "D" for logos).' }) source!: string;
+}

@@ -87,3 +87,20 @@ test('uploadAvatar and deleteAvatar act as their REST routes do', async () => {
   const cleared = await graphql(ts, bob, 'mutation { deleteAvatar { avatarUrl } }');
   expect(cleared.data!.deleteAvatar.avatarUrl).toMatch(/^https:\/\/secure\.gravatar\.com\//);
 });
+
+test('uploadRealmImage and deleteRealmImage: administrators only', async () => {
+  const { default: sharp } = await import('sharp');
+  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0000ff' } }).png().toBuffer();
+  const UPLOAD_IMAGE = 'mutation ($image: String!, $data: String!) { uploadRealmImage(image: $image, contentBase64: $data) { url source } }';
+  expect(graphqlError(await graphql(ts, alice, UPLOAD_IMAGE, { image: 'icon', data: png.toString('base64') }))).toEqual({
+    message: 'Must be an organization administrator',
+    code: 'UNAUTHORIZED_PRINCIPAL',
+  });
+  const set = await graphql(ts, ts.owner, UPLOAD_IMAGE, { image: 'icon', data: png.toString('base64') });
+  expect(set.data!.uploadRealmImage).toEqual({ url: expect.stringMatching(/\/realm\/icon\.png\?version=\d+$/), source: 'U' });
+  const night = await graphql(ts, ts.owner, UPLOAD_IMAGE, { image: 'night_logo', data: png.toString('base64') });
+  expect(night.data!.uploadRealmImage.source).toBe('U');
+  expect(graphqlError(await graphql(ts, ts.owner, UPLOAD_IMAGE, { image: 'banner', data: png.toString('base64') })).message).toBe('Invalid image');
+  const cleared = await graphql(ts, ts.owner, 'mutation { deleteRealmImage(image: "icon") { url source } }');
+  expect(cleared.data!.deleteRealmImage).toEqual({ url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\//), source: 'G' });
+});

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { activeUserIds } from '../users/access';
 import { User } from '../users/model';
 import { mediumAvatarUrl, userDict } from '../users/view';
+import { squarePng } from './images';
 import { fileStore } from './storage';
 
 /**
@@ -20,18 +20,7 @@ const SIZES = { small: 100, medium: 500 } as const;
 export const avatarKey = (userId: number, version: number, size: keyof typeof SIZES) =>
   `avatars/${userId}/${version}${size === 'medium' ? '-medium' : ''}.png`;
 
-const undecodable = () => errors.badRequest('Could not decode image; did you upload an image file?');
-
-async function resize(image: Buffer, side: number): Promise<Buffer> {
-  try {
-    // The first frame of an animation; orientation from EXIF, then a centred square crop.
-    return await sharp(image, { limitInputPixels: 50_000_000 }).rotate().resize(side, side, { fit: 'cover' }).png().toBuffer();
-  } catch {
-    throw undecodable();
-  }
-}
-
-async function store(deps: AppDeps, key: string, bytes: Buffer): Promise<void> {
+export async function storeBytes(deps: AppDeps, key: string, bytes: Buffer): Promise<void> {
   const staged = await fileStore(deps.config).stage(Readable.from([bytes]));
   await staged.commit(key);
 }
@@ -72,11 +61,11 @@ export async function uploadAvatar(deps: AppDeps, user: User, files: { data: Buf
   if (file.data.length > MAX_AVATAR_FILE_SIZE_MIB * MIB) {
     throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`);
   }
-  const small = await resize(file.data, SIZES.small);
-  const medium = await resize(file.data, SIZES.medium);
+  const small = await squarePng(file.data, SIZES.small);
+  const medium = await squarePng(file.data, SIZES.medium);
   return changeAvatar(deps, user, 'U', async (version) => {
-    await store(deps, avatarKey(user.id, version, 'small'), small);
-    await store(deps, avatarKey(user.id, version, 'medium'), medium);
+    await storeBytes(deps, avatarKey(user.id, version, 'small'), small);
+    await storeBytes(deps, avatarKey(user.id, version, 'medium'), medium);
   });
 }
 
