@@ -8,7 +8,7 @@ import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { Metrics } from './ops/metrics';
-import { opsRouter, timeExpressRequests } from './ops/routes';
+import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 
@@ -30,7 +30,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(timeExpressRequests(metrics));
+  app.use(observeExpressRequests(metrics));
   app.use(opsRouter(deps, metrics));
   const graphql = await graphQLHandler(deps, metrics);
   app.use('/graphql', ...graphql.handler);

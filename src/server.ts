@@ -13,6 +13,7 @@ import { connectFeatures } from './core/connect';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { log } from './log';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -90,7 +91,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       try {
         await realtime.save(db.knex);
       } catch (error) {
-        console.error(`could not save the event queues: ${describeFailure(error)}`);
+        log().error(`could not save the event queues: ${describeFailure(error)}`);
       }
       await realtime.close();
       if (!options.database) await db.close();
