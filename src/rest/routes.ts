@@ -24,6 +24,7 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
+import { openApiRoute } from './openapi-route';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,4 +55,5 @@ export const routes: Route[] = [
   ...playgroundRoutes,
 ];
 
-/** Every /api/v1 route, gathered from the features. */
+// The API's own description, generated from the table it belongs to.
+routes.push(openApiRoute(routes));
