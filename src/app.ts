@@ -11,6 +11,8 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+import { graphiqlRouter } from './web/graphiql';
+import { corsHandler } from './rest/cors';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -32,6 +34,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   app.use(observeExpressRequests(metrics));
   app.use(opsRouter(deps, metrics));
+  app.use(graphiqlRouter());
   const graphql = await graphQLHandler(deps, metrics);
   app.use('/graphql', ...graphql.handler);
 
@@ -56,6 +59,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });
-  const handle: RequestListener = (req, res) => (isRestUrl(req.url ?? '/') ? rest(req, res) : app(req, res));
+  const cors = corsHandler(deps.config.corsOrigins);
+  const handle: RequestListener = (req, res) => {
+    if (cors?.(req, res)) return;
+    if (isRestUrl(req.url ?? '/')) rest(req, res);
+    else app(req, res);
+  };
   return { handle, app, metrics, stop: graphql.stop };
 }

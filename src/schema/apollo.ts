@@ -1,5 +1,6 @@
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
@@ -72,7 +73,8 @@ export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(schema, deps, metrics)],
+    // Browsers get GraphiQL from this server (src/web/graphiql.ts), not Apollo's page from a CDN.
+    plugins: [limitsPlugin(schema, deps, metrics), ApolloServerPluginLandingPageDisabled()],
     // Parsing and validation take time in proportion to the document: bound it (a 400 beyond).
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
   });
