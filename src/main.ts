@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config';
 import { describeFailure } from './failure-log';
 import { configureLog, flushLog, log } from './log';
+import { operatorSocketPath } from './operator/socket';
 import { startServer } from './server';
 import { startupFailure } from './startup-errors';
 import { PARLEY_VERSION } from './version';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   logger.info({ version: PARLEY_VERSION, node: process.version }, `Parley ${PARLEY_VERSION} starting (${database})`);
   let server;
   try {
-    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir });
+    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir, operatorSocket: operatorSocketPath(config) });
   } catch (error) {
     const known = startupFailure(error, config);
     const message = known?.message ?? `Parley failed to start: ${describeFailure(error)}`;

@@ -13,6 +13,8 @@ import { connectFeatures } from './core/connect';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { listenOperatorSocket } from './operator/socket';
+import { runInServer } from './operator/run';
 import { log } from './log';
 
 export interface RunningServer {
@@ -31,6 +33,8 @@ export interface StartOptions {
   zuliprcDir: string | null;
   /** An already open database to serve instead (it stays open when the server closes). */
   database?: Database;
+  /** Unix socket on which operator commands (npm run cli) reach this server; none when absent. */
+  operatorSocket?: string | null;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
@@ -70,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -79,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
+      await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
       // event queues and the database.

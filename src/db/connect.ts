@@ -24,6 +24,8 @@ export interface DatabaseOptions {
 export interface Database {
   knex: Knex;
   kind: 'postgres' | 'pglite';
+  /** The embedded database's files as a gzipped tar (PGlite only): a consistent snapshot. */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     knex,
     kind: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir('gzip'),
     close: async () => {
       try {
         await knex.destroy();

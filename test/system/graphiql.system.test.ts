@@ -15,8 +15,6 @@ afterAll(async () => {
   await t.close();
 }, SERVER_HOOK_TIMEOUT);
 
-type CodeMirrorHost = Element & { CodeMirror: { setValue(value: string): void } };
-
 test('GraphiQL loads offline, introspects the schema and runs queries with Basic credentials', async () => {
   const browser = await launchBrowser();
   try {
@@ -42,9 +40,10 @@ test('GraphiQL loads offline, introspects the schema and runs queries with Basic
     await page.click('.parley-auth button[type=submit]');
     await page.waitForSelector('.parley-status[data-signed-in="true"]');
     await page.waitForSelector('.graphiql-query-editor .CodeMirror');
-    await page.evaluate(() => (document.querySelector('.graphiql-query-editor .CodeMirror') as CodeMirrorHost).CodeMirror.setValue('{ me { email fullName } }'));
+    // Page code, as a string: this file is compiled without the DOM's types.
+    await page.evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue('{ me { email fullName } }')`);
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').includes('fullName'));
+    await page.waitForFunction(`(document.querySelector('.graphiql-response')?.textContent ?? '').includes('fullName')`);
     const result = await page.textContent('.graphiql-response');
     expect(result).toContain(t.owner.email);
 
