@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Bundles the GraphiQL page (web/graphiql) with React and GraphiQL from node_modules into
 // dist/graphiql, so /graphql serves a working IDE without any request leaving the machine.
-'use strict';
 const path = require('node:path');
 const esbuild = require('esbuild');
 

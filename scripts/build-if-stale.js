@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `npm start` runs this first: it compiles (as `npm run build` does) only when a source is newer
 // than the last build this script made, so a restart does not wait for tsc.
-'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');

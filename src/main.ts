@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config';
 import { describeFailure } from './failure-log';
 import { configureLog, flushLog, log } from './log';
@@ -6,6 +8,17 @@ import { operatorSocketPath } from './operator/socket';
 import { startServer } from './server';
 import { startupFailure } from './startup-errors';
 import { PARLEY_VERSION } from './version';
+
+/** Left in DATA_DIR while a newly created owner's password has not been shown (see StartOptions). */
+const UNSEEN_OWNER = 'owner-password-unseen';
+
+function readUnseenOwner(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
 
 /** Operator output (not log lines): what a person starting the server for the first time needs. */
 function printOwner(owner: NonNullable<Awaited<ReturnType<typeof startServer>>['owner']>, url: string): void {
@@ -35,9 +48,11 @@ async function main(): Promise<void> {
   const logger = configureLog(config.logLevel);
   const database = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
   logger.info({ version: PARLEY_VERSION, node: process.version }, `Parley ${PARLEY_VERSION} starting (${database})`);
+  const unseenOwnerFile = path.join(config.dataDir, UNSEEN_OWNER);
+  const earlierOwner = readUnseenOwner(unseenOwnerFile);
   let server;
   try {
-    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir, operatorSocket: operatorSocketPath(config) });
+    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir, operatorSocket: operatorSocketPath(config), unseenOwnerFile });
   } catch (error) {
     const known = startupFailure(error, config);
     const message = known?.message ?? `Parley failed to start: ${describeFailure(error)}`;
@@ -48,6 +63,13 @@ async function main(): Promise<void> {
     process.exit(known?.exitCode ?? 1);
   }
   if (server.owner) printOwner(server.owner, server.url);
+  else if (earlierOwner) {
+    process.stderr.write(
+      `The organization owner ${earlierOwner} was created by an earlier start that stopped before showing its password.\n` +
+        `Set one with: npm run cli -- reset-password ${earlierOwner}${config.dataDir ? `   (the API key is in ${path.join(config.dataDir, 'zuliprc')})` : ''}\n`,
+    );
+  }
+  fs.rmSync(unseenOwnerFile, { force: true });
   logger.info({ url: server.url }, `Parley listening on ${server.url} (${database})`);
 
   let stopping = false;

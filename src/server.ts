@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { Config } from './config';
 import { openDatabase, Database } from './db/connect';
@@ -35,6 +36,11 @@ export interface StartOptions {
   database?: Database;
   /** Unix socket on which operator commands (npm run cli) reach this server; none when absent. */
   operatorSocket?: string | null;
+  /**
+   * Written with the owner's email when the owner is created, for the caller to delete once it has
+   * shown the password: if it is still there at the next start, that start says how to set one.
+   */
+  unseenOwnerFile?: string | null;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
@@ -52,7 +58,6 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting, store);
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache, rateLimits };
   await realtime.restore(db.knex, realmId);
-  const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
   const server = http.createServer(built.handle);
@@ -74,6 +79,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
+  const owner = await ensureOwner(deps, options.zuliprcDir);
+  if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
   const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -71,9 +71,9 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   test('the envelope and every error code the server can answer with', () => {
-    const { Success, Error } = document.components.schemas;
+    const { Success, Error: ErrorSchema } = document.components.schemas;
     expect(Success.properties.result).toEqual({ const: 'success' });
-    expect(Error.required).toEqual(['result', 'msg', 'code']);
+    expect(ErrorSchema.required).toEqual(['result', 'msg', 'code']);
     const thrown = new Set<string>();
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -85,6 +85,6 @@ describe('GET /api/v1/openapi.json', () => {
     walk(path.resolve(__dirname, '../../src'));
     expect(thrown.size).toBeGreaterThan(10);
     for (const code of thrown) expect(ERROR_CODES).toContain(code);
-    expect(Error.properties.code.enum).toEqual([...ERROR_CODES]);
+    expect(ErrorSchema.properties.code.enum).toEqual([...ERROR_CODES]);
   });
 });
