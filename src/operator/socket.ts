@@ -97,6 +97,10 @@ export async function listenOperatorSocket(
       server.once('error', reject);
       server.listen(file, () => resolve());
     });
+  } catch (error) {
+    // The server still serves clients; operator commands then need it stopped (embedded database).
+    log().warn(`cannot listen for operator commands on ${file}: ${(error as Error).message}`);
+    return null;
   } finally {
     process.umask(umask);
   }
