@@ -19,6 +19,7 @@ import {
   updateUser,
 } from '../core/users/actions';
 import { generatePassword } from '../core/users/credentials';
+import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
 import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
@@ -220,6 +221,22 @@ export const COMMANDS: Command[] = [
           }
           await reactivateUser(deps, null, user.id);
           out(`Reactivated ${describe(user)}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'reactivate-organization',
+    usage: 'reactivate-organization',
+    summary: 'Reactivate the organization after an owner deactivated it; its API keys work again.',
+    options: {},
+    positionals: [],
+    failure: 'could not reactivate the organization',
+    parse() {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          out((await reactivateRealm(deps)) ? 'Reactivated the organization.' : 'The organization is already active.');
         },
       };
     },

@@ -18,10 +18,14 @@ import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { defaultChannelsSlice } from '../core/default-channels/state';
+import { realmDomainsSlice } from '../core/realm-domains/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
+import { realmBotsSlice } from '../core/bots/state';
+import { incomingWebhookBotsSlice } from '../core/webhooks/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -50,9 +54,13 @@ export const stateSlices: StateSlice[] = [
   mutedUsersSlice,
   alertWordsSlice,
   ownPermissionsSlice,
+  defaultChannelsSlice,
+  realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,
   realmFiltersSlice,
   realmPlaygroundsSlice,
+  realmBotsSlice,
+  incomingWebhookBotsSlice,
 ];

@@ -25,6 +25,14 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
+import { botRoutes } from './bots';
+import { webhookRoutes } from './webhooks';
+import { realmRoutes } from './realm';
+import { defaultChannelRoutes } from './default-channels';
+import { realmDomainRoutes } from './realm-domains';
+import { uploadRoutes } from './uploads';
+import { avatarRoutes } from './avatars';
+import { realmImageRoutes } from './realm-images';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -54,6 +62,14 @@ export const routes: Route[] = [
   ...alertWordRoutes,
   ...linkifierRoutes,
   ...playgroundRoutes,
+  ...botRoutes,
+  ...webhookRoutes,
+  ...realmRoutes,
+  ...defaultChannelRoutes,
+  ...realmDomainRoutes,
+  ...uploadRoutes,
+  ...avatarRoutes,
+  ...realmImageRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */
