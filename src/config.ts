@@ -54,6 +54,8 @@ export interface Config {
   ldap: LdapConfig | null;
   /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
+  /** Longest wait between two looks for scheduled messages that fell due (other processes' too). */
+  schedulerPollMs: number;
 }
 
 export interface LdapConfig {
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     ldap: ldapConfig(env),
     oidc: oidcConfig(env),
+    schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
   };
 }
 

@@ -1,3 +1,4 @@
+import { connectBots } from './bots/connect';
 import { connectChannels } from './channels/connect';
 import { connectGroups } from './groups/connect';
 import { connectInvites } from './invites/connect';
@@ -18,4 +19,5 @@ export function connectFeatures(): void {
   connectSettings();
   connectGroups();
   connectPresence();
+  connectBots();
 }

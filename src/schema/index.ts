@@ -10,6 +10,8 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
+import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
@@ -40,6 +42,8 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  ScheduledMessageResolver,
+  BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,

@@ -13,6 +13,7 @@ describe('defaults', () => {
       ownerEmail: 'owner@example.com',
       ownerPassword: null,
       redisUrl: null,
+      schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logRequests: false,
@@ -156,6 +157,8 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_OIDC_ISSUER: 'https://id.example' }, 'PARLEY_OIDC_CLIENT_ID must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_OIDC_ISSUER: 'https://id.example', PARLEY_OIDC_CLIENT_ID: 'c' }, 'PARLEY_OIDC_CLIENT_SECRET must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' }, 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"'],
+    [{ PARLEY_SCHEDULER_POLL_MS: '5' }, 'PARLEY_SCHEDULER_POLL_MS must be between 10 and 3600000, got 5'],
+    [{ PARLEY_SCHEDULER_POLL_MS: 'often' }, 'PARLEY_SCHEDULER_POLL_MS must be a whole number, got "often"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

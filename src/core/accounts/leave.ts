@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { ApiError } from '../../errors';
 import { activeOwnerCount, findUser } from '../users/access';
-import { applyDeactivation } from '../users/actions';
+import { deactivateAccount } from '../users/actions';
 import type { User } from '../users/model';
 import { isOwnerRole } from '../users/roles';
 
@@ -19,7 +19,7 @@ export async function deactivateOwnAccount(deps: AppDeps, user: User): Promise<v
     const active = (await uow.trx('users').where({ realm_id: deps.realmId, is_active: true, is_system_bot: false }).count('id as n').first()) as { n: number | string };
     if (Number(active.n) <= 1) throw cannotDeactivateLast(false);
     if (isOwnerRole(me.role) && !me.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) throw cannotDeactivateLast(true);
-    await applyDeactivation(deps, uow, me);
+    await deactivateAccount(deps, uow, me);
     await uow.trx('web_sessions').where({ user_id: me.id }).delete();
   });
 }

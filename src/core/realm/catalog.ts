@@ -141,7 +141,7 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   }),
   group('can_add_custom_emoji_group', 'role:members', false),
   group('can_add_subscribers_group', REALM_CHANNEL_POLICY_DEFAULTS.can_add_subscribers_group, false, fromChannels),
-  group('can_create_bots_group', 'role:members', false),
+  group('can_create_bots_group', 'role:members', false, { source: 'groups' }),
   group('can_create_groups', groupsDefault('can_create_groups'), false, { source: 'groups' }),
   group('can_create_private_channel_group', REALM_CHANNEL_POLICY_DEFAULTS.can_create_private_channel_group, false, fromChannels),
   group('can_create_public_channel_group', REALM_CHANNEL_POLICY_DEFAULTS.can_create_public_channel_group, false, fromChannels),
@@ -150,7 +150,7 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
     requireSystemGroup: true,
     allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
   }),
-  group('can_create_write_only_bots_group', 'role:members', false),
+  group('can_create_write_only_bots_group', 'role:members', false, { source: 'groups' }),
   group('can_delete_any_message_group', REALM_MESSAGE_GROUP_DEFAULTS.can_delete_any_message_group, false, fromMessages),
   group('can_delete_own_message_group', REALM_MESSAGE_GROUP_DEFAULTS.can_delete_own_message_group, true, fromMessages),
   // The invitations feature enforces these two defaults (canInviteByEmail, canCreateMultiuseInvite).

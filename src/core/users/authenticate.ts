@@ -34,6 +34,15 @@ export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: s
   return user;
 }
 
+/** An incoming webhook's `api_key` parameter: the key alone names its account (Zulip's validate_api_key for webhooks). */
+export async function authenticateKeyOnly(deps: AppDeps, apiKey: string): Promise<User> {
+  apiKey = apiKey.trim();
+  if (!API_KEY_RE.test(apiKey)) throw invalidApiKey();
+  const owner = await findKeyOwner(deps, apiKey);
+  if (!owner) throw invalidApiKey();
+  return activeAccount(owner);
+}
+
 /**
  * The account behind credentials that were accepted moments ago, while the cache still vouches for
  * them (every change to keys, addresses or accounts empties it): no parsing, no database, no address
