@@ -18,6 +18,8 @@ import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { defaultChannelsSlice } from '../core/default-channels/state';
+import { realmDomainsSlice } from '../core/realm-domains/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
@@ -52,6 +54,8 @@ export const stateSlices: StateSlice[] = [
   mutedUsersSlice,
   alertWordsSlice,
   ownPermissionsSlice,
+  defaultChannelsSlice,
+  realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,

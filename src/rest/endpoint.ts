@@ -118,7 +118,8 @@ export type Answer = (error: unknown, payload?: Record<string, unknown>) => void
 /** What a handler returns when it has called `later()`. */
 export const ANSWERED_LATER = Symbol('answered later');
 
-export type AuthMode = 'required' | 'none';
+/** `optional`: credentials are checked when sent; without them the handler gets a null user (spectators). */
+export type AuthMode = 'required' | 'optional' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
@@ -126,6 +127,8 @@ export interface Endpoint {
   allowIncomingWebhooks: boolean;
   /** The body is a document (req.rawBody), not parameters. */
   rawBody: boolean;
+  /** The handler reads the body itself, as a stream (file uploads); the router leaves it unread. */
+  streamsBody?: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse; later(): Answer }): Promise<unknown>;
 }
@@ -136,7 +139,7 @@ export type RawParams = { request: Record<string, string>; path: Record<string, 
 export type Payload = Record<string, unknown> | void | typeof ANSWERED_LATER;
 
 export function endpoint<P extends ParamMap>(spec: {
-  auth: 'none';
+  auth: 'none' | 'optional';
   rawBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
@@ -146,6 +149,7 @@ export function endpoint<P extends ParamMap>(spec: {
   allowIncomingWebhooks?: boolean;
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser>) => Promise<Payload>;
 }): Endpoint;
@@ -154,6 +158,7 @@ export function endpoint<P extends ParamMap>(spec: {
   allowIncomingWebhooks?: boolean;
   rawBody?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
 }): Endpoint {
@@ -162,6 +167,7 @@ export function endpoint<P extends ParamMap>(spec: {
     auth,
     allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
     rawBody: spec.rawBody ?? false,
+    streamsBody: spec.streamsBody,
     params: spec.params,
     async run({ deps, user, raw, req, res, later }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

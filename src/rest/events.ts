@@ -1,6 +1,7 @@
 import { errors } from '../errors';
 import { narrowValidator } from '../realtime/narrow';
 import { createQueue, realtimeOf, register, RegisterRequest } from '../realtime/register';
+import { spectatorRegister } from '../core/realm/spectators';
 import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
 import { ANSWERED_LATER, endpoint, p, Param } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
@@ -42,9 +43,11 @@ export const eventRoutes: Route[] = [
     method: 'POST',
     path: '/register',
     endpoint: endpoint({
+      auth: 'optional',
       params: {
         ...queueParams,
-        client_gravatar: p.bool().default(true),
+        // Defaults to true for accounts and false for spectators.
+        client_gravatar: p.bool().optional(),
         include_subscribers: includeSubscribers().default(false),
         presence_history_limit_days: p.int().optional(),
         presence_last_update_id: p.int().optional(),
@@ -53,9 +56,16 @@ export const eventRoutes: Route[] = [
         queue_lifespan_secs: p.int({ min: 0 }).default(0),
       },
       handler: async ({ deps, user, params }) => {
+        if (!user) {
+          return spectatorRegister(deps, {
+            clientGravatar: params.client_gravatar,
+            includeSubscribers: params.include_subscribers,
+            fetchEventTypes: params.fetch_event_types ?? params.event_types,
+          });
+        }
         const request: RegisterRequest = {
           applyMarkdown: params.apply_markdown,
-          clientGravatar: params.client_gravatar,
+          clientGravatar: params.client_gravatar ?? true,
           includeSubscribers: params.include_subscribers,
           slimPresence: params.slim_presence,
           presenceHistoryLimitDays: params.presence_history_limit_days,

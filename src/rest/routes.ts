@@ -27,6 +27,13 @@ import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
 import { botRoutes } from './bots';
 import { webhookRoutes } from './webhooks';
+import { realmRoutes } from './realm';
+import { defaultChannelRoutes } from './default-channels';
+import { realmDomainRoutes } from './realm-domains';
+import { uploadRoutes } from './uploads';
+import { avatarRoutes } from './avatars';
+import { realmImageRoutes } from './realm-images';
+import { openApiRoute } from './openapi-route';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -58,6 +65,13 @@ export const routes: Route[] = [
   ...playgroundRoutes,
   ...botRoutes,
   ...webhookRoutes,
+  ...realmRoutes,
+  ...defaultChannelRoutes,
+  ...realmDomainRoutes,
+  ...uploadRoutes,
+  ...avatarRoutes,
+  ...realmImageRoutes,
 ];
 
-/** Every /api/v1 route, gathered from the features. */
+// The API's own description, generated from the table it belongs to.
+routes.push(openApiRoute(routes));

@@ -23,7 +23,9 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { RealmAdminResolver } from '../resolvers/realm-admin';
 import { AccountResolver } from '../resolvers/accounts';
+import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -56,7 +58,9 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  RealmAdminResolver,
   AccountResolver,
+  UploadResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

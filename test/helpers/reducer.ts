@@ -528,11 +528,70 @@ function userStatus(state: State, event: Event): void {
 
 // ---- realm ----
 
-function realm(state: State, event: Event): void {
+/** The groups (ids) the user belongs to, directly or through subgroups, as register reports them. */
+function ownGroupIds(state: State, userId: number): Set<number> {
+  const groups = (state.realm_user_groups ?? []) as State[];
+  const mine = new Set<number>(groups.filter((g) => (g.members as number[]).includes(userId)).map((g) => g.id));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const g of groups) {
+      if (!mine.has(g.id) && (g.direct_subgroup_ids as number[]).some((id) => mine.has(id))) {
+        mine.add(g.id);
+        grown = true;
+      }
+    }
+  }
+  return mine;
+}
+
+/** Legacy enum forms of group settings, from the system group that holds the setting. */
+const LEGACY_POLICIES: [string, string, Record<string, number>, number][] = [
+  ['create_public_stream_policy', 'can_create_public_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
+  ['create_private_stream_policy', 'can_create_private_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
+  ['create_web_public_stream_policy', 'can_create_web_public_channel_group', { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 }, 4],
+  ['wildcard_mention_policy', 'can_mention_many_users_group', { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1],
+];
+
+/** What a client recomputes after an organization setting changes. */
+function afterRealmChange(state: State, userId: number): void {
+  const groupName = (id: unknown) => ((state.realm_user_groups ?? []) as State[]).find((g) => g.id === id && g.is_system_group)?.name as string | undefined;
+  if ('realm_user_groups' in state) {
+    for (const [legacy, setting, policy, fallback] of LEGACY_POLICIES) {
+      const name = groupName(state[`realm_${setting}`]);
+      state[`realm_${legacy}`] = (name && policy[name]) ?? fallback;
+    }
+  }
+  state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
+  state.realm_mandatory_topics = state.realm_topics_policy === 'disable_empty_topic';
+  if ('jitsi_server_url' in state) state.jitsi_server_url = state.realm_jitsi_server_url ?? state.server_jitsi_server_url;
+  if (!('can_create_streams' in state) || !('realm_user_groups' in state)) return;
+  const mine = ownGroupIds(state, userId);
+  const guest = state.user_role === ROLE.GUEST;
+  const holds = (setting: string, guestsMay = false) => {
+    if (guest && !guestsMay) return false;
+    const value = state[`realm_${setting}`];
+    if (typeof value === 'number') return mine.has(value);
+    return (value.direct_members as number[]).includes(userId) || (value.direct_subgroups as number[]).some((id) => mine.has(id));
+  };
+  const isPublic = holds('can_create_public_channel_group');
+  const isPrivate = holds('can_create_private_channel_group');
+  const isWebPublic = state.realm_enable_spectator_access === true && holds('can_create_web_public_channel_group');
+  Object.assign(state, {
+    can_create_public_streams: isPublic,
+    can_create_private_streams: isPrivate,
+    can_create_web_public_streams: isWebPublic,
+    can_create_streams: isPublic || isPrivate || isWebPublic,
+    can_subscribe_other_users: holds('can_add_subscribers_group'),
+    can_invite_others_to_realm: holds('can_invite_users_group'),
+  });
+}
+
+function realm(state: State, event: Event, ctx: ReducerContext): void {
   if (!('realm_name' in state)) return;
   if (event.op === 'update') state[`realm_${event.property}`] = event.value;
   else if (event.op === 'update_dict') for (const [key, value] of Object.entries(event.data)) state[`realm_${key}`] = value;
   else unexpected(event);
+  afterRealmChange(state, ctx.userId);
 }
 
 /** realm_bots: the bots the client administers (add, field updates, delete when it no longer does). */
@@ -591,6 +650,17 @@ export const reducers: Record<string, Reducer> = {
     if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
   },
   realm,
+  realm_domains: (state, event) => {
+    if (!('realm_domains' in state)) return;
+    const byDomain = (a: State, b: State) => (a.domain < b.domain ? -1 : 1);
+    if (event.op === 'add') state.realm_domains = [...state.realm_domains, event.realm_domain].sort(byDomain);
+    else if (event.op === 'change') state.realm_domains = state.realm_domains.map((d: State) => (d.domain === event.realm_domain.domain ? event.realm_domain : d));
+    else if (event.op === 'remove') state.realm_domains = state.realm_domains.filter((d: State) => d.domain !== event.domain);
+    else unexpected(event);
+  },
+  default_streams: (state, event) => {
+    if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
+  },
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
   },
@@ -602,6 +672,8 @@ export const reducers: Record<string, Reducer> = {
   },
   // Invitations are not part of the register state; the event only tells clients to refetch them.
   invites_changed: () => {},
+  // Uploaded files are not part of the register state either (GET /attachments lists them).
+  attachment: () => {},
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},

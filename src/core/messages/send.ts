@@ -24,6 +24,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
+import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
@@ -176,8 +177,9 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change or a
   // mention also write elsewhere, in one transaction with the message.
   const alsoWrites =
-    target.stream !== null &&
-    (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
+    mayLinkUploads(prepared.rendering.html) ||
+    (target.stream !== null &&
+      (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
   // Bots' messages trigger nothing (no loops between bots), as in Zulip.
@@ -260,13 +262,14 @@ async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, ad
   return users;
 }
 
-function effectiveTopicsPolicy(stream: Stream) {
-  return stream.topics_policy === 'inherit' ? realmTopicsPolicy() : stream.topics_policy;
-}
-
-/** The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. */
-export function checkTopicsPolicy(stream: Stream, topic: string): void {
-  const policy = effectiveTopicsPolicy(stream);
+/**
+ * The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. The
+ * organization's policy (which only restricts the empty topic) is read only when it can matter.
+ */
+export async function checkTopicsPolicy(db: Knex, realmId: number, stream: Stream, topic: string): Promise<void> {
+  const inherits = stream.topics_policy === 'inherit';
+  if (inherits && topic !== '') return;
+  const policy = inherits ? await realmTopicsPolicy(db, realmId) : stream.topics_policy;
   if (topic === '' && policy === 'disable_empty_topic') {
     throw errors.badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
   }
@@ -311,7 +314,7 @@ async function channelTarget(
   const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
   if (!open) await accessChannelForPost(db, await getViewer(), stream);
   if (topicError) throw topicError;
-  checkTopicsPolicy(stream, topic);
+  await checkTopicsPolicy(db, deps.realmId, stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
   const recipientId = await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id);
   return { stream, topic, participants: [], recipientId, snapshot: found, recalled: recalled !== undefined };
@@ -470,6 +473,7 @@ async function storeAndPublish(
   }
   uow.emit(messageEvent(wide, []), rows.map((r) => r.userId), { perUser, publicChannel: stream !== null && !stream.invite_only });
 
+  if (mayLinkUploads(rendering.html)) await syncMessageClaims(uow, sender, messageId, rendering.html);
   const result: SendMessageResult = { id: messageId };
   if (stream) {
     await markChannelActive(db, uow, deps, stream, messageId);

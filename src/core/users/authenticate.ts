@@ -13,6 +13,7 @@ import { ldapLogin } from '../accounts/ldap-login';
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
 const authError = (msg: string) => new ApiError('UNAUTHORIZED', msg, 401, {}, WWW_AUTHENTICATE);
 export const invalidApiKey = () => authError('Invalid API key');
+export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401, {}, WWW_AUTHENTICATE);
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
@@ -53,8 +54,8 @@ export function rememberedAuthentication(deps: AppDeps, credentials: string): Us
   return owner && activeAccount(owner);
 }
 
-function activeAccount({ user, realmDeactivated }: KeyOwner): User {
-  if (realmDeactivated) throw authError('This organization has been deactivated');
+function activeAccount({ user, realmDeactivated: deactivatedRealm }: KeyOwner): User {
+  if (deactivatedRealm) throw realmDeactivated();
   if (!user.is_active) throw authError('Account is deactivated');
   // A fresh instance per request: handlers may treat it as their own.
   return User.fromDatabaseJson(user);
@@ -115,6 +116,8 @@ export async function checkPasswordLogin(deps: AppDeps, username: string, passwo
   const ok = await verifyPassword(password, user?.password_hash ?? null);
   if (!user || !ok || !user.is_active || realm?.deactivated) {
     if (address !== undefined) await limits.record('authenticate_by_ip', address);
+    // Only the right password learns that the organization is deactivated.
+    if (user && ok && user.is_active && realm?.deactivated) throw realmDeactivated();
     throw authenticationFailed();
   }
   await limits.clear('authenticate_by_username', key);
