@@ -1,3 +1,4 @@
+import { connectBots } from './bots/connect';
 import { connectChannels } from './channels/connect';
 import { connectGroups } from './groups/connect';
 import { connectInvites } from './invites/connect';
@@ -19,5 +20,6 @@ export function connectFeatures(): void {
   connectSettings();
   connectGroups();
   connectPresence();
+  connectBots();
   connectRealm();
 }

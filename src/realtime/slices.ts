@@ -11,6 +11,7 @@ import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice 
 import { mutedTopicsSlice, userTopicsSlice } from '../core/user-topics/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
+import { remindersSlice, scheduledMessagesSlice } from '../core/scheduled-messages/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
@@ -23,6 +24,8 @@ import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
+import { realmBotsSlice } from '../core/bots/state';
+import { incomingWebhookBotsSlice } from '../core/webhooks/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -34,6 +37,8 @@ export const stateSlices: StateSlice[] = [
   streamsSlice,
   realmEmojiSlice,
   draftsSlice,
+  scheduledMessagesSlice,
+  remindersSlice,
   savedSnippetsSlice,
   navigationViewsSlice,
   ...settingsSlices,
@@ -56,4 +61,6 @@ export const stateSlices: StateSlice[] = [
   realmLinkifiersSlice,
   realmFiltersSlice,
   realmPlaygroundsSlice,
+  realmBotsSlice,
+  incomingWebhookBotsSlice,
 ];

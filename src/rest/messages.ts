@@ -38,6 +38,7 @@ export const messageRoutes: Route[] = [
     method: 'POST',
     path: '/messages',
     endpoint: endpoint({
+      allowIncomingWebhooks: true,
       params: {
         type: p.enum(MESSAGE_TYPES),
         to: p.string({ allowNul: true }).optional(),

@@ -299,7 +299,14 @@ function subscription(state: State, event: Event, ctx: ReducerContext): void {
       const streams = new Set(event.stream_ids);
       for (const key of CHANNEL_LISTS) {
         for (const entry of state[key]) {
-          if (!streams.has(entry.stream_id) || !entry.subscribers) continue;
+          if (!streams.has(entry.stream_id)) continue;
+          if (entry.partial_subscribers) {
+            // A partial list (include_subscribers="partial") gains and loses the users named.
+            const ids = event.op === 'peer_add' ? [...entry.partial_subscribers, ...event.user_ids] : entry.partial_subscribers.filter((id: number) => !event.user_ids.includes(id));
+            entry.partial_subscribers = ascending(ids);
+            continue;
+          }
+          if (!entry.subscribers) continue;
           const ids = event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
           setSubscribers(entry, ids);
         }
@@ -346,6 +353,32 @@ function stream(state: State, event: Event, ctx: ReducerContext): void {
 }
 
 // ---- personal items ----
+
+/** A list of personal items keyed by `idKey`: add, update (when `single` is given) and remove. */
+function keyedList(listKey: string, idKey: string, added: string, single: string | null, removedId: string): Reducer {
+  return (state, event) => {
+    if (!(listKey in state)) return;
+    const list: State[] = state[listKey];
+    switch (event.op) {
+      case 'add':
+        list.push(...structuredClone(event[added]));
+        return;
+      case 'update': {
+        if (single === null) return unexpected(event);
+        const index = list.findIndex((item) => item[idKey] === event[single][idKey]);
+        if (index < 0) throw new Error(`update of unknown ${listKey} item ${event[single][idKey]}`);
+        list[index] = structuredClone(event[single]);
+        return;
+      }
+      case 'remove':
+        if (!list.some((item) => item[idKey] === event[removedId])) throw new Error(`removal of unknown ${listKey} item ${event[removedId]}`);
+        state[listKey] = list.filter((item) => item[idKey] !== event[removedId]);
+        return;
+      default:
+        unexpected(event);
+    }
+  };
+}
 
 function drafts(state: State, event: Event): void {
   if (!('drafts' in state)) return;
@@ -561,8 +594,32 @@ function realm(state: State, event: Event, ctx: ReducerContext): void {
   afterRealmChange(state, ctx.userId);
 }
 
+/** realm_bots: the bots the client administers (add, field updates, delete when it no longer does). */
+function realmBot(state: State, event: Event): void {
+  if (!('realm_bots' in state)) return;
+  const bot = event.bot;
+  const index = (state.realm_bots as State[]).findIndex((b) => b.user_id === bot.user_id);
+  switch (event.op) {
+    case 'add':
+      if (index >= 0) throw new Error(`realm_bot add for a known bot ${bot.user_id}`);
+      state.realm_bots.push(structuredClone(bot));
+      return;
+    case 'update':
+      if (index < 0) throw new Error(`realm_bot update for unknown bot ${bot.user_id}`);
+      Object.assign(state.realm_bots[index], structuredClone(bot));
+      return;
+    case 'delete':
+    case 'remove':
+      state.realm_bots = state.realm_bots.filter((b: State) => b.user_id !== bot.user_id);
+      return;
+    default:
+      unexpected(event);
+  }
+}
+
 export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
+  realm_bot: realmBot,
   custom_profile_fields: customProfileFields,
   user_group: userGroup,
   channel_folder: channelFolder,
@@ -576,6 +633,8 @@ export const reducers: Record<string, Reducer> = {
     if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
   },
   drafts,
+  scheduled_messages: keyedList('scheduled_messages', 'scheduled_message_id', 'scheduled_messages', 'scheduled_message', 'scheduled_message_id'),
+  reminders: keyedList('reminders', 'reminder_id', 'reminders', null, 'reminder_id'),
   saved_snippets: savedSnippets,
   navigation_view: navigationView,
   user_settings: userSettings,
@@ -613,6 +672,8 @@ export const reducers: Record<string, Reducer> = {
   },
   // Invitations are not part of the register state; the event only tells clients to refetch them.
   invites_changed: () => {},
+  // Uploaded files are not part of the register state either (GET /attachments lists them).
+  attachment: () => {},
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},
@@ -642,6 +703,8 @@ const ORDER_FREE_LISTS: Record<string, (item: State) => number | string> = {
   realm_users: (u) => u.user_id,
   realm_non_active_users: (u) => u.user_id,
   drafts: (d) => d.id,
+  scheduled_messages: (m) => m.scheduled_message_id,
+  reminders: (r) => r.reminder_id,
   saved_snippets: (s) => s.id,
   navigation_views: (v) => v.fragment,
   channel_folders: (f) => f.id,
