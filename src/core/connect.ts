@@ -4,6 +4,7 @@ import { connectGroups } from './groups/connect';
 import { connectInvites } from './invites/connect';
 import { connectMessages } from './messages/connect';
 import { connectPresence } from './presence/connect';
+import { connectRealm } from './realm/connect';
 import { connectSettings } from './settings/connect';
 
 /**
@@ -20,4 +21,5 @@ export function connectFeatures(): void {
   connectGroups();
   connectPresence();
   connectBots();
+  connectRealm();
 }

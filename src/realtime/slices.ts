@@ -11,12 +11,15 @@ import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice 
 import { mutedTopicsSlice, userTopicsSlice } from '../core/user-topics/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
+import { remindersSlice, scheduledMessagesSlice } from '../core/scheduled-messages/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { defaultChannelsSlice } from '../core/default-channels/state';
+import { realmDomainsSlice } from '../core/realm-domains/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
@@ -34,6 +37,8 @@ export const stateSlices: StateSlice[] = [
   streamsSlice,
   realmEmojiSlice,
   draftsSlice,
+  scheduledMessagesSlice,
+  remindersSlice,
   savedSnippetsSlice,
   navigationViewsSlice,
   ...settingsSlices,
@@ -49,6 +54,8 @@ export const stateSlices: StateSlice[] = [
   mutedUsersSlice,
   alertWordsSlice,
   ownPermissionsSlice,
+  defaultChannelsSlice,
+  realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,

@@ -10,6 +10,7 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
 import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
@@ -22,6 +23,9 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { RealmAdminResolver } from '../resolvers/realm-admin';
+import { AccountResolver } from '../resolvers/accounts';
+import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -40,6 +44,7 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  ScheduledMessageResolver,
   BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
@@ -53,6 +58,9 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  RealmAdminResolver,
+  AccountResolver,
+  UploadResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { subscribeToDefaultChannels } from '../default-channels/actions';
 import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
@@ -35,6 +36,8 @@ export interface NewUser {
   role?: RoleValue;
   canCreateUsers?: boolean;
   timezone?: string;
+  /** Subscribe the account to the default channels (true unless said otherwise). */
+  defaultChannels?: boolean;
 }
 
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
@@ -49,7 +52,7 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
   const user = await inTransaction(deps, deps.realmId, async (uow) => {
     // Checked again: another request may have taken the address while the password was hashed.
     if (await emailInUse(uow.trx, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
-    return insertAccount(
+    const created = await insertAccount(
       deps,
       uow,
       {
@@ -63,6 +66,8 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
       apiKey,
       'Email is already in use.',
     );
+    if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
+    return created;
   });
   return { user, apiKey };
 }
@@ -263,5 +268,14 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
     await findUser(uow.trx, deps.realmId, userId);
     await User.query(uow.trx).patch({ can_create_users: value }).where({ id: userId });
     forgetAuthAfterCommit(deps, uow, userId);
+  });
+}
+
+/** Sets an account's password (operator reset); no event, as Zulip sends none for password changes. */
+export async function setPassword(deps: AppDeps, userId: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(checkPassword(password));
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await findUser(uow.trx, deps.realmId, userId);
+    await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: userId });
   });
 }
