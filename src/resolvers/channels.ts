@@ -23,6 +23,7 @@ import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
 import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import {
   ChannelPermissionChangesInput,
   ChannelPermissionsInput,
@@ -243,9 +244,9 @@ export class ChannelResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Archives a channel; it keeps its subscribers and history.' })
-  async archiveChannel(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Archives a channel; it keeps its subscribers and history.' })
+  async archiveChannel(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await archiveChannel(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 }

@@ -21,6 +21,7 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, UserLinksResolver } from '../resolvers/links';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -51,6 +52,10 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  MessageLinksResolver,
+  ReactionLinksResolver,
+  UserGroupLinksResolver,
+  UserLinksResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
