@@ -25,6 +25,7 @@ import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, Us
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
+import { eventClasses } from './event-types';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
@@ -63,6 +64,8 @@ let cached: GraphQLSchema | null = null;
 export function buildGraphQLSchema(): GraphQLSchema {
   cached ??= buildSchemaSync({
     resolvers: [...resolvers],
+    // Every event type, though the subscription names only their interface.
+    orphanedTypes: [...eventClasses.values()],
     authChecker,
     validate: false,
     pubSub: busOnlyPubSub,
