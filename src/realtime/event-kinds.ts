@@ -36,7 +36,7 @@ export const EVENT_KINDS = {
   },
   presence: {
     description: "A user's presence changed.",
-    fields: { user_id: 'Int', email: 'String', server_timestamp: 'Float', presence: 'JSON' },
+    fields: { user_id: 'Int', email: 'String', server_timestamp: 'Float', presence: 'JSON', presences: 'JSON' },
   },
   push_device: { description: 'A push device registration changed state.', fields: { push_account_id: 'String', status: 'String', error_code: 'String' } },
   reaction: {
@@ -89,11 +89,11 @@ export const EVENT_KINDS = {
   },
   update_display_settings: {
     description: 'A display setting changed (legacy form of user_settings).',
-    fields: { user: 'String', setting_name: 'String', setting: 'JSON', language_name: 'String' },
+    fields: { user: 'JSON', setting_name: 'String', setting: 'JSON', language_name: 'String' },
   },
   update_global_notifications: {
     description: 'A notification setting changed (legacy form of user_settings).',
-    fields: { user: 'String', notification_name: 'String', setting: 'JSON' },
+    fields: { user: 'JSON', notification_name: 'String', setting: 'JSON' },
   },
   update_message: {
     description: 'Messages were edited or moved.',
