@@ -16,6 +16,7 @@ import {
   getChannelForViewer,
   getChannelsForViewer,
   getChannelSubscribers,
+  getSubscriptionStatus,
   listSubscriptions,
 } from '../core/channels/queries';
 import type { User } from '../core/users/model';
@@ -129,6 +130,12 @@ export class ChannelResolver {
   @Query(() => [Int], { description: 'User ids of the channel’s subscribers.' })
   async channelSubscribers(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<number[]> {
     return getChannelSubscribers(ctx.deps, me(ctx), id);
+  }
+
+  @Authorized()
+  @Query(() => Boolean, { description: 'Whether a user is subscribed to a channel (REST: GET /users/{user_id}/subscriptions/{stream_id}).' })
+  async isSubscribed(@Arg('userId', () => Int) userId: number, @Arg('streamId', () => Int) streamId: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return getSubscriptionStatus(ctx.deps, me(ctx), userId, streamId);
   }
 
   @Authorized()

@@ -21,6 +21,8 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { ReadStateResolver } from '../resolvers/read-state';
+import { ServerResolver } from '../resolvers/server';
 import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, UserLinksResolver } from '../resolvers/links';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
@@ -57,6 +59,8 @@ export const resolvers = [
   ReactionLinksResolver,
   UserGroupLinksResolver,
   UserLinksResolver,
+  ReadStateResolver,
+  ServerResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;
