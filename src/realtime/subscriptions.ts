@@ -5,7 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
 import type { User } from '../core/users/model';
-import { authenticateRequest } from '../rest/auth';
+import { authenticateGraphQLRequest } from '../rest/auth';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
 import { apiErrorToGraphQL, formatGraphQLError } from '../schema/errors';
@@ -84,7 +84,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         if (!header) return false;
         let user: User;
         try {
-          user = await authenticateRequest(deps, header);
+          user = await authenticateGraphQLRequest(deps, header);
         } catch {
           return false;
         }

@@ -86,10 +86,10 @@ export class ReadStateResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TypingPayload> {
     if (op !== 'start' && op !== 'stop') throw errors.badRequest('Invalid op');
-    if ((userIds !== null) === (streamId !== null)) throw errors.badRequest('Give either userIds or streamId and topic');
-    if (userIds !== null) await sendDirectTyping(ctx.deps, me(ctx), userIds, op);
+    if ((userIds == null) === (streamId == null)) throw errors.badRequest('Give either userIds or streamId and topic');
+    if (userIds != null) await sendDirectTyping(ctx.deps, me(ctx), userIds, op);
     else {
-      if (topic === null) throw errors.badRequest('Missing topic');
+      if (topic == null) throw errors.badRequest('Missing topic');
       await sendChannelTyping(ctx.deps, me(ctx), streamId!, topic, op);
     }
     return Object.assign(new TypingPayload(), { op });
