@@ -8,7 +8,7 @@ const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'migrations', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const inputs = ['src', 'migrations', 'bench', 'dashboard', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 /** Newest modification time (ms) under `file`, 0 when it does not exist. */
 function newest(file) {
@@ -39,6 +39,7 @@ const started = new Date();
 const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 if (result.status !== 0) process.exit(result.status ?? 1);
+require('./build-dashboard').buildDashboard();
 fs.mkdirSync(path.dirname(stamp), { recursive: true });
 fs.writeFileSync(stamp, '');
 fs.utimesSync(stamp, started, started);
