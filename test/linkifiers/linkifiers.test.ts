@@ -266,11 +266,11 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Bad regular expression: missing ): (foo',
     });
-    expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeLinkifier(id: $id) }', { id }))).toEqual({
+    expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeLinkifier(id: $id) { id } }', { id }))).toEqual({
       code: 'UNAUTHORIZED_PRINCIPAL',
       message: 'Must be an organization administrator',
     });
-    expect((await graphql(ts, admin, 'mutation($id: Int!) { removeLinkifier(id: $id) }', { id })).data).toEqual({ removeLinkifier: true });
+    expect((await graphql(ts, admin, 'mutation($id: Int!) { removeLinkifier(id: $id) { id } }', { id })).data).toEqual({ removeLinkifier: { id: String(id) } });
     expect((await graphql(ts, member, '{ linkifiers { id } }')).data!.linkifiers).toEqual([{ id: second }]);
   });
 });

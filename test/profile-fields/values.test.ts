@@ -261,9 +261,9 @@ describe('GraphQL', () => {
     expect(graphqlError(denied)).toEqual({ code: 'UNAUTHORIZED_PRINCIPAL', message: 'Must be an organization administrator' });
     const invalid = await graphql(ts, member, 'mutation($id: Int!) { updateProfileData(data: [{ fieldId: $id, value: "9" }]) }', { id });
     expect(graphqlError(invalid)).toEqual({ code: 'BAD_REQUEST', message: "'9' is not a valid choice for 'GQL choice'." });
-    const removed = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) }', { id });
-    expect(removed.data!.deleteCustomProfileField).toBe(true);
-    const gone = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) }', { id });
+    const removed = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) { id } }', { id });
+    expect(removed.data!.deleteCustomProfileField).toEqual({ id: String(id) });
+    const gone = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) { id } }', { id });
     expect(graphqlError(gone)).toEqual({ code: 'BAD_REQUEST', message: `Field id ${id} not found.` });
   });
 });

@@ -192,6 +192,6 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Saved snippet does not exist.',
     });
-    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) }`)).data).toEqual({ deleteSavedSnippet: true });
+    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) { id } }`)).data).toEqual({ deleteSavedSnippet: { id: String(snippet.id) } });
   });
 });
