@@ -26,7 +26,7 @@ const PAGE = `query($narrow: [NarrowTermInput!], $last: Int, $before: String, $f
 async function send(who: TestUser, input: Record<string, unknown>): Promise<number> {
   const res = await graphql(ts, who, SEND, { input });
   expect(res.errors).toBeUndefined();
-  return res.data!.sendMessage.id;
+  return Number(res.data!.sendMessage.id);
 }
 
 test('sendMessage goes through the same action: same storage, same events', async () => {
@@ -45,7 +45,7 @@ test('sendMessage goes through the same action: same storage, same events', asyn
   const dm = await send(alice, { userIds: [bob.id], content: 'direct' });
   const byEmail = await send(bob, { emails: [alice.email], content: 'back' });
   const q = await graphql(ts, bob, `query { messages(narrow: [{operator: "is", operand: "dm"}]) { messages { id directRecipients { id } } } }`);
-  expect(q.data!.messages.messages.map((m: { id: number }) => m.id)).toEqual([dm, byEmail]);
+  expect(q.data!.messages.messages.map((m: { id: string }) => Number(m.id))).toEqual([dm, byEmail]);
   const bad = graphqlError(await graphql(ts, alice, SEND, { input: { channelId: town, userIds: [bob.id], content: 'x' } }));
   expect(bad.code).toBe('BAD_REQUEST');
   expect(graphqlError(await graphql(ts, alice, SEND, { input: { channelName: 'nowhere', topic: 't', content: 'x' } }))).toEqual({
@@ -62,16 +62,16 @@ test('messages: narrow and cursor pagination', async () => {
   const last = await graphql(ts, alice, PAGE, { narrow, last: 2 });
   expect(last.errors).toBeUndefined();
   const page = last.data!.messages;
-  expect(page.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(3));
+  expect(page.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(3));
   expect(page).toMatchObject({ foundNewest: true, foundOldest: false, startCursor: String(ids[3]), endCursor: String(ids[4]), anchor: 1e16 });
   expect(page.messages[0]).toMatchObject({ content: '<p>m3</p>', topic: 'pages', channelName: 'paging', streamId: room, senderId: alice.id, flags: ['read'] });
   const older = (await graphql(ts, alice, PAGE, { narrow, last: 2, before: page.startCursor })).data!.messages;
-  expect(older.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(1, 3));
+  expect(older.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(1, 3));
   const oldest = (await graphql(ts, alice, PAGE, { narrow, last: 5, before: older.startCursor })).data!.messages;
-  expect(oldest.messages.map((m: { id: number }) => m.id)).toEqual([ids[0]]);
+  expect(oldest.messages.map((m: { id: string }) => Number(m.id))).toEqual([ids[0]]);
   expect(oldest.foundOldest).toBe(true);
   const forward = (await graphql(ts, alice, PAGE, { narrow, first: 2, after: String(ids[0]) })).data!.messages;
-  expect(forward.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(1, 3));
+  expect(forward.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(1, 3));
   expect(graphqlError(await graphql(ts, alice, PAGE, { narrow: [{ operator: 'bogus', operand: 'x' }] }))).toEqual({
     message: 'Invalid narrow operator: unknown operator bogus',
     code: 'BAD_NARROW',

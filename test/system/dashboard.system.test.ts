@@ -42,7 +42,7 @@ async function signedIn(how: 'key' | 'password'): Promise<{ page: Page; watch: P
   else await page.fill('#password', viewer.password);
   await page.click('button[type=submit]');
   await page.waitForSelector('#board:not([hidden])');
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'live');
+  await page.waitForSelector('#status:text-is("live")');
   return { page, watch };
 }
 
@@ -61,10 +61,8 @@ test('a message sent over REST appears within a second; chart, presence and typi
   expect(Date.now() - sentAt).toBeLessThan(1_000);
   expect(await page.textContent(`#messages [data-message-id="${id}"] .text`)).toBe('Deploy done');
   expect(await page.textContent(`#messages [data-message-id="${id}"] .sender`)).toBe('Petra Poster');
-  await page.waitForFunction(([b]) => {
-    const rects = [...document.querySelectorAll('#chart rect[data-channel="wall"]')];
-    return rects.reduce((sum, r) => sum + Number(r.getAttribute('data-count')), 0) === b + 1;
-  }, [before]);
+  const deadline = Date.now() + 2_000;
+  while ((await chartTotal(page, 'wall')) !== before + 1 && Date.now() < deadline) await page.waitForTimeout(50);
   expect(await chartTotal(page, 'wall')).toBe(before + 1);
 
   expect(await page.$(`#presence [data-user-id="${poster.id}"]`)).toBeNull();
@@ -95,7 +93,7 @@ test('signs in with a password through fetchApiKey, and shows a wrong one', asyn
   await page.fill('#email', viewer.email);
   await page.fill('#password', 'not the password');
   await page.click('button[type=submit]');
-  await page.waitForFunction(() => (document.getElementById('sign-in-error')?.textContent ?? '') !== '');
+  await page.waitForSelector('#sign-in-error:not(:empty)');
   expect(await page.textContent('#sign-in-error')).toBe('Your username or password is incorrect');
   expect(await page.isHidden('#board')).toBe(true);
   await page.close();
