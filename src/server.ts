@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { Config } from './config';
 import { openDatabase, Database } from './db/connect';
@@ -10,9 +11,14 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { Scheduler } from './core/scheduled-messages/scheduler';
+import { listenOperatorSocket } from './operator/socket';
+import { runInServer } from './operator/run';
+import { log } from './log';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -30,6 +36,13 @@ export interface StartOptions {
   zuliprcDir: string | null;
   /** An already open database to serve instead (it stays open when the server closes). */
   database?: Database;
+  /** Unix socket on which operator commands (npm run cli) reach this server; none when absent. */
+  operatorSocket?: string | null;
+  /**
+   * Written with the owner's email when the owner is created, for the caller to delete once it has
+   * shown the password: if it is still there at the next start, that start says how to set one.
+   */
+  unseenOwnerFile?: string | null;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
@@ -47,42 +60,58 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting, store);
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache, rateLimits };
   await realtime.restore(db.knex, realmId);
-  const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
+  const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
+  // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
+  // of its own here.
+  function onFinish(): void {
+    // A connection that was busy when the shutdown began is idle now: close it too.
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  }
+  function onClose(this: http.ServerResponse): void {
+    unfinished.delete(this);
+  }
   server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
-    res.once('finish', () => {
-      // A connection that was busy when the shutdown began is idle now: close it too.
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-    res.once('close', () => unfinished.delete(res));
+    res.on('finish', onFinish);
+    res.on('close', onClose);
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const scheduler = new Scheduler(deps, config.schedulerPollMs);
+  scheduler.start();
+  realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
+  // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
+  const owner = await ensureOwner(deps, options.zuliprcDir);
+  if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
+  const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      stopRetention();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
+      await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
       // event queues and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await scheduler.stop();
       await subscriptions.close();
       await realtime.shutdown();
       await drainConnections(server, closed);
@@ -90,7 +119,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       try {
         await realtime.save(db.knex);
       } catch (error) {
-        console.error(`could not save the event queues: ${describeFailure(error)}`);
+        log().error(`could not save the event queues: ${describeFailure(error)}`);
       }
       await realtime.close();
       if (!options.database) await db.close();

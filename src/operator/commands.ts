@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
 import type { AppDeps } from '../deps';
+import { exportOrganization } from './zulip-format/export';
+import { importOrganization } from './zulip-format/import';
+import { organizationDeps } from './organization';
+import { progressFor } from './step-progress';
+import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
 import {
@@ -10,26 +15,36 @@ import {
   reactivateUser,
   regenerateApiKey,
   setCanCreateUsers,
+  setPassword,
   updateUser,
 } from '../core/users/actions';
 import { generatePassword } from '../core/users/credentials';
+import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
+import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
+import type { Config } from '../config';
+import type { Database } from '../db/connect';
+import { restoreBackup, writeBackup } from './backup';
+import type { Progress } from './progress';
+import { CommandError, Out, UsageError } from './types';
 
 /**
  * Operator commands. Each parses its arguments first (a mistake there is a usage error, before the
  * database is touched), then runs through the same actions as the API with actor null (the operator).
  */
-export class UsageError extends Error {}
-/** A failure to report to the operator as it is (exit code 1). */
-export class CommandError extends Error {}
+export { CommandError, UsageError };
+export type { Out };
 
-export type Out = (line: string) => void;
-
-/** What a parsed command does: with the organization ready, or with the bare database (migrations). */
+/**
+ * What a parsed command does: with the organization ready, with the bare database (migrations),
+ * with the open database's files (backup), or with no server and no open database (restore).
+ */
 export type Runner =
   | { needs: 'organization'; run(deps: AppDeps, out: Out): Promise<void> }
-  | { needs: 'database'; run(knex: Knex, out: Out): Promise<void> };
+  | { needs: 'database'; run(knex: Knex, out: Out, config: Config): Promise<void> }
+  | { needs: 'snapshot'; run(db: Database, config: Config, out: Out, progress: Progress): Promise<void> }
+  | { needs: 'stopped server'; run(config: Config, out: Out, progress: Progress): Promise<void> };
 
 export interface Parsed {
   values: Record<string, string | boolean | undefined>;
@@ -218,6 +233,86 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'list-users',
+    usage: 'list-users [--all]',
+    summary: 'List the active accounts (with --all also deactivated ones and bots): id, role, email, name.',
+    options: { all: { type: 'boolean' } },
+    positionals: [],
+    failure: 'could not list the users',
+    parse({ values }) {
+      const all = values.all === true;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const query = User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
+          if (!all) query.where('is_active', true).where('is_bot', false);
+          const users = await query;
+          out(['id', 'role', 'active', 'email', 'name'].join('\t'));
+          for (const user of users) out([user.id, roleName(user.role), user.is_active ? 'yes' : 'no', user.delivery_email, user.full_name].join('\t'));
+        },
+      };
+    },
+  },
+  {
+    name: 'reset-password',
+    usage: 'reset-password USER [--password PASSWORD]',
+    summary: "Set a user's password: the one given, or a new one that is printed. API keys keep working.",
+    options: { password: { type: 'string' } },
+    positionals: ['USER'],
+    failure: 'could not set the password',
+    parse({ values, positionals: [ref] }) {
+      const given = typeof values.password === 'string' ? values.password : null;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          const password = given ?? generatePassword();
+          await setPassword(deps, user.id, password);
+          out(`Set the password of ${describe(user)}.`);
+          if (given === null) out(`Password: ${password}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'backup',
+    usage: 'backup FILE',
+    summary: 'Write a consistent snapshot of the database (and DATA_DIR/uploads) to FILE, while the server runs or not.',
+    options: {},
+    positionals: ['FILE'],
+    failure: 'backup failed',
+    parse({ positionals: [file] }) {
+      return { needs: 'snapshot', run: (db, config, out, progress) => writeBackup(db, config, file, out, progress) };
+    },
+  },
+  {
+    name: 'restore',
+    usage: 'restore FILE',
+    summary: 'Restore a backup into an empty DATA_DIR (embedded database) or an empty PostgreSQL database; the server must be stopped.',
+    options: {},
+    positionals: ['FILE'],
+    failure: 'restore failed',
+    parse({ positionals: [file] }) {
+      return { needs: 'stopped server', run: (config, out, progress) => restoreBackup(config, file, out, progress) };
+    },
+  },
+  {
+    name: 'reactivate-organization',
+    usage: 'reactivate-organization',
+    summary: 'Reactivate the organization after an owner deactivated it; its API keys work again.',
+    options: {},
+    positionals: [],
+    failure: 'could not reactivate the organization',
+    parse() {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          out((await reactivateRealm(deps)) ? 'Reactivated the organization.' : 'The organization is already active.');
+        },
+      };
+    },
+  },
+  {
     name: 'migrate',
     usage: 'migrate [--rollback]',
     summary: 'Apply pending database migrations; --rollback undoes the most recent batch.',
@@ -236,6 +331,46 @@ export const COMMANDS: Command[] = [
           }
           const applied = await migrateLatest(knex);
           out(applied.length === 0 ? 'The database schema is up to date.' : `Applied ${applied.length} migration(s): ${applied.join(', ')}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'export',
+    usage: 'export FILE',
+    summary:
+      "Write the organization in Zulip's export format (as manage.py export writes it): a directory, or a .tar.gz when FILE ends so. " +
+      "Passwords (Argon2) carry over; API keys are kept only as hashes, so they carry over to Parley but not to Zulip.",
+    options: {},
+    positionals: ['FILE'],
+    failure: 'could not export the organization',
+    parse({ positionals: [file] }) {
+      return {
+        needs: 'database',
+        async run(knex, out) {
+          await migrateLatest(knex);
+          const summary = await exportOrganization(knex, file, progressFor(process.stderr));
+          out(`Exported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages (${summary.files} message files) to ${file}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'import',
+    usage: 'import FILE',
+    summary: "Load an export in Zulip's format (a directory or .tar.gz, from Zulip or Parley) into an empty database.",
+    options: {},
+    positionals: ['FILE'],
+    failure: 'could not import the organization',
+    parse({ positionals: [file] }) {
+      return {
+        needs: 'database',
+        async run(knex, out, config) {
+          connectFeatures();
+          await migrateLatest(knex);
+          const summary = await importOrganization(knex, file, (realmId) => organizationDeps(knex, config, realmId), progressFor(process.stderr));
+          await ensureSystemBots(knex);
+          out(`Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`);
         },
       };
     },

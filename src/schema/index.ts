@@ -10,6 +10,8 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
+import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
@@ -24,6 +26,9 @@ import { RealmConfigResolver } from '../resolvers/realm-config';
 import { ReadStateResolver } from '../resolvers/read-state';
 import { ServerResolver } from '../resolvers/server';
 import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, UserLinksResolver } from '../resolvers/links';
+import { RealmAdminResolver } from '../resolvers/realm-admin';
+import { AccountResolver } from '../resolvers/accounts';
+import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -43,6 +48,8 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  ScheduledMessageResolver,
+  BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,
@@ -61,6 +68,9 @@ export const resolvers = [
   UserLinksResolver,
   ReadStateResolver,
   ServerResolver,
+  RealmAdminResolver,
+  AccountResolver,
+  UploadResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

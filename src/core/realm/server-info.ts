@@ -121,8 +121,12 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     realm_logo_source: 'D',
     realm_night_logo_url: `${config.externalUrl}/static/images/logo/zulip-org-logo.svg?version=0`,
     realm_night_logo_source: 'D',
-    // Only email and password sign-in exists here.
-    realm_authentication_methods: { Email: { enabled: true, available: true } },
+    // Email and password sign-in, plus the directory and single sign-on when configured.
+    realm_authentication_methods: {
+      Email: { enabled: true, available: true },
+      ...(config.ldap ? { LDAP: { enabled: true, available: true } } : {}),
+      ...(config.oidc ? { 'OpenID Connect': { enabled: true, available: true } } : {}),
+    },
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_available_video_chat_providers: {
@@ -132,7 +136,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_is_zephyr_mirror_realm: false,
     realm_plan_type: 1,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: 'Available on Zulip Cloud Standard. Upgrade to access.',
