@@ -16,6 +16,21 @@ export interface EventKindDefinition {
 
 export const EVENT_KINDS = {
   alert_words: { description: 'Your alert words changed.', fields: { alert_words: '[String]' } },
+  attachment: {
+    description: 'One of your uploaded files was added, changed or removed.',
+    fields: { op: 'String', attachment: 'JSON', upload_space_used: 'Float' },
+  },
+  default_streams: { description: 'The default channels for new users changed; the full list.', fields: { default_streams: 'JSON' } },
+  realm_bot: { description: 'A bot you administer was added, changed or removed.', fields: { op: 'String', bot: 'JSON' } },
+  realm_domains: {
+    description: 'The email domains allowed for sign-up changed.',
+    fields: { op: 'String', realm_domain: 'JSON', domain: 'String' },
+  },
+  reminders: { description: 'Your message reminders changed.', fields: { op: 'String', reminders: 'JSON', reminder_id: 'Int' } },
+  scheduled_messages: {
+    description: 'Your scheduled messages changed.',
+    fields: { op: 'String', scheduled_messages: 'JSON', scheduled_message: 'JSON', scheduled_message_id: 'Int' },
+  },
   channel_folder: {
     description: 'A channel folder was added, changed or the folders reordered.',
     fields: { op: 'String', channel_folder: 'JSON', channel_folder_id: 'Int', data: 'JSON', order: '[Int]' },
