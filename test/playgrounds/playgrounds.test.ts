@@ -79,7 +79,7 @@ test('GraphQL: the same actions and checks', async () => {
   const id = (await graphql(ts, admin, 'mutation { addCodePlayground(name: "Rust", pygmentsLanguage: "Rust", urlTemplate: "https://play.rust-lang.org/?code={code}") }')).data!
     .addCodePlayground as number;
   expect((await graphql(ts, member, '{ codePlaygrounds { id name pygmentsLanguage urlTemplate } }')).data!.codePlaygrounds).toContainEqual({
-    id,
+    id: String(id),
     name: 'Rust',
     pygmentsLanguage: 'Rust',
     urlTemplate: 'https://play.rust-lang.org/?code={code}',
