@@ -14,6 +14,9 @@ import { joinRouter } from './web/join';
 import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
+import { accountPagesRouter } from './web/accounts';
+import { loginRouter } from './web/login';
+import { oidcRouter } from './web/oidc';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -49,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
   app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
+  app.use(loginRouter(deps));
+  app.use(accountPagesRouter(deps));
+  app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

@@ -10,6 +10,8 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
+import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
@@ -21,6 +23,8 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { RealmAdminResolver } from '../resolvers/realm-admin';
+import { AccountResolver } from '../resolvers/accounts';
 import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
@@ -40,6 +44,8 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  ScheduledMessageResolver,
+  BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,
@@ -52,6 +58,8 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  RealmAdminResolver,
+  AccountResolver,
   UploadResolver,
 ] as const;
 
