@@ -8,15 +8,26 @@ import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { Metrics } from './ops/metrics';
-import { opsRouter, timeExpressRequests } from './ops/routes';
+import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+<<<<<<< HEAD
 import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
+=======
+import { accountPagesRouter } from './web/accounts';
+import { loginRouter } from './web/login';
+import { oidcRouter } from './web/oidc';
+import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
+import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
+import { serveRealmImage } from './rest/realm-images';
+import { graphiqlRouter } from './web/graphiql';
+import { corsHandler } from './rest/cors';
+>>>>>>> main
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -36,8 +47,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(timeExpressRequests(metrics));
+  app.use(observeExpressRequests(metrics));
   app.use(opsRouter(deps, metrics));
+  app.use(graphiqlRouter());
   const graphql = await graphQLHandler(deps, metrics);
   app.use('/graphql', ...graphql.handler);
 
@@ -73,6 +85,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });
-  const handle: RequestListener = (req, res) => (isRestUrl(req.url ?? '/') ? rest(req, res) : app(req, res));
+  const cors = corsHandler(deps.config.corsOrigins);
+  const handle: RequestListener = (req, res) => {
+    if (cors?.(req, res)) return;
+    if (isRestUrl(req.url ?? '/')) rest(req, res);
+    else app(req, res);
+  };
   return { handle, app, metrics, stop: graphql.stop };
 }

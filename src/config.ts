@@ -20,7 +20,10 @@ export interface Config {
   redisUrl: string | null;
   heartbeatSeconds: number;
   queueTimeoutSeconds: number;
-  logRequests: boolean;
+  /** Least severe log level written (LOG_LEVEL); `silent` writes none. */
+  logLevel: LogLevel;
+  /** Origins allowed to call /api/v1 and /graphql from a browser (CORS); empty allows none. */
+  corsOrigins: string[];
   /** The push bouncer's NaCl key pair; null when push notifications are not set up. */
   pushBouncer: PushBouncerKeys | null;
   /** smtp:// or smtps:// URL for outgoing email; null writes email to the outbox under dataDir. */
@@ -162,7 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     heartbeatSeconds: intVar(env, 'PARLEY_HEARTBEAT_SECONDS', 60, 1, 3600),
     queueTimeoutSeconds: intVar(env, 'PARLEY_QUEUE_TIMEOUT_SECONDS', 600, 1, 7 * 24 * 3600),
-    logRequests: env.PARLEY_LOG_REQUESTS === '1',
+    logLevel: logLevel(env),
+    corsOrigins: corsOrigins(env),
     pushBouncer: pushBouncerKeys(env),
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: emailFrom(env, externalUrl),
@@ -248,6 +252,34 @@ function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 
     },
     maxQueuesPerUser: intVar(env, 'PARLEY_MAX_QUEUES_PER_USER', 50, 1, big),
   };
+}
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(env: Env): LogLevel {
+  const raw = (env.LOG_LEVEL ?? '').trim().toLowerCase();
+  if (raw === '') return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return raw as LogLevel;
+}
+
+/** Origins as browsers send them: scheme, host and port only, no path. `*` allows any. */
+function corsOrigins(env: Env): string[] {
+  const entries = (env.PARLEY_CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    if (entry === '*') return entry;
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`PARLEY_CORS_ORIGINS must list origins such as https://chat.example.com (scheme, host, optional port), got "${entry}"`);
+    }
+    return url.origin;
+  });
 }
 
 function metricsToken(env: Env): string | null {

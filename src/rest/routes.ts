@@ -33,6 +33,10 @@ import { realmDomainRoutes } from './realm-domains';
 import { uploadRoutes } from './uploads';
 import { avatarRoutes } from './avatars';
 import { realmImageRoutes } from './realm-images';
+<<<<<<< HEAD
+=======
+import { openApiRoute } from './openapi-route';
+>>>>>>> main
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -72,4 +76,5 @@ export const routes: Route[] = [
   ...realmImageRoutes,
 ];
 
-/** Every /api/v1 route, gathered from the features. */
+// The API's own description, generated from the table it belongs to.
+routes.push(openApiRoute(routes));

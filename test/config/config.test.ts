@@ -14,9 +14,11 @@ describe('defaults', () => {
       ownerPassword: null,
       redisUrl: null,
       schedulerPollMs: 5000,
+      retentionIntervalSeconds: 3600,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
-      logRequests: false,
+      logLevel: 'info',
+      corsOrigins: [],
       pushBouncer: null,
       smtpUrl: null,
       emailFrom: 'noreply@127.0.0.1',
@@ -165,5 +167,16 @@ describe('bad values are refused with a message naming the variable', () => {
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('LOG_LEVEL and PARLEY_CORS_ORIGINS', () => {
+  test('are read and checked', () => {
+    expect(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"');
+    expect(loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(loadConfig({ PARLEY_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example/path' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'a.example' })).toThrow('PARLEY_CORS_ORIGINS must list origins');
   });
 });

@@ -140,7 +140,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       if (fullName !== target.full_name) patch.full_name = fullName;
     }
     if (Object.keys(patch).length === 0) return;
-    const finishRoleChange = patch.role !== undefined ? await prepareRoleChangeSteps(uow, target) : null;
+    const finishRoleChange = patch.role !== undefined ? await prepareRoleChangeSteps(uow, target, deps) : null;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
     const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
     forgetAuthAfterCommit(deps, uow, target.id);
@@ -268,5 +268,14 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
     await findUser(uow.trx, deps.realmId, userId);
     await User.query(uow.trx).patch({ can_create_users: value }).where({ id: userId });
     forgetAuthAfterCommit(deps, uow, userId);
+  });
+}
+
+/** Sets an account's password (operator reset); no event, as Zulip sends none for password changes. */
+export async function setPassword(deps: AppDeps, userId: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(checkPassword(password));
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await findUser(uow.trx, deps.realmId, userId);
+    await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: userId });
   });
 }
