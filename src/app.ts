@@ -11,14 +11,6 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
-<<<<<<< HEAD
-import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
-import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
-import { serveRealmImage } from './rest/realm-images';
-import { accountPagesRouter } from './web/accounts';
-import { loginRouter } from './web/login';
-import { oidcRouter } from './web/oidc';
-=======
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
@@ -27,7 +19,6 @@ import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
 import { graphiqlRouter } from './web/graphiql';
 import { corsHandler } from './rest/cors';
->>>>>>> main
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */

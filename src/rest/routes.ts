@@ -33,10 +33,7 @@ import { realmDomainRoutes } from './realm-domains';
 import { uploadRoutes } from './uploads';
 import { avatarRoutes } from './avatars';
 import { realmImageRoutes } from './realm-images';
-<<<<<<< HEAD
-=======
 import { openApiRoute } from './openapi-route';
->>>>>>> main
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [

@@ -46,7 +46,6 @@ describe('defaults', () => {
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
       uploadQuotaMib: null,
-      retentionIntervalSeconds: 3600,
       graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
