@@ -13,6 +13,9 @@ import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { graphiqlRouter } from './web/graphiql';
 import { corsHandler } from './rest/cors';
+import { accountPagesRouter } from './web/accounts';
+import { loginRouter } from './web/login';
+import { oidcRouter } from './web/oidc';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -41,6 +44,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
   app.use(joinRouter(deps));
+  app.use(loginRouter(deps));
+  app.use(accountPagesRouter(deps));
+  app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

@@ -11,12 +11,14 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 import { listenOperatorSocket } from './operator/socket';
 import { runInServer } from './operator/run';
 import { log } from './log';
+import { Scheduler } from './core/scheduled-messages/scheduler';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -60,19 +62,26 @@ export async function startServer(config: Config, options: StartOptions): Promis
   await realtime.restore(db.knex, realmId);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
+  const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
+  // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
+  // of its own here.
+  function onFinish(): void {
+    // A connection that was busy when the shutdown began is idle now: close it too.
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  }
+  function onClose(this: http.ServerResponse): void {
+    unfinished.delete(this);
+  }
   server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
-    res.once('finish', () => {
-      // A connection that was busy when the shutdown began is idle now: close it too.
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-    res.once('close', () => unfinished.delete(res));
+    res.on('finish', onFinish);
+    res.on('close', onClose);
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   await new Promise<void>((resolve, reject) => {
@@ -82,6 +91,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
   const owner = await ensureOwner(deps, options.zuliprcDir);
   if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
+  const scheduler = new Scheduler(deps, config.schedulerPollMs);
+  scheduler.start();
+  realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
   const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -89,6 +101,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      stopRetention();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
@@ -98,6 +111,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // event queues and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await scheduler.stop();
       await subscriptions.close();
       await realtime.shutdown();
       await drainConnections(server, closed);

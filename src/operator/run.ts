@@ -6,15 +6,14 @@ import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
-import { RateLimits } from '../core/rate-limits/limiter';
-import { AuthCache } from '../core/users/auth-cache';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
-import { InProcessBus } from '../realtime/bus';
 import path from 'node:path';
 import { Command, CommandError, COMMANDS, Out, Parsed, Runner, UsageError } from './commands';
-import { Progress, progressBar } from './progress';
+import { organizationDeps } from './organization';
+import { Progress, progressBar } from './progress-bar';
 import { OperatorMessage, OperatorRequest, operatorSocketPath, sendToServer } from './socket';
+import { ImportError } from './zulip-format/import';
 
 export interface CliIO {
   stdout: { write(text: string): unknown };
@@ -60,9 +59,7 @@ async function prepareOrganization(db: Database, config: Config, out: Out): Prom
   connectFeatures();
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  // The CLI serves no clients: its bus has no listeners and its cache is never read.
-  const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting);
-  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache(), rateLimits };
+  const deps = organizationDeps(db.knex, config, realmId);
   const owner = await ensureOwner(deps, config.dataDir);
   await ensureSystemBots(db.knex);
   if (owner) {
@@ -125,19 +122,23 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 
   const bar = progressBar(io.stderr);
-  try {
-    // A running server does the work (it holds the embedded database); without one, this process does.
-    const code = await sendToServer(operatorSocketPath(config), { command: command.name, args }, (message) => {
-      if ('out' in message) out(message.out);
-      else if ('err' in message) err(message.err);
-      else if ('progress' in message) bar.progress(message.progress, message.label);
-    });
-    if (code !== null) return code;
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  } finally {
-    bar.done();
+  // A running server does the work (it holds the embedded database, and its clients see the
+  // events); without one, this process does. Commands on the bare database (migrations, export,
+  // import) always run here: on the embedded database they need the server stopped.
+  if (runner.needs !== 'database') {
+    try {
+      const code = await sendToServer(operatorSocketPath(config), { command: command.name, args }, (message) => {
+        if ('out' in message) out(message.out);
+        else if ('err' in message) err(message.err);
+        else if ('progress' in message) bar.progress(message.progress, message.label);
+      });
+      if (code !== null) return code;
+    } catch (error) {
+      err(`error: ${(error as Error).message}`);
+      return 1;
+    } finally {
+      bar.done();
+    }
   }
 
   let db: Database | null = null;
@@ -148,7 +149,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     db = await openDatabase({ url: config.databaseUrl, pgliteDir: embeddedDatabaseDir(config), poolMax: 2 });
     if (runner.needs === 'organization') await runner.run(await prepareOrganization(db, config, out), out);
-    else if (runner.needs === 'database') await runner.run(db.knex, out);
+    else if (runner.needs === 'database') await runner.run(db.knex, out, config);
     else await runner.run(db, config, out, bar.progress);
     return 0;
   } catch (error) {
@@ -162,7 +163,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
 function reportFailure(command: Command, error: unknown, err: Out): void {
   if (error instanceof ApiError) err(`error: ${command.failure}: ${error.message}`);
-  else if (error instanceof CommandError || error instanceof DatabaseInUseError) err(`error: ${error.message}`);
+  else if (error instanceof CommandError || error instanceof DatabaseInUseError || error instanceof ImportError) err(`error: ${error.message}`);
   else err(`error: ${command.failure}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
@@ -186,7 +187,6 @@ export async function runInServer(request: OperatorRequest, context: { deps: App
   try {
     const { deps, db } = context;
     if (runner.needs === 'organization') await runner.run(deps, out);
-    else if (runner.needs === 'database') await runner.run(deps.knex, out);
     else if (runner.needs === 'snapshot') await runner.run(db, deps.config, out, progress);
     else throw new CommandError(`the server is running (pid ${process.pid}); stop it first: ${command.name} needs the database to itself`);
     return 0;

@@ -7,6 +7,7 @@ import type { Metrics } from '../ops/metrics';
 import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
+import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
 import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from '../schema/errors';
@@ -89,6 +90,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         } catch {
           return false;
         }
+        if (isIncomingWebhookBot(user)) return false;
         const socket = ctx.extra.socket;
         if (socket.readyState !== socket.OPEN) return false;
         const gate = sessions.add(socket, header, user);

@@ -1,3 +1,5 @@
+import { isIncomingWebhookBot } from '../core/bots/constants';
+import { incomingWebhookRefused } from '../rest/router';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -53,6 +55,8 @@ export async function graphQLContext(deps: AppDeps, req: Request, res: Response)
   try {
     const user = await admit(deps, req, res, 'optional');
     if (user) (req as IdentifiedRequest).userId = user.id;
+    // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
+    if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
     return { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
