@@ -14,6 +14,7 @@ describe('defaults', () => {
       ownerPassword: null,
       redisUrl: null,
       schedulerPollMs: 5000,
+      retentionIntervalSeconds: 3600,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logLevel: 'info',
