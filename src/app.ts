@@ -11,11 +11,14 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
-import { graphiqlRouter } from './web/graphiql';
-import { corsHandler } from './rest/cors';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
+import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
+import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
+import { serveRealmImage } from './rest/realm-images';
+import { graphiqlRouter } from './web/graphiql';
+import { corsHandler } from './rest/cors';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -43,6 +46,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
+  app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
+  app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
+  app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
+  app.get('/user_avatars/:realmId/realm/:fileName', serveRealmImage(deps));
+  app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));
+  app.get('/user_avatars/:userId/medium', serveAvatarImage(deps, 'medium'));
+  app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
+  app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
   app.use(loginRouter(deps));
   app.use(accountPagesRouter(deps));

@@ -47,6 +47,8 @@ export interface Config {
   retentionIntervalSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
+  /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
+  uploadQuotaMib: number | null;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
   graphqlLimits: GraphQLLimits;
   /** Bounds on GraphQL WebSocket connections. */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
+    uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === '' ? null : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),

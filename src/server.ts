@@ -15,10 +15,10 @@ import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { Scheduler } from './core/scheduled-messages/scheduler';
 import { listenOperatorSocket } from './operator/socket';
 import { runInServer } from './operator/run';
 import { log } from './log';
-import { Scheduler } from './core/scheduled-messages/scheduler';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -88,12 +88,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
-  const owner = await ensureOwner(deps, options.zuliprcDir);
-  if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
   realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
+  // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
+  const owner = await ensureOwner(deps, options.zuliprcDir);
+  if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
   const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -10,7 +10,7 @@ import { lockDatabaseDir } from '../db/lock';
 import { describeDatabaseUrl } from '../startup-errors';
 import { PARLEY_VERSION } from '../version';
 import { CommandError, Out } from './types';
-import type { Progress } from './progress-bar';
+import type { Progress } from './progress';
 
 /**
  * A backup is one gzipped tar: `parley-backup.json` (what it holds), the database (PGlite's data

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';
-import { progressFor } from './progress';
+import { progressFor } from './step-progress';
 import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
@@ -26,7 +26,7 @@ import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
 import type { Database } from '../db/connect';
 import { restoreBackup, writeBackup } from './backup';
-import type { Progress } from './progress-bar';
+import type { Progress } from './progress';
 import { CommandError, Out, UsageError } from './types';
 
 /**
@@ -233,22 +233,6 @@ export const COMMANDS: Command[] = [
     },
   },
   {
-    name: 'reactivate-organization',
-    usage: 'reactivate-organization',
-    summary: 'Reactivate the organization after an owner deactivated it; its API keys work again.',
-    options: {},
-    positionals: [],
-    failure: 'could not reactivate the organization',
-    parse() {
-      return {
-        needs: 'organization',
-        async run(deps, out) {
-          out((await reactivateRealm(deps)) ? 'Reactivated the organization.' : 'The organization is already active.');
-        },
-      };
-    },
-  },
-  {
     name: 'list-users',
     usage: 'list-users [--all]',
     summary: 'List the active accounts (with --all also deactivated ones and bots): id, role, email, name.',
@@ -310,6 +294,22 @@ export const COMMANDS: Command[] = [
     failure: 'restore failed',
     parse({ positionals: [file] }) {
       return { needs: 'stopped server', run: (config, out, progress) => restoreBackup(config, file, out, progress) };
+    },
+  },
+  {
+    name: 'reactivate-organization',
+    usage: 'reactivate-organization',
+    summary: 'Reactivate the organization after an owner deactivated it; its API keys work again.',
+    options: {},
+    positionals: [],
+    failure: 'could not reactivate the organization',
+    parse() {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          out((await reactivateRealm(deps)) ? 'Reactivated the organization.' : 'The organization is already active.');
+        },
+      };
     },
   },
   {

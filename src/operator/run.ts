@@ -11,9 +11,9 @@ import { ApiError } from '../errors';
 import path from 'node:path';
 import { Command, CommandError, COMMANDS, Out, Parsed, Runner, UsageError } from './commands';
 import { organizationDeps } from './organization';
-import { Progress, progressBar } from './progress-bar';
-import { OperatorMessage, OperatorRequest, operatorSocketPath, sendToServer } from './socket';
+import { Progress, progressBar } from './progress';
 import { ImportError } from './zulip-format/import';
+import { OperatorMessage, OperatorRequest, operatorSocketPath, sendToServer } from './socket';
 
 export interface CliIO {
   stdout: { write(text: string): unknown };

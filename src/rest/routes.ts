@@ -25,12 +25,15 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
-import { openApiRoute } from './openapi-route';
 import { botRoutes } from './bots';
 import { webhookRoutes } from './webhooks';
 import { realmRoutes } from './realm';
 import { defaultChannelRoutes } from './default-channels';
 import { realmDomainRoutes } from './realm-domains';
+import { uploadRoutes } from './uploads';
+import { avatarRoutes } from './avatars';
+import { realmImageRoutes } from './realm-images';
+import { openApiRoute } from './openapi-route';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -65,6 +68,9 @@ export const routes: Route[] = [
   ...realmRoutes,
   ...defaultChannelRoutes,
   ...realmDomainRoutes,
+  ...uploadRoutes,
+  ...avatarRoutes,
+  ...realmImageRoutes,
 ];
 
 // The API's own description, generated from the table it belongs to.

@@ -54,9 +54,9 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
 export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
     const user = await admit(deps, req, res, 'optional');
-    if (user) (req as IdentifiedRequest).userId = user.id;
     // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
     if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
+    if (user) (req as IdentifiedRequest).userId = user.id;
     return { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);

@@ -1,4 +1,4 @@
-import { progressBar } from '../../src/operator/progress-bar';
+import { progressBar } from '../../src/operator/progress';
 
 test('a progress bar is drawn in place on a terminal and not at all elsewhere', () => {
   let tty = '';

@@ -45,6 +45,7 @@ describe('defaults', () => {
       trustedProxies: [],
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
+      uploadQuotaMib: null,
       graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
@@ -161,6 +162,7 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_OIDC_ISSUER: 'https://id.example' }, 'PARLEY_OIDC_CLIENT_ID must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_OIDC_ISSUER: 'https://id.example', PARLEY_OIDC_CLIENT_ID: 'c' }, 'PARLEY_OIDC_CLIENT_SECRET must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' }, 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"'],
+    [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
