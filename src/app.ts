@@ -11,6 +11,7 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+import { dashboardRouter } from './web/dashboard';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
@@ -55,11 +56,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
   app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
+  app.use(dashboardRouter());
   app.use(loginRouter(deps));
   app.use(accountPagesRouter(deps));
   app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
-    res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
+    res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql, a live dashboard at /dashboard.\n');
   });
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);

@@ -23,7 +23,7 @@ const cast: Record<'owner' | 'member' | 'guest', TestUser> = {} as never;
 
 /**
  * The callers' accounts come back when a request deactivated one, took its key or changed its role;
- * the organization comes back when an owner's request deactivated it.
+ * the organization too, when a request deactivated it (as the operator would reactivate it).
  */
 async function restoreCast(): Promise<void> {
   await reactivateRealm(ts.server.deps);
