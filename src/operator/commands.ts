@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
@@ -23,7 +24,6 @@ import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
 import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
-import type { Config } from '../config';
 import type { Database } from '../db/connect';
 import { restoreBackup, writeBackup } from './backup';
 import type { Progress } from './progress';

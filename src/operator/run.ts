@@ -122,19 +122,23 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 
   const bar = progressBar(io.stderr);
-  try {
-    // A running server does the work (it holds the embedded database); without one, this process does.
-    const code = await sendToServer(operatorSocketPath(config), { command: command.name, args }, (message) => {
-      if ('out' in message) out(message.out);
-      else if ('err' in message) err(message.err);
-      else if ('progress' in message) bar.progress(message.progress, message.label);
-    });
-    if (code !== null) return code;
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  } finally {
-    bar.done();
+  // A running server does the work (it holds the embedded database, and its clients see the
+  // events); without one, this process does. Commands on the bare database (migrations, export,
+  // import) always run here: on the embedded database they need the server stopped.
+  if (runner.needs !== 'database') {
+    try {
+      const code = await sendToServer(operatorSocketPath(config), { command: command.name, args }, (message) => {
+        if ('out' in message) out(message.out);
+        else if ('err' in message) err(message.err);
+        else if ('progress' in message) bar.progress(message.progress, message.label);
+      });
+      if (code !== null) return code;
+    } catch (error) {
+      err(`error: ${(error as Error).message}`);
+      return 1;
+    } finally {
+      bar.done();
+    }
   }
 
   let db: Database | null = null;
@@ -183,7 +187,6 @@ export async function runInServer(request: OperatorRequest, context: { deps: App
   try {
     const { deps, db } = context;
     if (runner.needs === 'organization') await runner.run(deps, out);
-    else if (runner.needs === 'database') await runner.run(deps.knex, out, deps.config);
     else if (runner.needs === 'snapshot') await runner.run(db, deps.config, out, progress);
     else throw new CommandError(`the server is running (pid ${process.pid}); stop it first: ${command.name} needs the database to itself`);
     return 0;

@@ -3,7 +3,7 @@ import { narrowValidator } from '../realtime/narrow';
 import { createQueue, realtimeOf, register, RegisterRequest } from '../realtime/register';
 import { spectatorRegister } from '../core/realm/spectators';
 import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
-import { ANSWERED_LATER, endpoint, p, Param } from './endpoint';
+import { ANSWERED_LATER, endpoint, p } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
 import { v, Validator } from './validate';

@@ -3,7 +3,7 @@ import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
-import { log, newRequestId } from '../log';
+import { log, newRequestId, writeAccessLine } from '../log';
 import { admitRequest } from './admit';
 import { ApiRequest, readBody, readRawBody } from './body';
 import { closeIfBodyUnread } from './body-limits';
@@ -109,10 +109,9 @@ const UNMATCHED = '(unmatched)';
  * which may hold message text), status, duration in ms, user id and request id.
  */
 export function logRequest(req: IdentifiedRequest, route: string, status: number, started: number, userId: number | null): void {
-  const logger = log();
-  if (!logger.isLevelEnabled('info')) return;
+  if (!log().isLevelEnabled('info')) return;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
-  logger.info({ requestId: requestIdOf(req), method: req.method, route, status, durationMs, userId }, 'request');
+  writeAccessLine(requestIdOf(req), req.method, route, status, durationMs, userId);
 }
 
 /** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */

@@ -107,7 +107,7 @@ describe('message retention', () => {
     const fresh = await send(alice, stream);
     await ts.server.deps.knex('messages').whereIn('id', [old, oldDm]).update({ date_sent: new Date(Date.now() - 40 * 24 * 3600 * 1000) });
     assertSuccess(await patch({ message_retention_days: 30 }));
-    await waitUntil(async () => (await ts.server.deps.knex('messages').whereIn('id', [old, oldDm]).count('* as n').first())?.n == 0, 10_000);
+    await waitUntil(async () => (await ts.server.deps.knex('messages').whereIn('id', [old, oldDm]).count('* as n').first())?.n === 0, 10_000);
     expect(await ts.server.deps.knex('messages').where({ id: fresh }).first('id')).toBeTruthy();
     expect(await ts.server.deps.knex('user_messages').whereIn('message_id', [old, oldDm]).first()).toBeUndefined();
     const res = await client(ts, alice).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'channel', operand: stream }] });

@@ -1,6 +1,7 @@
 import { Client, EqualityFilter, InvalidCredentialsError } from 'ldapts';
 import type { LdapConfig } from '../../config';
 import { describeFailure } from '../../failure-log';
+import { log } from '../../log';
 
 /**
  * Password logins against a directory server. The username is looked up with the configured
@@ -65,7 +66,7 @@ export async function ldapAuthenticate(config: LdapConfig, username: string, pas
     if (error instanceof InvalidCredentialsError) return null;
     // The directory being unreachable is the operator's problem; the user just cannot log in.
     // Only the failure's kind is logged, never the username or password.
-    console.error(`LDAP login failed: ${describeFailure(error).split('\n')[0]}`);
+    log().error(`LDAP login failed: ${describeFailure(error).split('\n')[0]}`);
     return null;
   }
 }

@@ -5,6 +5,7 @@ import { describeFailure } from '../../failure-log';
 import { createUser } from '../users/actions';
 import { User } from '../users/model';
 import { checkFullName } from '../users/validation';
+import { log } from '../../log';
 
 /**
  * OpenID Connect single sign-on (authorization code flow with PKCE, openid-client). The provider
@@ -54,7 +55,7 @@ export async function startOidcLogin(deps: AppDeps, otp: string | null): Promise
   try {
     client = await oidcClient(deps);
   } catch (error) {
-    console.error(`OpenID Connect discovery failed: ${describeFailure(error).split('\n')[0]}`);
+    log().error(`OpenID Connect discovery failed: ${describeFailure(error).split('\n')[0]}`);
     throw unavailable();
   }
   const flow: OidcFlow = { state: generators.state(), nonce: generators.nonce(), verifier: generators.codeVerifier(), otp };
@@ -91,7 +92,7 @@ export async function finishOidcLogin(deps: AppDeps, params: CallbackParamsType,
   } catch (error) {
     // The error's text may quote codes or states: only its kind is logged.
     const kind = error instanceof oidcErrors.OPError ? `provider error ${error.error}` : error instanceof oidcErrors.RPError ? 'response check failed' : 'request failed';
-    console.error(`OpenID Connect login failed: ${kind}`);
+    log().error(`OpenID Connect login failed: ${kind}`);
     throw loginFailed();
   }
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';

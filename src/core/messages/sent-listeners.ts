@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { Stream } from '../channels/model';
 import type { User } from '../users/model';
+import { log } from '../../log';
 
 /**
  * Features that react to messages people send (outgoing webhooks) register here, since messages
@@ -32,7 +33,7 @@ export function notifyMessageSent(deps: AppDeps, message: SentMessage): void {
     try {
       listener(deps, message);
     } catch (error) {
-      console.error(`message-sent listener failed: ${(error as Error).name}`);
+      log().error(`message-sent listener failed: ${(error as Error).name}`);
     }
   }
 }

@@ -9,6 +9,7 @@ import { refreshFirstMessageId } from '../messages/delete';
 import { deleteMessageEvent } from '../messages/events';
 import { storedRealmSetting } from './setting-store';
 import { releaseDeletedMessages } from '../uploads/claims';
+import { log } from '../../log';
 
 /**
  * Message retention (Zulip's message_retention_days): messages older than their channel's policy
@@ -79,7 +80,7 @@ export function startRetentionJob(deps: AppDeps, intervalSeconds: number): () =>
     if (running) return;
     running = true;
     deleteExpiredMessages(deps)
-      .catch((error) => console.error(`message retention failed: ${describeFailure(error)}`))
+      .catch((error) => log().error(`message retention failed: ${describeFailure(error)}`))
       .finally(() => (running = false));
   }, intervalSeconds * 1000);
   timer.unref();

@@ -10,6 +10,7 @@ import { User } from '../users/model';
 import { REMIND, scheduledRow, ScheduledRow } from './model';
 import { reminderContent } from './reminder-content';
 import { directTo, scheduledMessageDict } from './view';
+import { log } from '../../log';
 
 /** How late a scheduled message may still go out (Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES). */
 export const LATE_CUTOFF_MS = 10 * 60_000;
@@ -101,7 +102,7 @@ function globalTime(date: Date): string {
 
 async function recordFailure(deps: AppDeps, uow: UnitOfWork, row: ScheduledRow, error: unknown): Promise<void> {
   const known = error instanceof ApiError;
-  if (!known) console.error(`scheduled message ${row.id} could not be delivered: ${describeFailure(error)}`);
+  if (!known) log().error(`scheduled message ${row.id} could not be delivered: ${describeFailure(error)}`);
   const failureMessage = known ? error.message : 'Internal server error';
   const db = uow.trx;
   await db('scheduled_messages').where({ id: row.id }).update({ failed: true, failure_message: failureMessage });

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import type { Delivery } from '../../realtime/bus';
 import { describeFailure } from '../../failure-log';
 import { deliverOneDue } from './delivery';
+import { log } from '../../log';
 
 /**
  * Delivers scheduled messages and reminders when they fall due. The rows are the queue, so every
@@ -75,7 +76,7 @@ export class Scheduler {
       if (claimedElsewhere) next = Math.min(this.pollMs, 250);
       else if (due !== null) next = Math.min(this.pollMs, Math.max(due, 0) + 5);
     } catch (error) {
-      console.error(`scheduled message delivery: ${describeFailure(error)}`);
+      log().error(`scheduled message delivery: ${describeFailure(error)}`);
     }
     this.schedule(next);
   }

@@ -7,6 +7,7 @@ import type { SentMessage } from '../../messages/sent-listeners';
 import { getRealm } from '../../realm/queries';
 import { buildRequest, MessageDict, replyContent, Trigger } from './payload';
 import type { OutgoingBot } from './registry';
+import { log } from '../../../log';
 
 /**
  * One outgoing-webhook call, run in the background after the triggering message was sent: the
@@ -118,5 +119,5 @@ async function notifyOwner(deps: AppDeps, sent: SentMessage, target: OutgoingBot
 
 /** Background calls are never awaited by the sender; their failures are logged without content. */
 export function runInBackground(task: Promise<void>): void {
-  task.catch((error: unknown) => console.error(`outgoing webhook failed: ${describeFailure(error)}`));
+  task.catch((error: unknown) => log().error(`outgoing webhook failed: ${describeFailure(error)}`));
 }
