@@ -17,6 +17,7 @@ import * as userMessagesWithoutForeignKeys from './20261122000000_user_messages_
 import * as channelSendStateVersion from './20261122010000_channel_send_state_version';
 import * as userStatusMutedUsersAlertWords from './20261125200000_user_status_muted_users_alert_words';
 import * as linkifiersPlaygroundsDeviceTokens from './20261125200000_linkifiers_playgrounds_device_tokens';
+import * as notifications from './20261126060000_notifications';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -38,4 +39,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261122010000_channel_send_state_version', module: channelSendStateVersion },
   { name: '20261125200000_user_status_muted_users_alert_words', module: userStatusMutedUsersAlertWords },
   { name: '20261125200000_linkifiers_playgrounds_device_tokens', module: linkifiersPlaygroundsDeviceTokens },
+  { name: '20261126060000_notifications', module: notifications },
 ];

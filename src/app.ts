@@ -11,6 +11,7 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, timeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+import { unsubscribeRouter } from './web/unsubscribe';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -38,6 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
   app.use(joinRouter(deps));
+  app.use(unsubscribeRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

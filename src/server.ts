@@ -13,6 +13,7 @@ import { connectFeatures } from './core/connect';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { NotificationWorker } from './core/notifications/worker';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -20,6 +21,8 @@ export interface RunningServer {
   http: http.Server;
   url: string;
   owner: OwnerCredentials | null;
+  /** Decides and delivers email and mobile notifications. */
+  notifications: NotificationWorker;
   close(): Promise<void>;
 }
 
@@ -65,10 +68,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
     res.once('close', () => unfinished.delete(res));
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
+  const notifications = new NotificationWorker(deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  notifications.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -78,6 +83,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
+      await notifications.stop();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
       // event queues and the database.
@@ -95,7 +101,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.close();
       if (!options.database) await db.close();
     })());
-  return { deps, db, http: server, url: `http://${host}:${port}`, owner, close };
+  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, close };
 }
 
 /**

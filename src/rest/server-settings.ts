@@ -32,7 +32,7 @@ export const serverRoutes: Route[] = [
           external_authentication_methods: [],
           email_auth_enabled: true,
           require_email_format_usernames: true,
-          push_notifications_enabled: false,
+          push_notifications_enabled: deps.config.pushService !== null,
           is_incompatible: false,
           realm_uri: deps.config.externalUrl,
           realm_url: deps.config.externalUrl,
