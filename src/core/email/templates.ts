@@ -126,7 +126,8 @@ export interface DigestInput {
 
 export function digestEmail(input: DigestInput): OutgoingEmail {
   const subject = `${input.realmName}: what you missed`;
-  const convText = input.conversations.map((c) => `- ${c.title} (${c.messageCount} messages from ${c.senders.join(', ')}): ${c.url}`);
+  const describe = (c: DigestInput['conversations'][number]) => `${c.title} (${c.messageCount} message${c.messageCount === 1 ? '' : 's'} from ${c.senders.join(', ')})`;
+  const convText = input.conversations.map((c) => `- ${describe(c)}: ${c.url}`);
   const chanText = input.newChannels.map((c) => `- #${c.name}: ${c.url}`);
   const text =
     `Here is what happened in ${input.realmName} while you were away.\n\n` +
@@ -137,7 +138,7 @@ export function digestEmail(input: DigestInput): OutgoingEmail {
   const html = page(
     `<p>Here is what happened in ${escapeHtml(input.realmName)} while you were away.</p>` +
       (input.conversations.length
-        ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, `${c.title} (${c.messageCount} messages from ${c.senders.join(', ')})`)).join('')}</ul>`
+        ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, describe(c))).join('')}</ul>`
         : '') +
       (input.newChannels.length ? `<h3>New channels</h3><ul>${input.newChannels.map((c) => li(c.url, `#${c.name}`)).join('')}</ul>` : '') +
       `<p><a href="${escapeHtml(input.realmUrl)}">Open ${escapeHtml(input.realmName)}</a></p>` +
