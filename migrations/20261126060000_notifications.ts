@@ -9,6 +9,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('notification_cursors', (t) => {
     t.integer('realm_id').primary().references('realms.id').onDelete('CASCADE');
     t.integer('last_message_id').notNullable().defaultTo(0);
+    // Ids below last_message_id that were missing when it moved past them, each with when it was
+    // noticed ([[id, ms], ...]): a send that commits late fills one; the rest expire.
+    t.jsonb('gaps').notNullable().defaultTo('[]');
   });
   // Messages sent before notifications existed are not notified about.
   await knex.raw(

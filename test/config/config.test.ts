@@ -17,6 +17,7 @@ describe('defaults', () => {
       queueTimeoutSeconds: 600,
       logRequests: false,
       pushBouncer: null,
+      pushService: null,
       smtpUrl: null,
       emailFrom: 'noreply@127.0.0.1',
       invitesDailyMax: 100,
@@ -138,6 +139,16 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
     [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
+    [{ PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com' }, 'PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_BOUNCER_ORG_ID and PARLEY_PUSH_BOUNCER_ORG_KEY must be set together'],
+    [{ PARLEY_PUSH_BOUNCER_URL: 'ftp://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: 'x', PARLEY_PUSH_BOUNCER_ORG_KEY: 'y' }, 'PARLEY_PUSH_BOUNCER_URL must start with http:// or https://'],
+    [
+      { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: 'server-1', PARLEY_PUSH_BOUNCER_ORG_KEY: 'k'.repeat(32) },
+      'PARLEY_PUSH_BOUNCER_ORG_ID must be a UUID, got "server-1"',
+    ],
+    [
+      { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe', PARLEY_PUSH_BOUNCER_ORG_KEY: 'short' },
+      'PARLEY_PUSH_BOUNCER_ORG_KEY must be at least 16 printable characters',
+    ],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -9,10 +9,16 @@ import { decide, RECIPIENT_SETTING_NAMES, RecipientSettings, SubscriptionOverrid
  * for every recipient which notifications are due (rules.ts) and records them as notification_jobs,
  * moving the cursor in the same transaction. The cursor row is claimed with SKIP LOCKED, so with
  * several processes one decides each message once; a crash rolls the whole step back.
+ *
+ * Ids are taken before commit, so a slow send can commit after a later one has been decided: ids
+ * the cursor passes without finding are kept as gaps and looked for again on every pass until
+ * GAP_TTL_MS (ids of rolled-back or deleted messages simply expire).
  */
 
-/** Messages younger than this are left for the next pass: a send still committing may hold a lower id. */
-export const SETTLE_MS = 500;
+/** Messages younger than this wait for the next pass, so that most sends in flight are not gaps. */
+export const SETTLE_MS = 200;
+const GAP_TTL_MS = 120_000;
+const MAX_GAPS = 10_000;
 const BATCH = 200;
 
 const PERSONAL_FLAGS =
@@ -62,22 +68,43 @@ export interface NewJob {
 /** One pass; returns how many messages and edits it decided (0: nothing was waiting or another process has the cursor). */
 export async function decidePending(knex: Knex, realmId: number, pushConfigured: boolean, now = new Date()): Promise<number> {
   return knex.transaction(async (trx) => {
-    const cursor = (await trx.raw('SELECT last_message_id FROM notification_cursors WHERE realm_id = ? FOR UPDATE SKIP LOCKED', [realmId])).rows[0] as
-      | { last_message_id: number }
+    const cursor = (await trx.raw('SELECT last_message_id, gaps FROM notification_cursors WHERE realm_id = ? FOR UPDATE SKIP LOCKED', [realmId])).rows[0] as
+      | { last_message_id: number; gaps: [number, number][] | string }
       | undefined;
     if (!cursor) return 0;
+    const gaps = new Map<number, number>(typeof cursor.gaps === 'string' ? JSON.parse(cursor.gaps) : cursor.gaps);
     const settled = new Date(now.getTime() - SETTLE_MS);
-    const messages = (
+    const fresh = (
       await trx.raw(
         `SELECT id, sender_id, stream_id, topic, date_sent FROM messages
           WHERE realm_id = ? AND id > ? AND date_sent <= ? ORDER BY id LIMIT ?`,
         [realmId, cursor.last_message_id, settled, BATCH],
       )
     ).rows as MessageRow[];
+    const late =
+      gaps.size === 0
+        ? []
+        : ((
+            await trx.raw('SELECT id, sender_id, stream_id, topic, date_sent FROM messages WHERE realm_id = ? AND id = ANY(?::int[])', [
+              realmId,
+              listParam([...gaps.keys()]),
+            ])
+          ).rows as MessageRow[]);
+    const messages = [...late, ...fresh];
+    const gapsBefore = JSON.stringify([...gaps]);
+    for (const m of late) gaps.delete(m.id);
+    const last = fresh.length > 0 ? fresh[fresh.length - 1].id : cursor.last_message_id;
+    const seen = new Set(fresh.map((m) => m.id));
+    for (let id = cursor.last_message_id + 1; id < last && gaps.size < MAX_GAPS; id++) if (!seen.has(id)) gaps.set(id, now.getTime());
+    for (const [id, since] of gaps) if (now.getTime() - since > GAP_TTL_MS) gaps.delete(id);
+    const gapsAfter = JSON.stringify([...gaps]);
     const edits = (
       await trx.raw('SELECT id, message_id, user_ids FROM notification_edits WHERE realm_id = ? ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED', [realmId, BATCH])
     ).rows as { id: number; message_id: number; user_ids: number[] }[];
-    if (messages.length === 0 && edits.length === 0) return 0;
+    if (messages.length === 0 && edits.length === 0) {
+      if (gapsAfter !== gapsBefore) await trx.raw('UPDATE notification_cursors SET gaps = ?::jsonb WHERE realm_id = ?', [gapsAfter, realmId]);
+      return 0;
+    }
 
     const candidates: Candidate[] = [];
     if (messages.length > 0) {
@@ -113,11 +140,11 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
 
     const jobs = await decideFor(trx, realmId, [...candidates, ...editCandidates], new Set(editCandidates), pushConfigured, now);
     await insertJobs(trx, realmId, jobs);
-    if (messages.length > 0) {
-      await trx.raw('UPDATE notification_cursors SET last_message_id = ? WHERE realm_id = ?', [messages[messages.length - 1].id, realmId]);
+    if (last !== cursor.last_message_id || gapsAfter !== gapsBefore) {
+      await trx.raw('UPDATE notification_cursors SET last_message_id = ?, gaps = ?::jsonb WHERE realm_id = ?', [last, gapsAfter, realmId]);
     }
     if (edits.length > 0) await trx.raw('DELETE FROM notification_edits WHERE id = ANY(?::int[])', [listParam(edits.map((e) => e.id))]);
-    return messages.length + edits.length;
+    return fresh.length + edits.length;
   });
 }
 
@@ -139,12 +166,13 @@ async function decideFor(
   const settingColumns = RECIPIENT_SETTING_NAMES.map((n) => `s.${n}`).join(', ');
   const users = (
     await trx.raw(
-      `SELECT u.id, s.email_notifications_batching_period_seconds AS batching, ${settingColumns}, p.last_connected_time
+      `SELECT u.id, s.email_notifications_batching_period_seconds AS batching, ${settingColumns}, p.last_connected_time,
+              (EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = u.id) OR EXISTS (SELECT 1 FROM push_device_tokens t WHERE t.user_id = u.id)) AS has_device
          FROM users u JOIN user_settings s ON s.user_id = u.id LEFT JOIN user_presence p ON p.user_id = u.id
         WHERE u.id = ANY(?::int[]) AND u.is_active AND NOT u.is_bot`,
       [listParam(userIds)],
     )
-  ).rows as (RecipientSettings & { id: number; batching: number; last_connected_time: Date | null })[];
+  ).rows as (RecipientSettings & { id: number; batching: number; last_connected_time: Date | null; has_device: boolean })[];
   const usersById = new Map(users.map((u) => [u.id, u]));
 
   const subs = new Map<string, SubscriptionOverrides>();
@@ -199,7 +227,8 @@ async function decideFor(
     if (decision.email) {
       jobs.push({ userId: c.userId, kind: 'email', messageId: m.id, trigger: decision.email, dueAt: new Date(start + user.batching * 1000) });
     }
-    if (decision.push && pushConfigured) jobs.push({ userId: c.userId, kind: 'push', messageId: m.id, trigger: decision.push, dueAt: now });
+    // Without a registered device there is nobody to notify (the app registers again when installed).
+    if (decision.push && pushConfigured && user.has_device) jobs.push({ userId: c.userId, kind: 'push', messageId: m.id, trigger: decision.push, dueAt: now });
   }
   return jobs;
 }

@@ -47,20 +47,26 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
   const realm = await deps.knex('realms').where({ id: deps.realmId }).first();
   const identity = realmIdentity(deps.config, deps.realmId, realm?.name ?? deps.config.realmName);
   let sent = 0;
-  for (const job of jobs) {
-    try {
-      if (await deliverOne(deps, service, identity, job)) sent += 1;
-      await finishJobs(deps.knex, [job.id]);
-    } catch (error) {
-      if (error instanceof BouncerError && error.retryable && job.attempts < MAX_RETRIES) {
-        console.warn(`push notification for user ${job.user_id} will be retried: ${error.message}`);
-        await retryJobs(deps.knex, [job.id], new Date(Date.now() + retryDelayMs(job.attempts + 1)));
-      } else {
-        const reason = error instanceof Error ? error.message : String(error);
-        console.warn(`push notification for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${reason}`);
-        await finishJobs(deps.knex, [job.id]);
+  // Finished jobs are deleted together, once the batch is through.
+  const finished: number[] = [];
+  try {
+    for (const job of jobs) {
+      try {
+        if (await deliverOne(deps, service, identity, job)) sent += 1;
+        finished.push(job.id);
+      } catch (error) {
+        if (error instanceof BouncerError && error.retryable && job.attempts < MAX_RETRIES) {
+          console.warn(`push notification for user ${job.user_id} will be retried: ${error.message}`);
+          await retryJobs(deps.knex, [job.id], new Date(Date.now() + retryDelayMs(job.attempts + 1)));
+        } else {
+          const reason = error instanceof Error ? error.message : String(error);
+          console.warn(`push notification for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${reason}`);
+          finished.push(job.id);
+        }
       }
     }
+  } finally {
+    await finishJobs(deps.knex, finished);
   }
   return sent;
 }

@@ -18,6 +18,7 @@ import { addRemoveJob } from './queue';
 /** The longest sleep: picks up work left by a process that died holding it, and the digest check. */
 export const IDLE_POLL_MS = 30_000;
 const DIGEST_CHECK_MS = 60 * 60 * 1000;
+const MIN_PASS_INTERVAL_MS = 1000;
 
 export class NotificationWorker {
   private timer: NodeJS.Timeout | null = null;
@@ -28,6 +29,7 @@ export class NotificationWorker {
   private lastDigestCheck = 0;
   /** When this process last heard of a new message: until it has settled, the worker comes back for it. */
   private lastMessageAt = 0;
+  private lastRunAt = 0;
   private readonly pending = new Set<Promise<void>>();
   private unsubscribe: (() => void) | null = null;
 
@@ -67,13 +69,17 @@ export class NotificationWorker {
     }
   }
 
-  /** After the settle time, so that the new message is old enough to be decided. */
+  /**
+   * After the settle time, so that the new message is old enough to be decided, and no sooner than
+   * MIN_PASS_INTERVAL_MS after the last run: under a stream of sends, one pass decides many.
+   */
   private wakeSoon(): void {
     if (this.soon || this.stopped) return;
+    const delay = Math.max(SETTLE_MS + 20, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
     this.soon = setTimeout(() => {
       this.soon = null;
       this.wake();
-    }, SETTLE_MS + 20);
+    }, delay);
     this.soon.unref();
   }
 
@@ -89,10 +95,15 @@ export class NotificationWorker {
   private async loop(): Promise<void> {
     do {
       this.again = false;
+      this.lastRunAt = Date.now();
       try {
         await this.step();
       } catch (error) {
         console.error(`notification worker: ${describeFailure(error)}`);
+      }
+      if (this.again && !this.stopped) {
+        const rest = this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now();
+        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
       }
     } while (this.again && !this.stopped);
     if (!this.stopped) await this.sleepUntilNextDue();
@@ -104,13 +115,8 @@ export class NotificationWorker {
     const settled = this.lastMessageAt + SETTLE_MS + 20 - Date.now();
     if (settled > 0) wait = settled;
     try {
-      const row = (
-        await this.deps.knex.raw(
-          'SELECT min(CASE WHEN claimed_until > now() THEN claimed_until ELSE due_at END) AS next FROM notification_jobs WHERE realm_id = ?',
-          [this.deps.realmId],
-        )
-      ).rows[0] as { next: Date | null } | undefined;
-      if (row?.next) wait = Math.min(wait, Math.max(20, new Date(row.next).getTime() - Date.now() + 10));
+      const next = await this.nextDue();
+      if (next !== null) wait = Math.min(wait, Math.max(20, next - Date.now() + 10));
     } catch (error) {
       console.error(`notification worker: ${describeFailure(error)}`);
     }
@@ -121,6 +127,17 @@ export class NotificationWorker {
       this.wake();
     }, wait);
     this.timer.unref();
+  }
+
+  /** When the next job falls due (or a claim on it runs out), in ms; null when none waits. */
+  private async nextDue(): Promise<number | null> {
+    const row = (
+      await this.deps.knex.raw(
+        'SELECT min(CASE WHEN claimed_until > now() THEN claimed_until ELSE due_at END) AS next FROM notification_jobs WHERE realm_id = ?',
+        [this.deps.realmId],
+      )
+    ).rows[0] as { next: Date | null } | undefined;
+    return row?.next ? new Date(row.next).getTime() : null;
   }
 
   private cursorReady = false;
@@ -135,9 +152,13 @@ export class NotificationWorker {
       if ((await decidePending(deps.knex, deps.realmId, deps.config.pushService !== null)) === 0) break;
     }
     if (this.stopped) return;
-    await deliverDuePushes(deps);
-    if (this.stopped) return;
-    await deliverDueEmails(deps);
+    // Claiming takes a transaction each: only when something is due.
+    const next = await this.nextDue();
+    if (next !== null && next <= Date.now()) {
+      await deliverDuePushes(deps);
+      if (this.stopped) return;
+      await deliverDueEmails(deps);
+    }
     if (Date.now() - this.lastDigestCheck >= DIGEST_CHECK_MS && !this.stopped) {
       this.lastDigestCheck = Date.now();
       await sendDigests(deps);
