@@ -17,6 +17,6 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '\\.system\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
-  testTimeout: 30000,
+  testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,22 +1,26 @@
 import { Knex } from 'knex';
 import * as foundation from './20261121000000_foundation';
 import * as groupsAndFolders from './20261121000100_groups_and_folders';
+import * as eventQueues from './20261121000200_event_queues';
+import * as settingsAndPresence from './20261121000300_settings_and_presence';
 import * as groupSettingsAndProfileFields from './20261121000400_group_settings_and_profile_fields';
-import * as channels from './20261121000600_channels';
-import * as realmEmoji from './20261121000700_realm_emoji';
 import * as drafts from './20261121000500_drafts';
 import * as savedSnippets from './20261121000501_saved_snippets';
 import * as navigationViews from './20261121000502_navigation_views';
 import * as pushDevices from './20261121000503_push_devices';
 import * as invitations from './20261121000504_invitations';
-import * as settingsAndPresence from './20261121000300_settings_and_presence';
-import * as eventQueues from './20261121000200_event_queues';
+import * as channels from './20261121000600_channels';
+import * as realmEmoji from './20261121000700_realm_emoji';
 import * as messages from './20261121000800_messages';
 import * as systemBots from './20261121000900_system_bots';
 import * as userMessagesWithoutForeignKeys from './20261122000000_user_messages_without_foreign_keys';
 import * as channelSendStateVersion from './20261122010000_channel_send_state_version';
 import * as userStatusMutedUsersAlertWords from './20261125200000_user_status_muted_users_alert_words';
 import * as linkifiersPlaygroundsDeviceTokens from './20261125200000_linkifiers_playgrounds_device_tokens';
+import * as realmAdministration from './20261126020000_realm_administration';
+import * as bots from './20261126030000_bots';
+import * as scheduledMessages from './20261126040000_scheduled_messages';
+import * as accountTokensAndWebSessions from './20261126050000_account_tokens_and_web_sessions';
 import * as notifications from './20261126060000_notifications';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
@@ -39,5 +43,9 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261122010000_channel_send_state_version', module: channelSendStateVersion },
   { name: '20261125200000_user_status_muted_users_alert_words', module: userStatusMutedUsersAlertWords },
   { name: '20261125200000_linkifiers_playgrounds_device_tokens', module: linkifiersPlaygroundsDeviceTokens },
+  { name: '20261126020000_realm_administration', module: realmAdministration },
+  { name: '20261126030000_bots', module: bots },
+  { name: '20261126040000_scheduled_messages', module: scheduledMessages },
+  { name: '20261126050000_account_tokens_and_web_sessions', module: accountTokensAndWebSessions },
   { name: '20261126060000_notifications', module: notifications },
 ];

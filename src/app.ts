@@ -12,6 +12,9 @@ import { opsRouter, timeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { unsubscribeRouter } from './web/unsubscribe';
+import { accountPagesRouter } from './web/accounts';
+import { loginRouter } from './web/login';
+import { oidcRouter } from './web/oidc';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -40,6 +43,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
   app.use(joinRouter(deps));
   app.use(unsubscribeRouter(deps));
+  app.use(loginRouter(deps));
+  app.use(accountPagesRouter(deps));
+  app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
     res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
   });

@@ -42,6 +42,8 @@ export interface Config {
   trustedProxies: string[];
   /** How long one POST /streams/{id}/delete_topic keeps deleting before answering `complete: false`. */
   deleteTopicTimeLimitSeconds: number;
+  /** How often expired messages are deleted (message retention); 0: never. */
+  retentionIntervalSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
@@ -52,6 +54,37 @@ export interface Config {
   maxQueuesPerUser: number;
   /** Bearer token GET /metrics requires; null serves metrics to loopback clients only. */
   metricsToken: string | null;
+  /** Longest wait between two looks for scheduled messages that fell due (other processes' too). */
+  schedulerPollMs: number;
+  /** Password logins checked against a directory server; null when PARLEY_LDAP_URL is unset. */
+  ldap: LdapConfig | null;
+  /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null;
+}
+
+export interface LdapConfig {
+  url: string;
+  /** null: searches bind anonymously. */
+  bindDn: string | null;
+  bindPassword: string | null;
+  searchBase: string;
+  /** The search filter; `%(user)s` stands for the username typed (escaped). */
+  filter: string;
+  /** Directory attribute holding the account's address and name. */
+  emailAttr: string | null;
+  fullNameAttr: string;
+  /** Whether a directory user without an account gets one at first login. */
+  createUsers: boolean;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Shown on the login button and in server_settings. */
+  name: string;
+  /** Whether a provider user without an account gets one at first login. */
+  createUsers: boolean;
 }
 
 export interface SocketLimits {
@@ -145,9 +178,57 @@ export function loadConfig(env: Env = process.env): Config {
     invitationValidityMinutes: intVar(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1, 10_000_000),
     ...requestLimits(env, maxFileUploadSizeMib),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
+    retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
+    schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
+    ldap: ldapConfig(env),
+    oidc: oidcConfig(env),
+  };
+}
+
+function requiredVar(env: Env, name: string, because: string): string {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') throw new ConfigError(`${name} must be set when ${because} is`);
+  return raw;
+}
+
+function ldapConfig(env: Env): LdapConfig | null {
+  const url = urlVar(env, 'PARLEY_LDAP_URL', ['ldap:', 'ldaps:']);
+  if (url === null) return null;
+  const filter = (env.PARLEY_LDAP_FILTER ?? '').trim() || '(uid=%(user)s)';
+  if (!filter.includes('%(user)s') || !filter.startsWith('(')) {
+    throw new ConfigError(`PARLEY_LDAP_FILTER must be an LDAP filter containing %(user)s, got "${filter}"`);
+  }
+  const map: Record<string, string> = { full_name: 'cn' };
+  for (const pair of (env.PARLEY_LDAP_ATTR_MAP ?? '').split(',').filter((p) => p.trim() !== '')) {
+    const match = /^\s*(full_name|email)\s*=\s*([A-Za-z][A-Za-z0-9-]*)\s*$/.exec(pair);
+    if (!match) throw new ConfigError(`PARLEY_LDAP_ATTR_MAP must be field=attribute pairs (full_name, email) separated by commas, got "${pair}"`);
+    map[match[1]] = match[2];
+  }
+  const bindDn = (env.PARLEY_LDAP_BIND_DN ?? '').trim() || null;
+  return {
+    url,
+    bindDn,
+    bindPassword: bindDn === null ? null : (env.PARLEY_LDAP_BIND_PASSWORD ?? ''),
+    searchBase: requiredVar(env, 'PARLEY_LDAP_SEARCH_BASE', 'PARLEY_LDAP_URL'),
+    filter,
+    emailAttr: map.email ?? null,
+    fullNameAttr: map.full_name,
+    createUsers: boolVar(env, 'PARLEY_LDAP_CREATE_USERS', false),
+  };
+}
+
+function oidcConfig(env: Env): OidcConfig | null {
+  const issuer = urlVar(env, 'PARLEY_OIDC_ISSUER', ['http:', 'https:']);
+  if (issuer === null) return null;
+  return {
+    issuer,
+    clientId: requiredVar(env, 'PARLEY_OIDC_CLIENT_ID', 'PARLEY_OIDC_ISSUER'),
+    clientSecret: requiredVar(env, 'PARLEY_OIDC_CLIENT_SECRET', 'PARLEY_OIDC_ISSUER'),
+    name: (env.PARLEY_OIDC_NAME ?? '').trim() || 'OpenID Connect',
+    createUsers: boolVar(env, 'PARLEY_OIDC_CREATE_USERS', false),
   };
 }
 

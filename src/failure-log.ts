@@ -94,5 +94,7 @@ export function describeFailure(error: unknown): string {
 /** A request's path for the log: no query string (it may carry message text), cut short. */
 export function describeUrl(url: string): string {
   const queryAt = url.indexOf('?');
-  return cut(queryAt < 0 ? url : `${url.slice(0, queryAt)}?…`, 200);
+  const path = queryAt < 0 ? url : `${url.slice(0, queryAt)}?…`;
+  // The secrets of confirmation links are path segments.
+  return cut(path.replace(/^(\/(?:accounts\/password\/reset|accounts\/confirm_new_email|join)\/)[^/?]+/, '$1…'), 200);
 }

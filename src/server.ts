@@ -10,10 +10,12 @@ import { createRealtime } from './realtime/realtime';
 import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
+import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 import { NotificationWorker } from './core/notifications/worker';
+import { Scheduler } from './core/scheduled-messages/scheduler';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -53,19 +55,26 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
+  const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
+  // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
+  // of its own here.
+  function onFinish(): void {
+    // A connection that was busy when the shutdown began is idle now: close it too.
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  }
+  function onClose(this: http.ServerResponse): void {
+    unfinished.delete(this);
+  }
   server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
     unfinished.add(res);
-    res.once('finish', () => {
-      // A connection that was busy when the shutdown began is idle now: close it too.
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-    res.once('close', () => unfinished.delete(res));
+    res.on('finish', onFinish);
+    res.on('close', onClose);
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   const notifications = new NotificationWorker(deps);
@@ -74,12 +83,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
     server.listen(config.port, config.host, () => resolve());
   });
   notifications.start();
+  const scheduler = new Scheduler(deps, config.schedulerPollMs);
+  scheduler.start();
+  realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      stopRetention();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
@@ -89,6 +102,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // event queues and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await scheduler.stop();
       await subscriptions.close();
       await realtime.shutdown();
       await drainConnections(server, closed);

@@ -38,6 +38,8 @@ export interface ParleyProcess extends ServerProcess {
   ownerAuth: string;
   /** What the seed function returned, when one was given. */
   fixtures?: unknown;
+  /** DATABASE_URL of its database, or null on the embedded one. */
+  databaseUrl: string | null;
 }
 
 export interface ParleyOptions extends ChildOptions {
@@ -49,6 +51,13 @@ export interface ParleyOptions extends ChildOptions {
   seed?: string;
   /** More environment for the server (e.g. the email and push services it should use). */
   env?: Record<string, string>;
+  /**
+   * Start this server on the database of one already running (PostgreSQL only), for a deployment
+   * of several processes; pass `redisUrl` too so they share events.
+   */
+  joinDatabaseOf?: ParleyProcess;
+  /** REDIS_URL for the server: the event bus and queues of a several-process deployment. */
+  redisUrl?: string;
 }
 
 export type BaselineProcess = ServerProcess;
@@ -157,8 +166,16 @@ function rateLimiting(): Record<string, string> {
   return process.env.BENCH_RATE_LIMITING === '1' ? { PARLEY_RATE_LIMITING: 'true' } : { PARLEY_RATE_LIMITING: 'false' };
 }
 
+/** A DATA_DIR of its own on a database another server created (which drops the database). */
+function joinedDatabase(other: ParleyProcess): { env: Record<string, string>; drop(): Promise<void> } {
+  if (!other.databaseUrl) throw new Error('only servers on PostgreSQL can share a database');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  return { env: { DATABASE_URL: other.databaseUrl, DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 export async function startParley(kind: DatabaseKind, adminUrl: string | null, options: ParleyOptions = {}): Promise<ParleyProcess> {
-  const db = await freshDatabase(kind, adminUrl);
+  const db = options.joinDatabaseOf ? joinedDatabase(options.joinDatabaseOf) : await freshDatabase(kind, adminUrl);
+  if (options.redisUrl) db.env.REDIS_URL = options.redisUrl;
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the Parley process there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   let started;
@@ -170,12 +187,14 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null, o
     throw error;
   }
   const { ready, handle } = started;
-  const owner = ready.owner!;
+  // A server joining another's database finds the owner already made.
+  const owner = ready.owner ?? options.joinDatabaseOf!.owner;
   return {
     url: ready.url,
     owner,
     ownerAuth: basicAuth(owner.email, owner.apiKey),
     fixtures: ready.fixtures,
+    databaseUrl: db.env.DATABASE_URL ?? null,
     cpuMicros: handle.cpuMicros,
     call: handle.call,
     stop: async () => {

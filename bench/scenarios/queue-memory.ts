@@ -54,12 +54,12 @@ export const scenario: Scenario = {
 
       const before = await parley.call<Memory>('memory');
       const queues = await registerQueues(parley.url, users, ['message'], pooled);
-      const idle = await parley.call<Memory>('memory');
+      const idle = await parley.call<Memory>('memory', { label: 'idle' });
       const polls = queues.map((q) =>
         rawGet(`${parley.url}/api/v1/events?queue_id=${q.queueId}&last_event_id=${q.lastEventId}`, authOf(q.account), many).catch(() => null),
       );
       await until(async () => (await parley.call<number>('waiting')) === n, 'every GET /events to wait');
-      const waiting = await parley.call<Memory>('memory');
+      const waiting = await parley.call<Memory>('memory', { label: 'waiting' });
       if (!before.collected) throw new Error('the Parley child has no gc(): it was not started with --expose-gc');
 
       // The baseline: the same number of requests held by bare node:http.

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 
@@ -34,12 +36,16 @@ export interface ReplyMessage {
  * Heap and RSS of this process after a full collection. Needs `--expose-gc` (the harness passes it
  * when a scenario asks); without it the figures include garbage, so they are flagged.
  */
-export function memory(): { heapUsed: number; rss: number; external: number; arrayBuffers: number; collected: boolean } {
+export function memory(args?: { label?: string }): { heapUsed: number; rss: number; external: number; arrayBuffers: number; collected: boolean } {
   const gc = (global as { gc?: (options?: unknown) => void }).gc;
   if (gc) {
     // Twice: the first pass may leave objects whose finalizers free more.
     gc();
     gc();
+  }
+  // BENCH_HEAP_SNAPSHOTS=<dir>: a heap snapshot per labelled reading, to see what the memory holds.
+  if (process.env.BENCH_HEAP_SNAPSHOTS && args?.label) {
+    v8.writeHeapSnapshot(path.join(process.env.BENCH_HEAP_SNAPSHOTS, `${args.label}-${process.pid}.heapsnapshot`));
   }
   const usage = process.memoryUsage();
   return { heapUsed: usage.heapUsed, rss: usage.rss, external: usage.external, arrayBuffers: usage.arrayBuffers, collected: gc !== undefined };

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'pgdata'),
     zuliprcDir: null,
   });
-  const owner = server.owner!;
+  // Null when the database already had its owner (a second process of one deployment).
+  const owner = server.owner;
   // BENCH_SEED names a module exporting `seed(server)`: fixtures written straight into the
   // database before any request, whose result goes back to the scenario.
   let fixtures: unknown;
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
     fixtures = await seed(server);
   }
   const { deps } = server;
-  announceReady({ url: server.url, owner: { email: owner.email, apiKey: owner.apiKey, userId: owner.userId }, fixtures }, () => server.close(), {
+  announceReady({ url: server.url, owner: owner ? { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } : undefined, fixtures }, () => server.close(), {
     sql: async ({ sql, bindings }: { sql: string; bindings?: unknown[] }) => {
       const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
       return result.rows ?? [];

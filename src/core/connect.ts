@@ -1,8 +1,10 @@
+import { connectBots } from './bots/connect';
 import { connectChannels } from './channels/connect';
 import { connectGroups } from './groups/connect';
 import { connectInvites } from './invites/connect';
 import { connectMessages } from './messages/connect';
 import { connectPresence } from './presence/connect';
+import { connectRealm } from './realm/connect';
 import { connectSettings } from './settings/connect';
 
 /**
@@ -18,4 +20,6 @@ export function connectFeatures(): void {
   connectSettings();
   connectGroups();
   connectPresence();
+  connectBots();
+  connectRealm();
 }

@@ -26,6 +26,12 @@ export class UnitOfWork {
     this.afterCommitHooks.push(hook);
   }
 
+  /** Takes over the events and hooks of work done in a savepoint of this transaction that held. */
+  absorb(inner: UnitOfWork): void {
+    this.deliveries.push(...inner.deliveries);
+    this.afterCommitHooks.push(...inner.afterCommitHooks);
+  }
+
   runAfterCommit(): void {
     for (const hook of this.afterCommitHooks) hook();
   }

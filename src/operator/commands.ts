@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config';
 import type { AppDeps } from '../deps';
+import { exportOrganization } from './zulip-format/export';
+import { importOrganization } from './zulip-format/import';
+import { organizationDeps } from './organization';
+import { progressFor } from './progress';
+import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
 import {
@@ -13,7 +19,9 @@ import {
   updateUser,
 } from '../core/users/actions';
 import { generatePassword } from '../core/users/credentials';
+import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
+import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
 
 /**
@@ -29,7 +37,7 @@ export type Out = (line: string) => void;
 /** What a parsed command does: with the organization ready, or with the bare database (migrations). */
 export type Runner =
   | { needs: 'organization'; run(deps: AppDeps, out: Out): Promise<void> }
-  | { needs: 'database'; run(knex: Knex, out: Out): Promise<void> };
+  | { needs: 'database'; run(knex: Knex, out: Out, config: Config): Promise<void> };
 
 export interface Parsed {
   values: Record<string, string | boolean | undefined>;
@@ -218,6 +226,22 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'reactivate-organization',
+    usage: 'reactivate-organization',
+    summary: 'Reactivate the organization after an owner deactivated it; its API keys work again.',
+    options: {},
+    positionals: [],
+    failure: 'could not reactivate the organization',
+    parse() {
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          out((await reactivateRealm(deps)) ? 'Reactivated the organization.' : 'The organization is already active.');
+        },
+      };
+    },
+  },
+  {
     name: 'migrate',
     usage: 'migrate [--rollback]',
     summary: 'Apply pending database migrations; --rollback undoes the most recent batch.',
@@ -236,6 +260,46 @@ export const COMMANDS: Command[] = [
           }
           const applied = await migrateLatest(knex);
           out(applied.length === 0 ? 'The database schema is up to date.' : `Applied ${applied.length} migration(s): ${applied.join(', ')}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'export',
+    usage: 'export FILE',
+    summary:
+      "Write the organization in Zulip's export format (as manage.py export writes it): a directory, or a .tar.gz when FILE ends so. " +
+      "Passwords (Argon2) carry over; API keys are kept only as hashes, so they carry over to Parley but not to Zulip.",
+    options: {},
+    positionals: ['FILE'],
+    failure: 'could not export the organization',
+    parse({ positionals: [file] }) {
+      return {
+        needs: 'database',
+        async run(knex, out) {
+          await migrateLatest(knex);
+          const summary = await exportOrganization(knex, file, progressFor(process.stderr));
+          out(`Exported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages (${summary.files} message files) to ${file}.`);
+        },
+      };
+    },
+  },
+  {
+    name: 'import',
+    usage: 'import FILE',
+    summary: "Load an export in Zulip's format (a directory or .tar.gz, from Zulip or Parley) into an empty database.",
+    options: {},
+    positionals: ['FILE'],
+    failure: 'could not import the organization',
+    parse({ positionals: [file] }) {
+      return {
+        needs: 'database',
+        async run(knex, out, config) {
+          connectFeatures();
+          await migrateLatest(knex);
+          const summary = await importOrganization(knex, file, (realmId) => organizationDeps(knex, config, realmId), progressFor(process.stderr));
+          await ensureSystemBots(knex);
+          out(`Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`);
         },
       };
     },

@@ -6,12 +6,11 @@ import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
-import { RateLimits } from '../core/rate-limits/limiter';
-import { AuthCache } from '../core/users/auth-cache';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
-import { InProcessBus } from '../realtime/bus';
 import { Command, CommandError, COMMANDS, Out, Parsed, UsageError } from './commands';
+import { organizationDeps } from './organization';
+import { ImportError } from './zulip-format/import';
 
 export interface CliIO {
   stdout: { write(text: string): unknown };
@@ -57,9 +56,7 @@ async function prepareOrganization(db: Database, config: Config, out: Out): Prom
   connectFeatures();
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);
-  // The CLI serves no clients: its bus has no listeners and its cache is never read.
-  const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting);
-  const deps: AppDeps = { config, knex: db.knex, bus: new InProcessBus(), realmId, authCache: new AuthCache(), rateLimits };
+  const deps = organizationDeps(db.knex, config, realmId);
   const owner = await ensureOwner(deps, config.dataDir);
   await ensureSystemBots(db.knex);
   if (owner) {
@@ -121,11 +118,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     db = await openDatabase({ url: config.databaseUrl, pgliteDir: embeddedDatabaseDir(config), poolMax: 2 });
     if (runner.needs === 'organization') await runner.run(await prepareOrganization(db, config, out), out);
-    else await runner.run(db.knex, out);
+    else await runner.run(db.knex, out, config);
     return 0;
   } catch (error) {
     if (error instanceof ApiError) err(`error: ${command.failure}: ${error.message}`);
-    else if (error instanceof CommandError || error instanceof DatabaseInUseError) err(`error: ${error.message}`);
+    else if (error instanceof CommandError || error instanceof DatabaseInUseError || error instanceof ImportError) err(`error: ${error.message}`);
     else err(`error: ${command.failure}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {

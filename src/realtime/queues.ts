@@ -9,39 +9,41 @@ import { describeFailure } from '../failure-log';
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
 
-/** A GET /events request waiting for its queue to receive something. */
+/** Answers a GET /events that waited: with the events, or the error that ended it. */
+export type EventsAnswer = (error: unknown, events?: StoredEvent[]) => void;
+
+/**
+ * A GET /events request waiting for its queue to receive something. It holds the answer callback
+ * rather than a promise, so the request's call chain has returned while it waits and only this
+ * object, its timer and the response stay in memory.
+ */
 class Waiter {
   done = false;
   timer: NodeJS.Timeout | null = null;
   /** Settles once the waiter has been answered and its hold on the queue lifted. */
   released: Promise<void> = Promise.resolve();
-  readonly promise: Promise<StoredEvent[]>;
-  private settle!: (events: StoredEvent[]) => void;
-  private fail!: (error: unknown) => void;
 
   constructor(
     readonly queueId: string,
     readonly lastEventId: number,
-  ) {
-    this.promise = new Promise((resolve, reject) => {
-      this.settle = resolve;
-      this.fail = reject;
-    });
-  }
+    private readonly answer: EventsAnswer,
+    private readonly onSettled: (waiter: Waiter) => void,
+  ) {}
 
   resolve(events: StoredEvent[]): boolean {
-    if (this.done) return false;
-    this.done = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.settle(events);
-    return true;
+    return this.settle(null, events);
   }
 
   reject(error: unknown): boolean {
+    return this.settle(error);
+  }
+
+  private settle(error: unknown, events?: StoredEvent[]): boolean {
     if (this.done) return false;
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
-    this.fail(error);
+    this.onSettled(this);
+    this.answer(error, events);
     return true;
   }
 }
@@ -135,18 +137,19 @@ export class EventQueues {
   }
 
   /**
-   * GET /events: acknowledges events up to lastEventId and returns the rest, waiting (unless
-   * dontBlock) until there is something to return. `onClientGone` registers a callback for an
-   * abandoned request.
+   * GET /events: acknowledges events up to lastEventId and returns the rest at once when there are
+   * any (or with dontBlock). Otherwise it calls `defer` with a function that cancels the wait (for
+   * an abandoned request), waits with the answer `defer` returns, and returns null: the answer then
+   * comes through it, errors included.
    */
-  async getEvents(
+  async poll(
     realmId: number,
     userId: number,
     queueId: string,
     lastEventId: number,
     dontBlock: boolean,
-    onClientGone: (cancel: () => void) => void = () => {},
-  ): Promise<StoredEvent[]> {
+    defer: (cancel: () => void) => EventsAnswer,
+  ): Promise<StoredEvent[] | null> {
     await this.ownQueue(realmId, userId, queueId);
     const { events, held } = await this.readOrThrow(queueId, lastEventId);
     // A newer request replaces one still waiting on the same queue; the older one returns now.
@@ -155,25 +158,36 @@ export class EventQueues {
     else if (held && this.store.announceTakeover) void this.store.announceTakeover(queueId).catch(logFailure);
     if (events.length > 0 || dontBlock || this.closing) return events;
 
-    const waiter = new Waiter(queueId, lastEventId);
+    let waiter: Waiter | null = null;
+    const answer = defer(() => waiter?.resolve([]));
+    waiter = new Waiter(queueId, lastEventId, answer, this.settled);
     this.waiters.set(queueId, waiter);
     const heartbeatMs = this.options.heartbeatSeconds * 1000;
-    await this.store.hold(queueId, Date.now() + heartbeatMs + 30_000);
-    waiter.timer = setTimeout(() => {
-      // Checked directly too: if the queue vanished meanwhile, nothing else would answer this request.
-      void this.appendTo(queueId, [{ type: 'heartbeat' }])
-        .catch(logFailure)
-        .then(() => this.check(waiter));
-    }, heartbeatMs);
-    onClientGone(() => waiter.resolve([]));
-    waiter.released = waiter.promise.then(
-      () => this.release(waiter),
-      () => this.release(waiter),
-    );
+    try {
+      await this.store.hold(queueId, Date.now() + heartbeatMs + 30_000);
+    } catch (error) {
+      waiter.reject(error);
+      return null;
+    }
+    if (waiter.done) return null;
+    waiter.timer = setTimeout(this.heartbeat, heartbeatMs, waiter);
     // Events may have arrived between the read and the waiter's registration.
     void this.check(waiter);
-    return waiter.promise;
+    return null;
   }
+
+  /** Lifts the queue's hold once a waiter has its answer. */
+  private readonly settled = (waiter: Waiter): void => {
+    waiter.released = this.release(waiter);
+  };
+
+  /** A waiter that heard nothing for a while gets a heartbeat. */
+  private readonly heartbeat = (waiter: Waiter): void => {
+    // Checked directly too: if the queue vanished meanwhile, nothing else would answer this request.
+    void this.appendTo(waiter.queueId, [{ type: 'heartbeat' }])
+      .catch(logFailure)
+      .then(() => this.check(waiter));
+  };
 
   private async release(waiter: Waiter): Promise<void> {
     if (this.waiters.get(waiter.queueId) === waiter) {

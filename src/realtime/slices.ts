@@ -11,16 +11,21 @@ import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice 
 import { mutedTopicsSlice, userTopicsSlice } from '../core/user-topics/state';
 import type { StateSlice } from './state';
 import { draftsSlice } from '../core/drafts/state';
+import { remindersSlice, scheduledMessagesSlice } from '../core/scheduled-messages/state';
 import { savedSnippetsSlice } from '../core/saved-snippets/state';
 import { navigationViewsSlice } from '../core/navigation-views/state';
 import { userStatusSlice } from '../core/user-status/state';
 import { mutedUsersSlice } from '../core/muted-users/state';
 import { alertWordsSlice } from '../core/alert-words/state';
 import { ownPermissionsSlice } from '../core/realm/own-permissions';
+import { defaultChannelsSlice } from '../core/default-channels/state';
+import { realmDomainsSlice } from '../core/realm-domains/state';
 import { unmodeledSlices } from '../core/realm/unmodeled-state';
 import { stopWordsSlice } from '../core/messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/state';
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
+import { realmBotsSlice } from '../core/bots/state';
+import { incomingWebhookBotsSlice } from '../core/webhooks/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -32,6 +37,8 @@ export const stateSlices: StateSlice[] = [
   streamsSlice,
   realmEmojiSlice,
   draftsSlice,
+  scheduledMessagesSlice,
+  remindersSlice,
   savedSnippetsSlice,
   navigationViewsSlice,
   ...settingsSlices,
@@ -47,9 +54,13 @@ export const stateSlices: StateSlice[] = [
   mutedUsersSlice,
   alertWordsSlice,
   ownPermissionsSlice,
+  defaultChannelsSlice,
+  realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
   realmLinkifiersSlice,
   realmFiltersSlice,
   realmPlaygroundsSlice,
+  realmBotsSlice,
+  incomingWebhookBotsSlice,
 ];

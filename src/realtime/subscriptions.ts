@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
+import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
 import { apiErrorToGraphQL, formatGraphQLError } from '../schema/errors';
@@ -88,6 +89,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         } catch {
           return false;
         }
+        if (isIncomingWebhookBot(user)) return false;
         const socket = ctx.extra.socket;
         if (socket.readyState !== socket.OPEN) return false;
         const gate = sessions.add(socket, header, user);

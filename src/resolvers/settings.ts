@@ -40,6 +40,7 @@ export class SettingsResolver {
       timezone: input.timezone ?? undefined,
       oldPassword: input.oldPassword ?? undefined,
       newPassword: input.newPassword ?? undefined,
+      email: input.email ?? undefined,
     });
     return mySettings(ctx);
   }

@@ -12,7 +12,7 @@ import type { AuthMode } from './endpoint';
  * user when authenticated and per address otherwise.
  */
 export function admitRequest(deps: AppDeps, req: IncomingMessage, res: ServerResponse, auth: AuthMode): Promise<User | null> {
-  return admit(deps, req, res, auth === 'none' ? 'ignored' : 'required');
+  return admit(deps, req, res, auth === 'none' ? 'ignored' : auth);
 }
 
 /**

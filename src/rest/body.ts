@@ -8,7 +8,7 @@ import { isPlainForm, PARAMETER_LIMIT, readPlainForm, TOO_MANY_PARAMETERS } from
 const malformed = () => new ApiError('BAD_REQUEST', 'Malformed payload', 400);
 
 /** A REST request once its body is parsed. */
-export type ApiRequest = IncomingMessage & { body?: Record<string, string>; files?: UploadedFile[] };
+export type ApiRequest = IncomingMessage & { body?: Record<string, string>; files?: UploadedFile[]; rawBody?: Buffer };
 
 export interface UploadedFile {
   field: string;
@@ -115,4 +115,43 @@ function readMultipart(req: ApiRequest, maxBytes: number, done: () => void, fail
   });
   req.on('error', () => fail(malformed()));
   req.pipe(parser);
+}
+
+/**
+ * For endpoints that take a document rather than parameters (incoming webhooks post JSON): the
+ * body's bytes, within `maxBytes`, kept on req.rawBody. A form-encoded body is also read into
+ * req.body, as the form readers would. Null when the request has no body.
+ */
+export function readRawBody(req: ApiRequest, maxBytes: number): Promise<void> | null {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return null;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: ApiError) => {
+      if (settled) return;
+      settled = true;
+      req.pause();
+      reject(error);
+    };
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : null;
+    if (declared !== null && declared > maxBytes) return fail(bodyTooLarge(maxBytes));
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) return fail(bodyTooLarge(maxBytes));
+      chunks.push(chunk);
+    });
+    req.on('error', () => fail(malformed()));
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      req.rawBody = Buffer.concat(chunks);
+      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        const fields: Record<string, string> = {};
+        for (const [key, value] of new URLSearchParams(req.rawBody.toString('utf8'))) fields[key] = value;
+        req.body = fields;
+      }
+      resolve();
+    });
+  });
 }

@@ -27,6 +27,7 @@ import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
 import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import { endpoint, p, Param } from './endpoint';
+import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
 import { v, Validator } from './validate';
 
@@ -107,7 +108,7 @@ export const channelRoutes: Route[] = [
     method: 'GET',
     path: '/users/me/subscriptions',
     endpoint: endpoint({
-      params: { include_subscribers: p.bool().default(false) },
+      params: { include_subscribers: includeSubscribers().default(false) },
       handler: async ({ deps, user, params }) => ({
         subscriptions: await listSubscriptions(deps, user, params.include_subscribers),
       }),

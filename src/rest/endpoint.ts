@@ -103,28 +103,48 @@ export interface HandlerContext<P extends ParamMap, U> {
   /** node:http's request, with the parsed body (and uploaded files) attached. */
   req: ApiRequest;
   res: ServerResponse;
+  /**
+   * For a handler that answers after it has returned (a long poll): gives the function that will
+   * send the answer, and makes the handler's own return value (ANSWERED_LATER) send nothing. Call it
+   * only once the answer is certain to come later, so nothing of the request's call chain stays in
+   * memory while it waits.
+   */
+  later(): Answer;
 }
 
-export type AuthMode = 'required' | 'none';
+/** Sends a deferred answer: the payload, or the error that ended the request. */
+export type Answer = (error: unknown, payload?: Record<string, unknown>) => void;
+
+/** What a handler returns when it has called `later()`. */
+export const ANSWERED_LATER = Symbol('answered later');
+
+/** `optional`: credentials are checked when sent; without them the handler gets a null user (spectators). */
+export type AuthMode = 'required' | 'optional' | 'none';
 
 export interface Endpoint {
   auth: AuthMode;
+  /** Whether incoming-webhook bots may call it (Zulip lets them only send messages). */
+  allowIncomingWebhooks: boolean;
+  /** The body is a document (req.rawBody), not parameters. */
+  rawBody: boolean;
   params: ParamMap;
-  run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse }): Promise<unknown>;
+  run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse; later(): Answer }): Promise<unknown>;
 }
 
 export type RawParams = { request: Record<string, string>; path: Record<string, string> };
 
 /** The body a handler returns, merged into the success envelope. */
-export type Payload = Record<string, unknown> | void;
+export type Payload = Record<string, unknown> | void | typeof ANSWERED_LATER;
 
 export function endpoint<P extends ParamMap>(spec: {
-  auth: 'none';
+  auth: 'none' | 'optional';
+  rawBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser | null>) => Promise<Payload>;
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: 'required';
+  allowIncomingWebhooks?: boolean;
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
   params: P;
@@ -132,6 +152,8 @@ export function endpoint<P extends ParamMap>(spec: {
 }): Endpoint;
 export function endpoint<P extends ParamMap>(spec: {
   auth?: AuthMode;
+  allowIncomingWebhooks?: boolean;
+  rawBody?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
@@ -139,11 +161,20 @@ export function endpoint<P extends ParamMap>(spec: {
   const auth = spec.auth ?? 'required';
   return {
     auth,
+    allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
+    rawBody: spec.rawBody ?? false,
     params: spec.params,
-    async run({ deps, user, raw, req, res }) {
+    async run({ deps, user, raw, req, res, later }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });
       const params = decodeParams(spec.params, raw);
-      const payload = (await spec.handler({ deps, user: user as never, params: params as Decoded<P>, req, res })) ?? {};
+      const laterWithIgnored = (): Answer => {
+        const answer = later();
+        const ignored = unknownParams(spec.params, raw.request);
+        if (ignored.length === 0) return answer;
+        return (error, payload) => answer(error, payload && { ...payload, ignored_parameters_unsupported: ignored });
+      };
+      const payload = (await spec.handler({ deps, user: user as never, params: params as Decoded<P>, req, res, later: laterWithIgnored })) ?? {};
+      if (payload === ANSWERED_LATER) return payload;
       const ignored = unknownParams(spec.params, raw.request);
       return ignored.length > 0 ? { ...payload, ignored_parameters_unsupported: ignored } : payload;
     },

@@ -1,8 +1,10 @@
 import { errors } from '../errors';
 import { narrowValidator } from '../realtime/narrow';
 import { createQueue, realtimeOf, register, RegisterRequest } from '../realtime/register';
+import { spectatorRegister } from '../core/realm/spectators';
 import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
-import { endpoint, p, Param } from './endpoint';
+import { ANSWERED_LATER, endpoint, p, Param } from './endpoint';
+import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
 import { v, Validator } from './validate';
 
@@ -25,15 +27,6 @@ const capabilitiesValidator: Validator<Partial<ClientCapabilities>> = (value, na
   return out;
 };
 
-/** include_subscribers: JSON true/false, or "partial" (accepted JSON-quoted or bare, as clients send it). */
-const includeSubscribers = () =>
-  new Param<boolean | 'partial'>((raw, name) => {
-    const value = raw.trim();
-    if (value === 'partial' || value === '"partial"') return 'partial';
-    if (value === 'true' || value === 'false') return value === 'true';
-    throw errors.badRequest(`Invalid ${name}`);
-  });
-
 const stringList = () => p.json(v.list(v.string()));
 
 /** Parameters shared by POST /register and queue creation through GET /events. */
@@ -50,9 +43,11 @@ export const eventRoutes: Route[] = [
     method: 'POST',
     path: '/register',
     endpoint: endpoint({
+      auth: 'optional',
       params: {
         ...queueParams,
-        client_gravatar: p.bool().default(true),
+        // Defaults to true for accounts and false for spectators.
+        client_gravatar: p.bool().optional(),
         include_subscribers: includeSubscribers().default(false),
         presence_history_limit_days: p.int().optional(),
         presence_last_update_id: p.int().optional(),
@@ -61,9 +56,16 @@ export const eventRoutes: Route[] = [
         queue_lifespan_secs: p.int({ min: 0 }).default(0),
       },
       handler: async ({ deps, user, params }) => {
+        if (!user) {
+          return spectatorRegister(deps, {
+            clientGravatar: params.client_gravatar,
+            includeSubscribers: params.include_subscribers,
+            fetchEventTypes: params.fetch_event_types ?? params.event_types,
+          });
+        }
         const request: RegisterRequest = {
           applyMarkdown: params.apply_markdown,
-          clientGravatar: params.client_gravatar,
+          clientGravatar: params.client_gravatar ?? true,
           includeSubscribers: params.include_subscribers,
           slimPresence: params.slim_presence,
           presenceHistoryLimitDays: params.presence_history_limit_days,
@@ -95,7 +97,7 @@ export const eventRoutes: Route[] = [
         stream_typing_notifications: p.bool().default(false),
         user_settings_object: p.bool().default(false),
       },
-      handler: async ({ deps, user, params, res }) => {
+      handler: async ({ deps, user, params, res, later }) => {
         const queues = realtimeOf(deps);
         let queueId = params.queue_id;
         let lastEventId = params.last_event_id;
@@ -123,12 +125,15 @@ export const eventRoutes: Route[] = [
         } else if (lastEventId === undefined) {
           throw errors.badRequest("Missing 'last_event_id' argument");
         }
-        const events = await queues.getEvents(deps.realmId, user.id, queueId, lastEventId!, params.dont_block, (cancel) => {
+        const events = await queues.poll(deps.realmId, user.id, queueId, lastEventId!, params.dont_block, (cancel) => {
           // The client gave up on this long-poll: stop waiting for it.
-          res.once('close', () => {
+          res.on('close', () => {
             if (!res.writableFinished) cancel();
           });
+          const answer = later();
+          return (error, events) => answer(error, created ? { events, queue_id: queueId } : { events });
         });
+        if (events === null) return ANSWERED_LATER;
         return created ? { events, queue_id: queueId } : { events };
       },
     }),

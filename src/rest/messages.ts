@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
-import { getMessages, getMessagesByIds, getSingleMessage, parseAnchor } from '../core/messages/fetch';
+import { getMessages, getMessagesByIds, getSingleMessage, LARGER_THAN_MAX_MESSAGE_ID, parseAnchor } from '../core/messages/fetch';
+import { checkSpectatorNarrow, spectatorReader } from '../core/realm/spectators';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
 import { messagesMatchingNarrow } from '../core/messages/matches-narrow';
@@ -37,6 +38,7 @@ export const messageRoutes: Route[] = [
     method: 'POST',
     path: '/messages',
     endpoint: endpoint({
+      allowIncomingWebhooks: true,
       params: {
         type: p.enum(MESSAGE_TYPES),
         to: p.string({ allowNul: true }).optional(),
@@ -65,24 +67,31 @@ export const messageRoutes: Route[] = [
     method: 'GET',
     path: '/messages',
     endpoint: endpoint({
+      auth: 'optional',
       params: {
         anchor: p.string().optional(),
         include_anchor: p.bool().default(true),
         num_before: p.int({ min: 0 }).optional(),
         num_after: p.int({ min: 0 }).optional(),
         narrow: narrowParam().default([]),
-        client_gravatar: p.bool().default(true),
+        // Defaults to true for accounts and false for spectators.
+        client_gravatar: p.bool().optional(),
         apply_markdown: p.bool().default(true),
         use_first_unread_anchor: p.bool().default(false),
         allow_empty_topic_name: p.bool().default(false),
         message_ids: p.json(v.list(v.int())).optional(),
       },
-      handler: async ({ deps, user, params, req }) => {
+      handler: async ({ deps, user: account, params, req }) => {
         const view = {
           applyMarkdown: params.apply_markdown,
-          clientGravatar: params.client_gravatar,
+          clientGravatar: params.client_gravatar ?? account !== null,
           allowEmptyTopicName: params.allow_empty_topic_name,
         };
+        if (!account) {
+          if (params.message_ids !== undefined) throw errors.unauthorized();
+          await checkSpectatorNarrow(deps, params.narrow);
+        }
+        const user = account ?? spectatorReader(deps);
         if (params.message_ids !== undefined) {
           const sent = ['anchor', 'include_anchor', 'use_first_unread_anchor', 'num_before', 'num_after'].filter(
             (name) => new URL(req.url ?? '/', 'http://parley').searchParams.has(name) || req.body?.[name] !== undefined,
@@ -97,7 +106,8 @@ export const messageRoutes: Route[] = [
         if (params.num_before === undefined) throw errors.missing('num_before');
         if (params.num_after === undefined) throw errors.missing('num_after');
         return getMessages(deps, user, {
-          anchor: parseAnchor(params.anchor, params.use_first_unread_anchor),
+          // Spectators have nothing unread: their first unread message is the newest.
+          anchor: account ? parseAnchor(params.anchor, params.use_first_unread_anchor) : (parseAnchor(params.anchor, params.use_first_unread_anchor) ?? LARGER_THAN_MAX_MESSAGE_ID),
           includeAnchor: params.include_anchor,
           numBefore: params.num_before,
           numAfter: params.num_after,

@@ -5,10 +5,14 @@ import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
 import { admitRequest } from './admit';
-import { ApiRequest, readBody } from './body';
+import { ApiRequest, readBody, readRawBody } from './body';
 import { closeIfBodyUnread } from './body-limits';
-import type { Endpoint } from './endpoint';
+import { ANSWERED_LATER, type Answer, type Endpoint } from './endpoint';
 import type { Metrics, RouteRecorder } from '../ops/metrics';
+import { BotType } from '../core/bots/constants';
+
+const INCOMING_WEBHOOK_BOT = BotType.INCOMING_WEBHOOK;
+export const incomingWebhookRefused = () => new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -142,6 +146,18 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
   const unmatched = metrics?.unmatched ?? null;
   const dispatch = async (req: ApiRequest, res: ServerResponse, started: number) => {
     let recorder = unmatched;
+    let answeredLater = false;
+    // A long poll's answer: sent and recorded when it comes, after this call has returned.
+    const later = (): Answer => {
+      answeredLater = true;
+      return (error, payload) => {
+        if (res.headersSent) return;
+        if (error === null || error === undefined) sendJson(res, 200, { result: 'success', msg: '', ...payload });
+        else if (error instanceof ApiError) sendError(res, error);
+        else sendInternalError(res, error, req);
+        recorder?.record(req.method, res.statusCode, started);
+      };
+    };
     try {
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
@@ -161,20 +177,24 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       }
       // Credentials and rate limits come from the headers, before a byte of the body is read.
       const user = await admitRequest(deps, req, res, ep.auth);
-      const reading = readBody(req, res, deps.config.maxRequestBodyBytes);
+      if (user !== null && user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !ep.allowIncomingWebhooks) throw incomingWebhookRefused();
+      const reading = ep.rawBody ? readRawBody(req, deps.config.maxRequestBodyBytes) : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
-      const payload = await ep.run({ deps, user, raw, req, res });
-      if (res.headersSent) return;
+      const payload = await ep.run({ deps, user, raw, req, res, later });
+      if (payload === ANSWERED_LATER || res.headersSent) return;
       sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
     } catch (error) {
+      // An error thrown after deferring is this request's answer after all.
+      answeredLater = false;
       closeIfBodyUnread(req, res);
       if (error instanceof ApiError) sendError(res, error);
       else sendInternalError(res, error, req);
     } finally {
-      // Also after endpoints that answer by themselves (file downloads, long polls).
-      recorder?.record(req.method, res.statusCode, started);
+      // Also after endpoints that answer by themselves (file downloads); deferred answers record
+      // themselves when sent.
+      if (!answeredLater) recorder?.record(req.method, res.statusCode, started);
     }
   };
 

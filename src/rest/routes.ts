@@ -10,6 +10,7 @@ import { profileFieldRoutes } from './profile-fields';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 import { draftRoutes } from './drafts';
+import { scheduledMessageRoutes } from './scheduled-messages';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
 import { pushRoutes } from './push';
@@ -24,6 +25,11 @@ import { mutedUserRoutes } from './muted-users';
 import { alertWordRoutes } from './alert-words';
 import { linkifierRoutes } from './linkifiers';
 import { playgroundRoutes } from './playgrounds';
+import { botRoutes } from './bots';
+import { webhookRoutes } from './webhooks';
+import { realmRoutes } from './realm';
+import { defaultChannelRoutes } from './default-channels';
+import { realmDomainRoutes } from './realm-domains';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -36,6 +42,7 @@ export const routes: Route[] = [
   ...markdownRoutes,
   ...emojiRoutes,
   ...draftRoutes,
+  ...scheduledMessageRoutes,
   ...savedSnippetRoutes,
   ...navigationViewRoutes,
   ...pushRoutes,
@@ -52,6 +59,11 @@ export const routes: Route[] = [
   ...alertWordRoutes,
   ...linkifierRoutes,
   ...playgroundRoutes,
+  ...botRoutes,
+  ...webhookRoutes,
+  ...realmRoutes,
+  ...defaultChannelRoutes,
+  ...realmDomainRoutes,
 ];
 
 /** Every /api/v1 route, gathered from the features. */

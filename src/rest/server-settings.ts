@@ -1,3 +1,4 @@
+import { authenticationMethods, externalAuthenticationMethods } from '../core/accounts/auth-methods';
 import { getRealm, realmIconUrl } from '../core/realm/queries';
 import { versionFields } from '../version';
 import { endpoint } from './endpoint';
@@ -15,23 +16,11 @@ export const serverRoutes: Route[] = [
         return {
           ...versionFields(),
           zulip_merge_base: versionFields().zulip_version,
-          authentication_methods: {
-            password: true,
-            dev: false,
-            email: true,
-            ldap: false,
-            remoteuser: false,
-            github: false,
-            azuread: false,
-            gitlab: false,
-            apple: false,
-            google: false,
-            saml: false,
-            'openid connect': false,
-          },
-          external_authentication_methods: [],
+          authentication_methods: authenticationMethods(deps.config),
+          external_authentication_methods: externalAuthenticationMethods(deps.config),
           email_auth_enabled: true,
-          require_email_format_usernames: true,
+          // Directory usernames are not addresses when the directory supplies the address.
+          require_email_format_usernames: !(deps.config.ldap && deps.config.ldap.emailAttr !== null),
           push_notifications_enabled: deps.config.pushService !== null,
           is_incompatible: false,
           realm_uri: deps.config.externalUrl,

@@ -37,6 +37,7 @@ export const settingsRoutes: Route[] = [
         timezone: p.string().optional(),
         old_password: p.string().optional(),
         new_password: p.string().optional(),
+        email: p.string().optional(),
         ...settingParams(SETTINGS),
       },
       handler: async ({ deps, user, params }) => {
@@ -47,6 +48,7 @@ export const settingsRoutes: Route[] = [
           timezone: params.timezone,
           oldPassword: params.old_password,
           newPassword: params.new_password,
+          email: params.email,
         });
       },
     }),

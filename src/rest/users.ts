@@ -6,6 +6,7 @@ import {
   updateUser,
 } from '../core/users/actions';
 import { loginWithPassword } from '../core/users/authenticate';
+import { deactivateOwnAccount } from '../core/accounts/leave';
 import { getUserForViewer, listUsersForViewer } from '../core/users/queries';
 import { ownMaxMessageId, ownProfileData } from '../core/users/own-values';
 import { ROLE_VALUES } from '../core/users/roles';
@@ -47,6 +48,16 @@ export const userRoutes: Route[] = [
       handler: async ({ deps, user }) => {
         const [maxMessageId, profileData] = await Promise.all([ownMaxMessageId(deps, user.id), ownProfileData(deps, user.id)]);
         return ownUserDict(deps.config, user, maxMessageId, profileData);
+      },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me',
+    endpoint: endpoint({
+      params: {},
+      handler: async ({ deps, user }) => {
+        await deactivateOwnAccount(deps, user);
       },
     }),
   },

@@ -1,3 +1,5 @@
+import { isIncomingWebhookBot } from '../core/bots/constants';
+import { incomingWebhookRefused } from '../rest/router';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { Request, RequestHandler, Response } from 'express';
@@ -41,6 +43,8 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
 export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
     const user = await admit(deps, req, res, 'optional');
+    // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
+    if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
     return { deps, user, address: clientAddress(req, deps.config.trustedProxies) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);

@@ -10,6 +10,8 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
+import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
@@ -21,6 +23,8 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { RealmAdminResolver } from '../resolvers/realm-admin';
+import { AccountResolver } from '../resolvers/accounts';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -39,6 +43,8 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  ScheduledMessageResolver,
+  BotResolver,
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,
@@ -51,6 +57,8 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  RealmAdminResolver,
+  AccountResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

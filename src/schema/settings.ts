@@ -55,6 +55,7 @@ export class UpdateSettingsInput {
   @Field({ nullable: true, description: 'An IANA time zone name.' }) timezone?: string;
   @Field({ nullable: true, description: 'Required to set newPassword.' }) oldPassword?: string;
   @Field({ nullable: true }) newPassword?: string;
+  @Field({ nullable: true, description: 'A new address; it takes effect once the link sent to it is opened.' }) email?: string;
 }
 addSettingFields(UpdateSettingsInput.prototype, SETTINGS, true);
 

@@ -4,28 +4,12 @@ import { ApiError } from '../errors';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { acceptInvitation, findUsableInvite } from '../core/invites/actions';
 import { Realm } from '../core/realm/model';
+import { escape, page } from './html';
 
 /**
  * The page an invitation link opens: a small sign-up form (name and password, plus the address
  * for a reusable link). Submitting it creates the account the invitation offers.
  */
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}
-label{display:block;margin:1rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}
-button{margin-top:1.5rem;padding:.6rem 1.2rem}.error{color:#b00020}
-</style></head>
-<body>${body}</body></html>
-`;
-}
-
 function form(realmName: string, email: string | null, values: { fullName?: string; email?: string }, error?: string): string {
   const emailField =
     email === null

@@ -13,6 +13,7 @@ describe('defaults', () => {
       ownerEmail: 'owner@example.com',
       ownerPassword: null,
       redisUrl: null,
+      schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logRequests: false,
@@ -30,6 +31,15 @@ describe('defaults', () => {
         api_by_ip: [{ seconds: 60, requests: 100 }],
         authenticate_by_username: [{ seconds: 1800, requests: 5 }],
         authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
+        password_reset_form_by_email: [
+          { seconds: 3600, requests: 2 },
+          { seconds: 86400, requests: 5 },
+        ],
+        sends_email_by_ip: [{ seconds: 86400, requests: 5 }],
+        email_change_by_user: [
+          { seconds: 3600, requests: 2 },
+          { seconds: 86400, requests: 5 },
+        ],
       },
       trustedProxies: [],
       deleteTopicTimeLimitSeconds: 50,
@@ -38,6 +48,8 @@ describe('defaults', () => {
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
       metricsToken: null,
+      ldap: null,
+      oidc: null,
     });
   });
 
@@ -149,6 +161,15 @@ describe('bad values are refused with a message naming the variable', () => {
       { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe', PARLEY_PUSH_BOUNCER_ORG_KEY: 'short' },
       'PARLEY_PUSH_BOUNCER_ORG_KEY must be at least 16 printable characters',
     ],
+    [{ PARLEY_SCHEDULER_POLL_MS: '5' }, 'PARLEY_SCHEDULER_POLL_MS must be between 10 and 3600000, got 5'],
+    [{ PARLEY_SCHEDULER_POLL_MS: 'often' }, 'PARLEY_SCHEDULER_POLL_MS must be a whole number, got "often"'],
+    [{ PARLEY_LDAP_URL: 'http://ldap.example' }, 'PARLEY_LDAP_URL must start with ldap:// or ldaps://, got "http://ldap.example"'],
+    [{ PARLEY_LDAP_URL: 'ldap://ldap.example' }, 'PARLEY_LDAP_SEARCH_BASE must be set when PARLEY_LDAP_URL is'],
+    [{ PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_FILTER: '(uid=*)' }, 'PARLEY_LDAP_FILTER must be an LDAP filter containing %(user)s, got "(uid=*)"'],
+    [{ PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_ATTR_MAP: 'phone=tel' }, 'PARLEY_LDAP_ATTR_MAP must be field=attribute pairs (full_name, email) separated by commas, got "phone=tel"'],
+    [{ PARLEY_OIDC_ISSUER: 'https://id.example' }, 'PARLEY_OIDC_CLIENT_ID must be set when PARLEY_OIDC_ISSUER is'],
+    [{ PARLEY_OIDC_ISSUER: 'https://id.example', PARLEY_OIDC_CLIENT_ID: 'c' }, 'PARLEY_OIDC_CLIENT_SECRET must be set when PARLEY_OIDC_ISSUER is'],
+    [{ PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' }, 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

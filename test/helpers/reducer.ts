@@ -299,7 +299,14 @@ function subscription(state: State, event: Event, ctx: ReducerContext): void {
       const streams = new Set(event.stream_ids);
       for (const key of CHANNEL_LISTS) {
         for (const entry of state[key]) {
-          if (!streams.has(entry.stream_id) || !entry.subscribers) continue;
+          if (!streams.has(entry.stream_id)) continue;
+          if (entry.partial_subscribers) {
+            // A partial list (include_subscribers="partial") gains and loses the users named.
+            const ids = event.op === 'peer_add' ? [...entry.partial_subscribers, ...event.user_ids] : entry.partial_subscribers.filter((id: number) => !event.user_ids.includes(id));
+            entry.partial_subscribers = ascending(ids);
+            continue;
+          }
+          if (!entry.subscribers) continue;
           const ids = event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
           setSubscribers(entry, ids);
         }
@@ -346,6 +353,32 @@ function stream(state: State, event: Event, ctx: ReducerContext): void {
 }
 
 // ---- personal items ----
+
+/** A list of personal items keyed by `idKey`: add, update (when `single` is given) and remove. */
+function keyedList(listKey: string, idKey: string, added: string, single: string | null, removedId: string): Reducer {
+  return (state, event) => {
+    if (!(listKey in state)) return;
+    const list: State[] = state[listKey];
+    switch (event.op) {
+      case 'add':
+        list.push(...structuredClone(event[added]));
+        return;
+      case 'update': {
+        if (single === null) return unexpected(event);
+        const index = list.findIndex((item) => item[idKey] === event[single][idKey]);
+        if (index < 0) throw new Error(`update of unknown ${listKey} item ${event[single][idKey]}`);
+        list[index] = structuredClone(event[single]);
+        return;
+      }
+      case 'remove':
+        if (!list.some((item) => item[idKey] === event[removedId])) throw new Error(`removal of unknown ${listKey} item ${event[removedId]}`);
+        state[listKey] = list.filter((item) => item[idKey] !== event[removedId]);
+        return;
+      default:
+        unexpected(event);
+    }
+  };
+}
 
 function drafts(state: State, event: Event): void {
   if (!('drafts' in state)) return;
@@ -495,15 +528,98 @@ function userStatus(state: State, event: Event): void {
 
 // ---- realm ----
 
-function realm(state: State, event: Event): void {
+/** The groups (ids) the user belongs to, directly or through subgroups, as register reports them. */
+function ownGroupIds(state: State, userId: number): Set<number> {
+  const groups = (state.realm_user_groups ?? []) as State[];
+  const mine = new Set<number>(groups.filter((g) => (g.members as number[]).includes(userId)).map((g) => g.id));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const g of groups) {
+      if (!mine.has(g.id) && (g.direct_subgroup_ids as number[]).some((id) => mine.has(id))) {
+        mine.add(g.id);
+        grown = true;
+      }
+    }
+  }
+  return mine;
+}
+
+/** Legacy enum forms of group settings, from the system group that holds the setting. */
+const LEGACY_POLICIES: [string, string, Record<string, number>, number][] = [
+  ['create_public_stream_policy', 'can_create_public_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
+  ['create_private_stream_policy', 'can_create_private_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
+  ['create_web_public_stream_policy', 'can_create_web_public_channel_group', { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 }, 4],
+  ['wildcard_mention_policy', 'can_mention_many_users_group', { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1],
+];
+
+/** What a client recomputes after an organization setting changes. */
+function afterRealmChange(state: State, userId: number): void {
+  const groupName = (id: unknown) => ((state.realm_user_groups ?? []) as State[]).find((g) => g.id === id && g.is_system_group)?.name as string | undefined;
+  if ('realm_user_groups' in state) {
+    for (const [legacy, setting, policy, fallback] of LEGACY_POLICIES) {
+      const name = groupName(state[`realm_${setting}`]);
+      state[`realm_${legacy}`] = (name && policy[name]) ?? fallback;
+    }
+  }
+  state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
+  state.realm_mandatory_topics = state.realm_topics_policy === 'disable_empty_topic';
+  if ('jitsi_server_url' in state) state.jitsi_server_url = state.realm_jitsi_server_url ?? state.server_jitsi_server_url;
+  if (!('can_create_streams' in state) || !('realm_user_groups' in state)) return;
+  const mine = ownGroupIds(state, userId);
+  const guest = state.user_role === ROLE.GUEST;
+  const holds = (setting: string, guestsMay = false) => {
+    if (guest && !guestsMay) return false;
+    const value = state[`realm_${setting}`];
+    if (typeof value === 'number') return mine.has(value);
+    return (value.direct_members as number[]).includes(userId) || (value.direct_subgroups as number[]).some((id) => mine.has(id));
+  };
+  const isPublic = holds('can_create_public_channel_group');
+  const isPrivate = holds('can_create_private_channel_group');
+  const isWebPublic = state.realm_enable_spectator_access === true && holds('can_create_web_public_channel_group');
+  Object.assign(state, {
+    can_create_public_streams: isPublic,
+    can_create_private_streams: isPrivate,
+    can_create_web_public_streams: isWebPublic,
+    can_create_streams: isPublic || isPrivate || isWebPublic,
+    can_subscribe_other_users: holds('can_add_subscribers_group'),
+    can_invite_others_to_realm: holds('can_invite_users_group'),
+  });
+}
+
+function realm(state: State, event: Event, ctx: ReducerContext): void {
   if (!('realm_name' in state)) return;
   if (event.op === 'update') state[`realm_${event.property}`] = event.value;
   else if (event.op === 'update_dict') for (const [key, value] of Object.entries(event.data)) state[`realm_${key}`] = value;
   else unexpected(event);
+  afterRealmChange(state, ctx.userId);
+}
+
+/** realm_bots: the bots the client administers (add, field updates, delete when it no longer does). */
+function realmBot(state: State, event: Event): void {
+  if (!('realm_bots' in state)) return;
+  const bot = event.bot;
+  const index = (state.realm_bots as State[]).findIndex((b) => b.user_id === bot.user_id);
+  switch (event.op) {
+    case 'add':
+      if (index >= 0) throw new Error(`realm_bot add for a known bot ${bot.user_id}`);
+      state.realm_bots.push(structuredClone(bot));
+      return;
+    case 'update':
+      if (index < 0) throw new Error(`realm_bot update for unknown bot ${bot.user_id}`);
+      Object.assign(state.realm_bots[index], structuredClone(bot));
+      return;
+    case 'delete':
+    case 'remove':
+      state.realm_bots = state.realm_bots.filter((b: State) => b.user_id !== bot.user_id);
+      return;
+    default:
+      unexpected(event);
+  }
 }
 
 export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
+  realm_bot: realmBot,
   custom_profile_fields: customProfileFields,
   user_group: userGroup,
   channel_folder: channelFolder,
@@ -517,6 +633,8 @@ export const reducers: Record<string, Reducer> = {
     if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
   },
   drafts,
+  scheduled_messages: keyedList('scheduled_messages', 'scheduled_message_id', 'scheduled_messages', 'scheduled_message', 'scheduled_message_id'),
+  reminders: keyedList('reminders', 'reminder_id', 'reminders', null, 'reminder_id'),
   saved_snippets: savedSnippets,
   navigation_view: navigationView,
   user_settings: userSettings,
@@ -532,6 +650,17 @@ export const reducers: Record<string, Reducer> = {
     if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
   },
   realm,
+  realm_domains: (state, event) => {
+    if (!('realm_domains' in state)) return;
+    const byDomain = (a: State, b: State) => (a.domain < b.domain ? -1 : 1);
+    if (event.op === 'add') state.realm_domains = [...state.realm_domains, event.realm_domain].sort(byDomain);
+    else if (event.op === 'change') state.realm_domains = state.realm_domains.map((d: State) => (d.domain === event.realm_domain.domain ? event.realm_domain : d));
+    else if (event.op === 'remove') state.realm_domains = state.realm_domains.filter((d: State) => d.domain !== event.domain);
+    else unexpected(event);
+  },
+  default_streams: (state, event) => {
+    if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
+  },
   realm_linkifiers: (state, event) => {
     if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
   },
@@ -572,6 +701,8 @@ const ORDER_FREE_LISTS: Record<string, (item: State) => number | string> = {
   realm_users: (u) => u.user_id,
   realm_non_active_users: (u) => u.user_id,
   drafts: (d) => d.id,
+  scheduled_messages: (m) => m.scheduled_message_id,
+  reminders: (r) => r.reminder_id,
   saved_snippets: (s) => s.id,
   navigation_views: (v) => v.fragment,
   channel_folders: (f) => f.id,

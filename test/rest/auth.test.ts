@@ -130,7 +130,7 @@ describe('deactivation', () => {
     try {
       for (const who of [ts.owner, member]) {
         const res = await client(ts, who).get('/users/me');
-        assertError(res, 'UNAUTHORIZED', 'This organization has been deactivated', 401);
+        assertError(res, 'REALM_DEACTIVATED', 'This organization has been deactivated', 401);
       }
     } finally {
       await ts.server.deps.knex('realms').update({ deactivated: false });

@@ -201,8 +201,8 @@ export function canAddSubscribers(viewer: ChannelViewer, stream: Stream, realmAl
 }
 
 /** Whether the viewer may subscribe others to every one of these channels (which they can access). */
-export function canAddSubscribersToAll(viewer: ChannelViewer, streams: Stream[]): boolean {
-  const realmAllows = holdsRealmPolicy(viewer.user, viewer.groupIds, viewer.systemGroups, 'can_add_subscribers_group');
+export async function canAddSubscribersToAll(db: Knex, viewer: ChannelViewer, streams: Stream[]): Promise<boolean> {
+  const realmAllows = await holdsRealmPolicy(db, viewer.user, viewer.groupIds, viewer.systemGroups, 'can_add_subscribers_group');
   return streams.every((stream) => canAddSubscribers(viewer, stream, realmAllows));
 }
 

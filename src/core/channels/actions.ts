@@ -5,6 +5,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import { renderStoredDescription } from '../markdown';
 import { User } from '../users/model';
+import { dropDefaultChannel } from '../default-channels/store';
 import { isAdminRole, isGuestRole, isOwnerRole } from '../users/roles';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
 import {
@@ -61,9 +62,9 @@ async function checkFolder(db: Knex, realmId: number, folderId: number): Promise
 }
 
 /** Deleting messages is a policy only those allowed to set it may grant (beyond role:nobody). */
-function checkDeletePolicyGrant(viewer: ChannelViewer, setting: ChannelPermissionSetting, value: GroupSettingValue): void {
+async function checkDeletePolicyGrant(db: Knex, viewer: ChannelViewer, setting: ChannelPermissionSetting, value: GroupSettingValue): Promise<void> {
   if (!DELETE_POLICY_SETTINGS.includes(setting) || value === viewer.systemGroups['role:nobody']) return;
-  if (!holdsRealmPolicy(viewer.user, viewer.groupIds, viewer.systemGroups, 'can_set_delete_message_policy_group')) {
+  if (!(await holdsRealmPolicy(db, viewer.user, viewer.groupIds, viewer.systemGroups, 'can_set_delete_message_policy_group'))) {
     throw insufficientPermission();
   }
 }
@@ -75,8 +76,8 @@ function checkTopicCreationWithProtectedHistory(historyPublic: boolean, canCreat
   }
 }
 
-function checkTopicsPolicyPermission(viewer: ChannelViewer): void {
-  if (!holdsRealmPolicy(viewer.user, viewer.groupIds, viewer.systemGroups, 'can_set_topics_policy_group')) throw insufficientPermission();
+async function checkTopicsPolicyPermission(db: Knex, viewer: ChannelViewer): Promise<void> {
+  if (!(await holdsRealmPolicy(db, viewer.user, viewer.groupIds, viewer.systemGroups, 'can_set_topics_policy_group'))) throw insufficientPermission();
 }
 
 async function validateGroupSettings(db: Knex, viewer: ChannelViewer, requested: GroupSettingsInput): Promise<GroupSettingsInput> {
@@ -182,7 +183,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
     const viewer = await loadViewer(db, actor);
     const groupSettings = await validateGroupSettings(db, viewer, request.groupSettings);
     if (request.folderId !== undefined && request.folderId !== null) await checkFolder(db, deps.realmId, request.folderId);
-    if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') checkTopicsPolicyPermission(viewer);
+    if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') await checkTopicsPolicyPermission(db, viewer);
     const retentionDays = parseMessageRetentionDays(request.messageRetentionDays);
 
     // One entry per channel name (letter case ignored), in request order.
@@ -210,7 +211,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
     const unauthorized: Stream[] = [];
     const authorized: Stream[] = [];
     let cannotAdd = false;
-    const realmAllowsAdding = holdsRealmPolicy(actor, viewer.groupIds, viewer.systemGroups, 'can_add_subscribers_group');
+    const realmAllowsAdding = await holdsRealmPolicy(db, actor, viewer.groupIds, viewer.systemGroups, 'can_add_subscribers_group');
     for (const stream of [...wanted.keys()].map((k) => existingByName.get(k)).filter((s): s is Stream => !!s)) {
       if (!hasContentAccess(viewer, stream)) unauthorized.push(stream);
       else if (subscribingOthers && !canAddSubscribers(viewer, stream, realmAllowsAdding)) cannotAdd = true;
@@ -262,13 +263,13 @@ async function createChannels(
   const db = uow.trx;
   const { user } = viewer;
   const sys = viewer.systemGroups;
-  const can = (policy: Parameters<typeof holdsRealmPolicy>[3]) => holdsRealmPolicy(user, viewer.groupIds, sys, policy);
+  const can = (policy: Parameters<typeof holdsRealmPolicy>[4]) => holdsRealmPolicy(db, user, viewer.groupIds, sys, policy);
   // Zulip checks these per new channel; the request's settings are the same for each.
-  if (settings.inviteOnly && !can('can_create_private_channel_group')) throw insufficientPermission();
-  if (!settings.inviteOnly && !can('can_create_public_channel_group')) throw insufficientPermission();
+  if (settings.inviteOnly && !(await can('can_create_private_channel_group'))) throw insufficientPermission();
+  if (!settings.inviteOnly && !(await can('can_create_public_channel_group'))) throw insufficientPermission();
   if (settings.isWebPublic) {
-    if (!webPublicChannelsEnabled()) throw errors.badRequest('Web-public channels are not enabled.');
-    if (!can('can_create_web_public_channel_group')) throw insufficientPermission();
+    if (!(await webPublicChannelsEnabled(db, deps.realmId))) throw errors.badRequest('Web-public channels are not enabled.');
+    if (!(await can('can_create_web_public_channel_group'))) throw insufficientPermission();
   }
   if (retentionDays !== null && !isOwnerRole(user.role)) throw errors.mustBeOwner();
 
@@ -277,7 +278,7 @@ async function createChannels(
   for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
     const given = settings.groupSettings[setting];
     if (given !== undefined) {
-      checkDeletePolicyGrant(viewer, setting, given);
+      await checkDeletePolicyGrant(db, viewer, setting, given);
       values[setting] = given;
       continue;
     }
@@ -606,11 +607,11 @@ export async function updateChannel(deps: AppDeps, actor: User, streamId: number
     if (changes.isPrivate !== undefined) {
       if (!hasContentAccess(viewer, stream)) throw channelContentAccessRequired();
       const policy = changes.isPrivate ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-      if (!holdsRealmPolicy(actor, viewer.groupIds, sys, policy)) throw insufficientPermission();
+      if (!(await holdsRealmPolicy(db, actor, viewer.groupIds, sys, policy))) throw insufficientPermission();
     }
     if (changes.isWebPublic) {
-      if (!webPublicChannelsEnabled()) throw errors.badRequest('Web-public channels are not enabled.');
-      if (!holdsRealmPolicy(actor, viewer.groupIds, sys, 'can_create_web_public_channel_group')) throw insufficientPermission();
+      if (!(await webPublicChannelsEnabled(db, deps.realmId))) throw errors.badRequest('Web-public channels are not enabled.');
+      if (!(await holdsRealmPolicy(db, actor, viewer.groupIds, sys, 'can_create_web_public_channel_group'))) throw insufficientPermission();
     }
     let retention: number | null | undefined;
     if (changes.messageRetentionDays !== undefined) {
@@ -619,7 +620,7 @@ export async function updateChannel(deps: AppDeps, actor: User, streamId: number
     }
     if (changes.isArchived === false) checkCanUnarchive(stream, await activeSubscriberIds(db, stream.id));
     if (changes.topicsPolicy !== undefined) {
-      checkTopicsPolicyPermission(viewer);
+      await checkTopicsPolicyPermission(db, viewer);
       if (changes.topicsPolicy === 'empty_topic_only' && !(await channelHasOnlyEmptyTopicMessages(db, deps.realmId, stream.id))) {
         throw errors.badRequest(
           'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
@@ -648,7 +649,7 @@ export async function updateChannel(deps: AppDeps, actor: User, streamId: number
       if (sameGroupSettingValue(current, requested)) continue;
       if (CONTENT_ACCESS_REQUIRED_SETTINGS.includes(setting) && !hasContentAccess(viewer, stream)) throw channelContentAccessRequired();
       const value = await checkGroupSettingValue(db, deps.realmId, setting, requested, sys);
-      checkDeletePolicyGrant(viewer, setting, value);
+      await checkDeletePolicyGrant(db, viewer, setting, value);
       settingChanges.push([setting, value]);
     }
     const finalCreateTopic = settingChanges.find(([s]) => s === 'can_create_topic_group')?.[1] ?? stream.can_create_topic_group;
@@ -738,6 +739,7 @@ async function changePermission(
     is_web_public: next.isWebPublic,
     history_public_to_subscribers: next.history,
   });
+  if (next.inviteOnly) await dropDefaultChannel(uow, stream.realm_id, stream.id);
   const updated = await reloadStream(db, stream.id);
   const after = await channelAudience(db, updated, users);
   const gaining = without(after, before);
@@ -817,6 +819,7 @@ export async function archiveChannel(deps: AppDeps, actor: User, streamId: numbe
     await db('streams').where({ id: stream.id }).update({ deactivated: true });
     uow.emit(ev.streamUpdate(stream, 'is_archived', true), affected);
     uow.emit(ev.streamDelete([stream.id], true), affected);
+    await dropDefaultChannel(uow, deps.realmId, stream.id);
   });
 }
 

@@ -17,7 +17,7 @@ import { activeSubscriberIds } from './audience';
 import { Stream, Subscription } from './model';
 import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, subscriptionDict, SubscriptionDict } from './view';
 import { isRowId } from '../../db/ids';
-import { anyOf } from '../../db/lists';
+import { anyOf, noneOf } from '../../db/lists';
 
 /** Read side of channels: what one viewer may see. */
 
@@ -123,19 +123,41 @@ export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId:
 }
 
 /** Subscribers of each channel the viewer may see subscribers for; others get an empty list. */
-async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[]): Promise<Map<number, number[]>> {
+async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[], partialOf: Set<number> = new Set()): Promise<Map<number, number[]>> {
   const visible = streams.filter((s) => canSeeSubscribers(viewer, s));
   const out = new Map<number, number[]>(streams.map((s) => [s.id, []]));
   if (visible.length === 0) return out;
-  const rows: { stream_id: number; user_id: number }[] = await db('subscriptions')
+  const query = db('subscriptions')
     .join('users', 'users.id', 'subscriptions.user_id')
     .whereRaw(...anyOf('subscriptions.stream_id', visible.map((s) => s.id)))
-    .where({ 'subscriptions.active': true, 'users.is_active': true })
-    .orderBy('subscriptions.user_id')
-    .select('subscriptions.stream_id', 'subscriptions.user_id');
+    .where({ 'subscriptions.active': true, 'users.is_active': true });
+  if (partialOf.size > 0) {
+    // Large channels list only their bots and recently active subscribers (Zulip's guarantee for
+    // partial lists); everyone else is left for the client to fetch per channel.
+    const since = new Date(Date.now() - PARTIAL_ACTIVE_DAYS * 86_400_000);
+    const [notLarge, largeIds] = noneOf('subscriptions.stream_id', [...partialOf]);
+    query
+      .leftJoin('user_presence', 'user_presence.user_id', 'subscriptions.user_id')
+      .where((q) =>
+        q
+          .whereRaw(notLarge, largeIds)
+          .orWhere('users.is_bot', true)
+          .orWhere('user_presence.last_active_time', '>=', since)
+          .orWhere('users.date_joined', '>=', since),
+      );
+  }
+  const rows: { stream_id: number; user_id: number }[] = await query.orderBy('subscriptions.user_id').select('subscriptions.stream_id', 'subscriptions.user_id');
   for (const row of rows) out.get(row.stream_id)!.push(row.user_id);
   return out;
 }
+
+/** include_subscribers="partial": channels with at least this many subscribers get a partial list. */
+export const PARTIAL_SUBSCRIBERS_THRESHOLD = 250;
+/** A partial list holds every bot and every subscriber active within this many days. */
+const PARTIAL_ACTIVE_DAYS = 14;
+
+/** true, false, or "partial" (Zulip 11, feature level 412). */
+export type IncludeSubscribers = boolean | 'partial';
 
 export interface SubscriptionInfo {
   subscriptions: SubscriptionDict[];
@@ -151,7 +173,7 @@ export async function gatherSubscriptions(
   db: Knex,
   user: User,
   options: {
-    includeSubscribers: boolean;
+    includeSubscribers: IncludeSubscribers;
     includeArchived: boolean;
     /** How the channels' view context is loaded (POST /register shares one between its slices). */
     viewContext?: (streams: Stream[]) => Promise<ChannelViewContext>;
@@ -181,13 +203,20 @@ export async function gatherSubscriptions(
     .map((s) => channelDict(s, ctx));
 
   if (options.includeSubscribers) {
-    const lists = await subscriberLists(db, viewer, streams);
-    for (const dict of [...subscribed, ...unsubscribed, ...neverSubscribed]) dict.subscribers = lists.get(dict.stream_id)!;
+    const partialOf = new Set<number>();
+    if (options.includeSubscribers === 'partial') {
+      for (const s of streams) if ((ctx.subscriberCounts.get(s.id) ?? 0) >= PARTIAL_SUBSCRIBERS_THRESHOLD) partialOf.add(s.id);
+    }
+    const lists = await subscriberLists(db, viewer, streams, partialOf);
+    for (const dict of [...subscribed, ...unsubscribed, ...neverSubscribed]) {
+      if (partialOf.has(dict.stream_id)) dict.partial_subscribers = lists.get(dict.stream_id)!;
+      else dict.subscribers = lists.get(dict.stream_id)!;
+    }
   }
   return { subscriptions: subscribed.sort(byName), unsubscribed: unsubscribed.sort(byName), never_subscribed: neverSubscribed.sort(byName) };
 }
 
 /** GET /users/me/subscriptions. */
-export async function listSubscriptions(deps: AppDeps, user: User, includeSubscribers: boolean): Promise<SubscriptionDict[]> {
+export async function listSubscriptions(deps: AppDeps, user: User, includeSubscribers: IncludeSubscribers): Promise<SubscriptionDict[]> {
   return (await gatherSubscriptions(deps.knex, user, { includeSubscribers, includeArchived: false })).subscriptions;
 }

@@ -13,8 +13,10 @@ import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, S
  * POST /register slices for channels.
  *
  * `subscription` → subscriptions, unsubscribed, never_subscribed. With include_subscribers
- * "true" or "partial" every entry carries `subscribers` (the full list: this server never sends
- * `partial_subscribers`); channels whose subscribers the user may not know get an empty list.
+ * "true" every entry carries `subscribers`; with "partial", channels of 250 subscribers or more carry
+ * `partial_subscribers` instead (their bots and the subscribers active in the last 14 days, as Zulip
+ * guarantees; peer events keep both kinds of list and the count). Channels whose subscribers the user
+ * may not know get an empty list.
  * Archived channels appear only for clients declaring `archived_channels`.
  *
  * `stream` → streams: every channel the user can see exists (for administrators, all).
@@ -33,6 +35,7 @@ const LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed'] as const;
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const wantsSubscribers = (options: RegisterOptions) => options.includeSubscribers !== 'false';
+const subscriberListKind = (options: RegisterOptions) => (options.includeSubscribers === 'partial' ? 'partial' : options.includeSubscribers === 'true');
 
 function lists(state: RegisterState): Record<(typeof LISTS)[number], Entry[]> {
   return state as unknown as Record<(typeof LISTS)[number], Entry[]>;
@@ -50,6 +53,19 @@ function applyStreamUpdate(entry: Entry, event: ZulipEvent): void {
   for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public'] as const) {
     if (extra in event) (entry as unknown as Record<string, unknown>)[extra] = event[extra];
   }
+}
+
+/**
+ * A partial list does not say who else is subscribed, so the count moves by the peer event's users
+ * (the event names only users whose subscription changed).
+ */
+function applyToPartialList(entry: Entry, op: 'peer_add' | 'peer_remove', userIds: Set<number>): void {
+  const listed = new Set(entry.partial_subscribers);
+  const delta = userIds.size;
+  if (op === 'peer_add') for (const id of userIds) listed.add(id);
+  else for (const id of userIds) listed.delete(id);
+  entry.partial_subscribers = [...listed].sort((a, b) => a - b);
+  entry.subscriber_count = Math.max(0, entry.subscriber_count + (op === 'peer_add' ? delta : -delta));
 }
 
 export function applySubscriptionEvent(state: RegisterState, event: ZulipEvent, userId: number, options: RegisterOptions): void {
@@ -73,6 +89,7 @@ export function applySubscriptionEvent(state: RegisterState, event: ZulipEvent, 
       const leaving = l.subscriptions.filter((s) => ids.has(s.stream_id));
       for (const sub of leaving) {
         if (sub.subscribers) setSubscribers(sub, sub.subscribers.filter((id) => id !== userId));
+        else if (sub.partial_subscribers) applyToPartialList(sub, 'peer_remove', new Set([userId]));
         if (!l.unsubscribed.some((s) => s.stream_id === sub.stream_id)) l.unsubscribed.push(sub);
       }
       l.subscriptions = l.subscriptions.filter((s) => !ids.has(s.stream_id));
@@ -84,11 +101,15 @@ export function applySubscriptionEvent(state: RegisterState, event: ZulipEvent, 
       const userIds = new Set(event.user_ids as number[]);
       for (const key of LISTS) {
         for (const entry of l[key]) {
-          if (!streamIds.has(entry.stream_id) || !entry.subscribers) continue;
-          setSubscribers(
-            entry,
-            op === 'peer_add' ? [...entry.subscribers, ...userIds] : entry.subscribers.filter((id) => !userIds.has(id)),
-          );
+          if (!streamIds.has(entry.stream_id)) continue;
+          if (entry.subscribers) {
+            setSubscribers(
+              entry,
+              op === 'peer_add' ? [...entry.subscribers, ...userIds] : entry.subscribers.filter((id) => !userIds.has(id)),
+            );
+          } else if (entry.partial_subscribers) {
+            applyToPartialList(entry, op, userIds);
+          }
         }
       }
     }
@@ -148,9 +169,9 @@ export function applyStreamsEvent(state: RegisterState, event: ZulipEvent, optio
 function syncCountsFromSubscriberLists(state: RegisterState, streams: ChannelDict[]): void {
   for (const key of LISTS) {
     for (const entry of (state[key] ?? []) as Entry[]) {
-      if (!entry.subscribers) continue;
+      if (!entry.subscribers && !entry.partial_subscribers) continue;
       const stream = streams.find((s) => s.stream_id === entry.stream_id);
-      if (stream) stream.subscriber_count = entry.subscribers.length;
+      if (stream) stream.subscriber_count = entry.subscribers ? entry.subscribers.length : entry.subscriber_count;
     }
   }
 }
@@ -173,7 +194,7 @@ export const subscriptionsSlice: StateSlice = {
   fetchTypes: ['subscription'],
   async fetch(deps, user, options) {
     const info = await gatherSubscriptions(deps.knex, user, {
-      includeSubscribers: wantsSubscribers(options),
+      includeSubscribers: subscriberListKind(options),
       includeArchived: options.capabilities.archived_channels,
       viewContext: (streams) => sharedViewContext(deps, options, streams),
     });

@@ -1,8 +1,8 @@
 import type { OutgoingEmail } from './outbox';
 
 /**
- * Every email the server sends, rendered here from plain data: invitations, missed-message
- * notifications and digests. Each has a plain-text part and, except the invitation, an HTML part.
+ * Every email the server sends, rendered here from plain data: invitations, account emails
+ * (password reset, address change), missed-message notifications and digests. Each has a plain-text part and, except the invitation, an HTML part.
  * Message HTML comes from the Markdown renderer (already sanitized); everything else is escaped.
  */
 
@@ -47,6 +47,48 @@ export function invitationEmail(input: {
     `a team chat organization.\n\nTo create your account, open this link:\n\n${input.link}\n${expiry}\n` +
     `If you were not expecting this invitation, you can ignore this email.\n`;
   return { to: input.to, subject: `${input.referrerName} invited you to join ${input.realmName}`, text };
+}
+
+export function passwordResetEmail(input: { to: string; realmName: string; link: string; validMinutes: number }): OutgoingEmail {
+  return {
+    to: input.to,
+    subject: `Reset your password for ${input.realmName}`,
+    text:
+      `Somebody (possibly you) requested a new password for your account ${input.to} in ${input.realmName}.\n\n` +
+      `Click the link below to choose a new password:\n${input.link}\n\n` +
+      `The link works once and expires in ${input.validMinutes} minutes. If you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function noAccountEmail(input: { to: string; realmName: string; realmUrl: string; deactivated: boolean }): OutgoingEmail {
+  const why = input.deactivated ? 'the account with this address has been deactivated' : 'there is no account with this address';
+  return {
+    to: input.to,
+    subject: `Password reset request for ${input.realmName}`,
+    text:
+      `Somebody (possibly you) requested a password reset for ${input.to} in ${input.realmName} (${input.realmUrl}), ` +
+      `but ${why}. If you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function emailChangeConfirmationEmail(input: { to: string; realmName: string; oldEmail: string; link: string }): OutgoingEmail {
+  return {
+    to: input.to,
+    subject: `Verify your new email address for ${input.realmName}`,
+    text:
+      `We received a request to change the email address for the account ${input.oldEmail} in ${input.realmName} to ${input.to}.\n\n` +
+      `Click the link below to confirm the change:\n${input.link}\n\nIf you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function emailChangedNoticeEmail(input: { realmName: string; realmUrl: string; oldEmail: string; newEmail: string }): OutgoingEmail {
+  return {
+    to: input.oldEmail,
+    subject: `Email address changed for ${input.realmName}`,
+    text:
+      `The email address for your account in ${input.realmName} (${input.realmUrl}) has been changed from ${input.oldEmail} to ${input.newEmail}.\n\n` +
+      `If you did not make this change, contact your organization's administrators right away.\n`,
+  };
 }
 
 export interface MissedMessage {

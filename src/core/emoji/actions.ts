@@ -6,6 +6,7 @@ import type { UploadedFile } from '../../rest/body';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';
 import { isAdminRole, isGuestRole } from '../users/roles';
+import { holdsStoredRealmSetting } from '../realm/permission';
 import { emojiCodeForName } from './data';
 import { RealmEmoji } from './model';
 import { listRealmEmoji } from './queries';
@@ -24,6 +25,7 @@ const IMAGE_TYPES: { contentType: string; ext: string; matches: (b: Buffer) => b
 /** Adds a custom emoji from one uploaded image; everyone in the organization learns the new set. */
 export async function uploadRealmEmoji(deps: AppDeps, actor: User, rawName: string, files: UploadedFile[]): Promise<void> {
   if (isGuestRole(actor.role)) throw errors.badRequest('Not allowed for guest users');
+  if (!(await holdsStoredRealmSetting(deps.knex, actor, 'can_add_custom_emoji_group'))) throw errors.insufficientPermission();
   const name = rawName.trim().replace(/ /g, '_');
   checkValidEmojiName(name);
   await inTransaction(deps, deps.realmId, async (uow) => {

@@ -15,6 +15,23 @@ export const REALM_GROUP_SETTINGS: Record<string, GroupSettingConfig & { default
     allowedSystemGroups: [],
     defaultValue: 'role:members',
   },
+  // Who may create bots (the bots feature enforces both).
+  can_create_bots_group: {
+    allowNobody: true,
+    allowEveryone: false,
+    allowInternet: false,
+    requireSystemGroup: false,
+    allowedSystemGroups: [],
+    defaultValue: 'role:members',
+  },
+  can_create_write_only_bots_group: {
+    allowNobody: true,
+    allowEveryone: false,
+    allowInternet: false,
+    requireSystemGroup: false,
+    allowedSystemGroups: [],
+    defaultValue: 'role:members',
+  },
   can_manage_all_groups: {
     allowNobody: true,
     allowEveryone: false,

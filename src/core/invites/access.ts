@@ -5,6 +5,7 @@ import type { User } from '../users/model';
 import { isAdminRole, isGuestRole, isOwnerRole } from '../users/roles';
 import { Invitation, InviteStatus } from './model';
 import { isRowId } from '../../db/ids';
+import { holdsStoredRealmSetting } from '../realm/permission';
 
 /** Invitation endpoints are for members and above (Zulip's require_member_or_admin). */
 export function requireMemberOrAdmin(actor: User): void {
@@ -12,14 +13,14 @@ export function requireMemberOrAdmin(actor: User): void {
   if (actor.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
 }
 
-/** Who may send email invitations: the organization default, every member. */
-export function canInviteByEmail(actor: User): boolean {
-  return !isGuestRole(actor.role);
+/** Who may send email invitations: the organization's can_invite_users_group. */
+export function canInviteByEmail(db: Knex, actor: User): Promise<boolean> {
+  return holdsStoredRealmSetting(db, actor, 'can_invite_users_group');
 }
 
-/** Who may create reusable links: the organization default, administrators. */
-export function canCreateMultiuseInvite(actor: User): boolean {
-  return isAdminRole(actor.role);
+/** Who may create reusable links: the organization's create_multiuse_invite_group. */
+export function canCreateMultiuseInvite(db: Knex, actor: User): Promise<boolean> {
+  return holdsStoredRealmSetting(db, actor, 'create_multiuse_invite_group');
 }
 
 /** An invitation may give a role no stronger than the inviter's own (a smaller number is stronger). */

@@ -19,6 +19,7 @@ import {
   requireWelcomeTextAllowed,
 } from './access';
 import { resolveInviteChannels, subscribeInvitedUser } from './channels';
+import { emailDomainCheck } from '../realm-domains/store';
 import { invitationEmail } from './emails';
 import { addInvitedUserToGroups, resolveInviteGroups } from './groups';
 import { Invitation, InviteStatus, isUsable } from './model';
@@ -135,7 +136,7 @@ async function checkOptions(db: Knex, deps: AppDeps, actor: User, options: Invit
  */
 export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvitationRequest): Promise<void> {
   requireMemberOrAdmin(actor);
-  if (!canInviteByEmail(actor)) throw errors.insufficientPermission();
+  if (!(await canInviteByEmail(deps.knex, actor))) throw errors.insufficientPermission();
   checkInviteAs(request.inviteAs);
   requireRoleWithinOwn(actor, request.inviteAs);
   const emails = parseInviteeEmails(request.inviteeEmails);
@@ -147,9 +148,11 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
 
     const invalid: [string, string, boolean][] = [];
     const valid: string[] = [];
+    const domainAllowed = await emailDomainCheck(uow.trx, deps.realmId);
     for (const email of emails) {
-      if (isValidEmail(email)) valid.push(email);
-      else invalid.push([email, 'Invalid address.', false]);
+      if (!isValidEmail(email)) invalid.push([email, 'Invalid address.', false]);
+      else if (!domainAllowed(email)) invalid.push([email, 'Outside your domain.', false]);
+      else valid.push(email);
     }
     const existing = valid.length
       ? await User.query(uow.trx)
@@ -214,7 +217,7 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
 /** POST /invites/multiuse: a reusable link; the response carries its URL. */
 export async function createMultiuseInvite(deps: AppDeps, actor: User, options: InvitationOptions): Promise<string> {
   requireMemberOrAdmin(actor);
-  if (!canCreateMultiuseInvite(actor)) throw errors.insufficientPermission();
+  if (!(await canCreateMultiuseInvite(deps.knex, actor))) throw errors.insufficientPermission();
   checkInviteAs(options.inviteAs);
   requireRoleWithinOwn(actor, options.inviteAs);
   return inTransaction(deps, deps.realmId, async (uow) => {
@@ -316,11 +319,18 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
   const invite = await findUsableInvite(deps, key);
   const email = invite.is_multiuse ? input.email : invite.email!;
   if (email === undefined || email.trim() === '') throw errors.missing('email');
+  if (invite.is_multiuse && !(await emailDomainCheck(deps.knex, deps.realmId))(email)) {
+    throw errors.badRequest(
+      `The organization you are trying to join using ${email} only allows users with e-mail addresses within the organization. Please use a different e-mail address.`,
+    );
+  }
   const created = await createUser(deps, null, {
     email,
     fullName: input.fullName,
     password: input.password,
     role: invite.invited_as as (typeof ROLE_VALUES)[number],
+    // The invitation says whether the default channels are wanted.
+    defaultChannels: false,
   });
   await inTransaction(deps, deps.realmId, async (uow) => {
     const user = created.user;

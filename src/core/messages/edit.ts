@@ -160,7 +160,7 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
       if (streamId !== null) plan.targetStream = await accessChannelById(db, viewer, streamId);
       const targetTopic = plan.newTopic ?? message.topic;
       // Moves must respect the target's topic rules; any edit in an "only general chat" channel must too.
-      if (plan.newTopic !== null || streamId !== null || targetTopic !== '') checkTopicsPolicy(plan.targetStream!, targetTopic);
+      if (plan.newTopic !== null || streamId !== null || targetTopic !== '') await checkTopicsPolicy(db, deps.realmId, plan.targetStream!, targetTopic);
     }
     const movesChannel = stream !== undefined && plan.targetStream!.id !== stream.id;
     const isResolveToggle = plan.topicResolved || plan.topicUnresolved;

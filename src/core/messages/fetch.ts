@@ -105,6 +105,9 @@ async function includesHistory(
       include = await canAccessHistory(db, user, term.operand as string | number, viewer, known);
     } else if ((term.operator === 'channels' || term.operator === 'streams') && term.operand === 'public' && !isGuestRole(user.role)) {
       include = true;
+    } else if ((term.operator === 'channels' || term.operator === 'streams') && term.operand === 'web-public') {
+      // Web-public history is open to everyone, guests and spectators included.
+      include = true;
     }
   }
   if (terms.some((t) => t.operator === 'is')) include = false;

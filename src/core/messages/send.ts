@@ -27,6 +27,7 @@ import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, se
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
+import { hasMessageSentListeners, notifyMessageSent } from './sent-listeners';
 import { alertWordIndex } from '../alert-words/store';
 import { usersAlertedBy } from '../alert-words/matching';
 
@@ -137,8 +138,14 @@ export async function sendMessage(deps: AppDeps, sender: User, request: SendMess
   }
 }
 
-/** One try at sending; `attempt` is null when nothing remembered may be used. */
-async function send(deps: AppDeps, sender: User, request: SendMessageRequest, attempt: Attempt | null): Promise<SendMessageResult> {
+/** A message that passed every check of a send, ready to be stored. */
+interface CheckedSend {
+  target: Target;
+  prepared: PreparedMessage;
+}
+
+/** Every check and preparation of a send, reading on `db`; nothing is written. */
+async function checkSend(deps: AppDeps, db: Knex, sender: User, request: SendMessageRequest, attempt: Attempt | null): Promise<CheckedSend> {
   const { addressee } = request;
   if (addressee.type === 'stream') {
     if (addressee.channel === null) throw errors.badRequest('Missing channel');
@@ -146,9 +153,6 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   } else if ((addressee.userIds ?? addressee.emails ?? []).length === 0) {
     throw errors.badRequest('Message must have recipients');
   }
-  // Everything is read first, on the pool: under read committed each statement sees the latest
-  // commits whether or not it runs in a transaction, so this changes no answer.
-  const db = deps.knex;
   let viewer: Promise<ChannelViewer> | null = null;
   const getViewer = () => (viewer ??= loadViewer(db, sender));
   const directUsers = addressee.type === 'private' ? await resolveDirectRecipients(deps, db, sender, addressee) : [];
@@ -159,6 +163,15 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
       : await directTarget(deps, db, sender, directUsers);
   const rendering = await renderMessageContent(db, deps, content, getViewer);
   const prepared = await prepareMessage(deps, db, sender, target, content, rendering, request, getViewer);
+  return { target, prepared };
+}
+
+/** One try at sending; `attempt` is null when nothing remembered may be used. */
+async function send(deps: AppDeps, sender: User, request: SendMessageRequest, attempt: Attempt | null): Promise<SendMessageResult> {
+  const { addressee } = request;
+  // Everything is read first, on the pool: under read committed each statement sees the latest
+  // commits whether or not it runs in a transaction, so this changes no answer.
+  const { target, prepared } = await checkSend(deps, deps.knex, sender, request, attempt);
   // Most messages need one write, the statement storing them, which is atomic by itself: they
   // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change or a
   // mention also write elsewhere, in one transaction with the message.
@@ -167,6 +180,10 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
     (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
+  // Bots' messages trigger nothing (no loops between bots), as in Zulip.
+  if (!sender.is_bot && hasMessageSentListeners()) {
+    notifyMessageSent(deps, { id: result.id, sender, stream: target.stream, topic: target.topic, participants: target.participants, mentioned: prepared.mentioned });
+  }
   if (target.snapshot && addressee.type === 'stream') {
     // The sender's state in the topic as this message left it.
     const before = target.snapshot.senderTopic;
@@ -174,6 +191,37 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
     rememberSendSnapshot(deps.knex, addressee.channel!, sender.id, target.topic, { ...target.snapshot, senderTopic: after });
   }
   return result;
+}
+
+/** What a send would store, checked as a send is checked (scheduling a message runs this). */
+export interface CheckedMessage {
+  streamId: number | null;
+  topic: string;
+  /** Direct messages: every participant, sender included. */
+  participantIds: number[];
+  content: string;
+  renderedContent: string;
+}
+
+/** Runs every check of a send, reading on `db`, without storing anything: the errors are the send's. */
+export async function checkMessage(deps: AppDeps, db: Knex, sender: User, request: SendMessageRequest): Promise<CheckedMessage> {
+  const { target, prepared } = await checkSend(deps, db, sender, request, null);
+  return {
+    streamId: target.stream?.id ?? null,
+    topic: target.topic,
+    participantIds: target.participants.map((u) => u.id),
+    content: prepared.content,
+    renderedContent: prepared.rendering.html,
+  };
+}
+
+/**
+ * A send with every check, inside the caller's transaction: its reads, its writes and its events
+ * commit (or roll back) with the caller's other work.
+ */
+export async function sendMessageWithin(deps: AppDeps, uow: UnitOfWork, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+  const { prepared } = await checkSend(deps, uow.trx, sender, request, null);
+  return storeAndPublish(deps, uow, sender, prepared, request);
 }
 
 /** Where a message the server writes itself goes: a channel topic, or a direct conversation. */
@@ -212,13 +260,14 @@ async function resolveDirectRecipients(deps: AppDeps, db: Knex, sender: User, ad
   return users;
 }
 
-function effectiveTopicsPolicy(stream: Stream) {
-  return stream.topics_policy === 'inherit' ? realmTopicsPolicy() : stream.topics_policy;
-}
-
-/** The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. */
-export function checkTopicsPolicy(stream: Stream, topic: string): void {
-  const policy = effectiveTopicsPolicy(stream);
+/**
+ * The topic rules of a channel (Zulip's topics_policy) for a message landing in `topic`. The
+ * organization's policy (which only restricts the empty topic) is read only when it can matter.
+ */
+export async function checkTopicsPolicy(db: Knex, realmId: number, stream: Stream, topic: string): Promise<void> {
+  const inherits = stream.topics_policy === 'inherit';
+  if (inherits && topic !== '') return;
+  const policy = inherits ? await realmTopicsPolicy(db, realmId) : stream.topics_policy;
   if (topic === '' && policy === 'disable_empty_topic') {
     throw errors.badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
   }
@@ -263,7 +312,7 @@ async function channelTarget(
   const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
   if (!open) await accessChannelForPost(db, await getViewer(), stream);
   if (topicError) throw topicError;
-  checkTopicsPolicy(stream, topic);
+  await checkTopicsPolicy(db, deps.realmId, stream, topic);
   if (stream.can_create_topic_group !== everyone) await checkCanCreateTopic(db, await getViewer(), stream, topic);
   const recipientId = await cachedChannelRecipientId(deps.knex, db, deps.realmId, stream.id);
   return { stream, topic, participants: [], recipientId, snapshot: found, recalled: recalled !== undefined };

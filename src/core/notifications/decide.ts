@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
+import { VisibilityPolicy } from '../user-topics/store';
 import { OFFLINE_THRESHOLD_SECS } from '../presence/constants';
 import { decide, RECIPIENT_SETTING_NAMES, RecipientSettings, SubscriptionOverrides } from './rules';
 
@@ -28,20 +29,6 @@ const PERSONAL_FLAGS =
   FLAG_BITS.group_mentioned |
   FLAG_BITS.has_alert_word |
   FLAG_BITS.is_private;
-
-/**
- * Recipients who might be due anything, so that a plain message to a big channel reads only the
- * few rows that matter: personal flags, channel notifications on, or a followed topic. The rules
- * decide the rest.
- */
-const MAY_NOTIFY = `(um.flags & ${PERSONAL_FLAGS}) <> 0
-  OR (m.stream_id IS NOT NULL AND EXISTS (
-        SELECT 1 FROM subscriptions s JOIN user_settings us ON us.user_id = s.user_id
-         WHERE s.user_id = um.user_id AND s.stream_id = m.stream_id AND s.active
-           AND (COALESCE(s.email_notifications, us.enable_stream_email_notifications) OR COALESCE(s.push_notifications, us.enable_stream_push_notifications))))
-  OR (m.stream_id IS NOT NULL AND EXISTS (
-        SELECT 1 FROM user_topics ut
-         WHERE ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND lower(ut.topic_name) = lower(m.topic) AND ut.visibility_policy = 3))`;
 
 interface MessageRow {
   id: number;
@@ -110,9 +97,9 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
     if (messages.length > 0) {
       const rows = (
         await trx.raw(
-          `SELECT um.user_id, um.message_id, um.flags FROM user_messages um JOIN messages m ON m.id = um.message_id
-            WHERE um.message_id = ANY(?::int[]) AND (um.flags & 1) = 0 AND um.user_id <> m.sender_id AND (${MAY_NOTIFY})`,
-          [listParam(messages.map((m) => m.id))],
+          `SELECT um.user_id, um.message_id, um.flags FROM user_messages um
+            WHERE um.message_id = ANY(?::int[]) AND (um.flags & 1) = 0 AND ((um.flags & ${PERSONAL_FLAGS}) <> 0 OR um.user_id = ANY(?::int[]))`,
+          [listParam(messages.map((m) => m.id)), listParam(await channelListeners(trx, messages))],
         )
       ).rows as { user_id: number; message_id: number; flags: number }[];
       const byId = new Map(messages.map((m) => [m.id, m]));
@@ -146,6 +133,29 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
     if (edits.length > 0) await trx.raw('DELETE FROM notification_edits WHERE id = ANY(?::int[])', [listParam(edits.map((e) => e.id))]);
     return fresh.length + edits.length;
   });
+}
+
+/**
+ * Recipients who might be due anything for a channel message without a personal flag: those with
+ * channel notifications on in one of the batch's channels, or following one of its topics. Read
+ * once per pass (a plain message to a big channel then reads only its few rows that matter); the
+ * rules decide exactly.
+ */
+async function channelListeners(trx: Knex, messages: MessageRow[]): Promise<number[]> {
+  const streamIds = [...new Set(messages.flatMap((m) => (m.stream_id === null ? [] : [m.stream_id])))];
+  if (streamIds.length === 0) return [];
+  const rows = (
+    await trx.raw(
+      `SELECT s.user_id FROM subscriptions s JOIN user_settings us ON us.user_id = s.user_id
+        WHERE s.stream_id = ANY(?::int[]) AND s.active
+          AND (COALESCE(s.email_notifications, us.enable_stream_email_notifications) OR COALESCE(s.push_notifications, us.enable_stream_push_notifications))
+       UNION
+       SELECT ut.user_id FROM user_topics ut
+        WHERE ut.stream_id = ANY(?::int[]) AND ut.visibility_policy = ${VisibilityPolicy.FOLLOWED} AND lower(ut.topic_name) = ANY(?::text[])`,
+      [listParam(streamIds), listParam(streamIds), listParam([...new Set(messages.map((m) => m.topic.toLowerCase()))], 'text')],
+    )
+  ).rows as { user_id: number }[];
+  return rows.map((r) => r.user_id);
 }
 
 async function decideFor(

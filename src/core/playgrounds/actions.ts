@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
+import { isRowId } from '../../db/ids';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { checkNotBlank, FieldErrors, INVALID_URL_TEMPLATE } from '../linkifiers/validation';
@@ -73,6 +74,8 @@ export async function addPlayground(deps: AppDeps, actor: User, raw: PlaygroundI
 /** DELETE /realm/playgrounds/{id}. */
 export async function removePlayground(deps: AppDeps, actor: User, id: number): Promise<void> {
   requireAdmin(actor);
+  // Past the id column's range nothing can match (and the database would refuse the value).
+  if (!isRowId(id)) throw errors.badRequest('Invalid playground');
   await inTransaction(deps, deps.realmId, async (uow) => {
     const deleted = await uow.trx('realm_playgrounds').where({ id, realm_id: deps.realmId }).delete().returning('id');
     if (deleted.length === 0) throw errors.badRequest('Invalid playground');

@@ -15,7 +15,13 @@ export type RateDomain =
   /** Password logins, per username; a successful one clears the count. */
   | 'authenticate_by_username'
   /** Failed password logins from one address, whatever the username. */
-  | 'authenticate_by_ip';
+  | 'authenticate_by_ip'
+  /** Password-reset requests, per address asked about (whether or not it has an account). */
+  | 'password_reset_form_by_email'
+  /** Requests that send email to an address the requester names, per client address. */
+  | 'sends_email_by_ip'
+  /** Email-change requests, per user. */
+  | 'email_change_by_user';
 
 export type RateRules = Record<RateDomain, RateRule[]>;
 
@@ -29,6 +35,15 @@ export const DEFAULT_RATE_RULES: RateRules = {
   api_by_ip: [{ seconds: 60, requests: 100 }],
   authenticate_by_username: [{ seconds: 1800, requests: 5 }],
   authenticate_by_ip: [{ seconds: 1800, requests: 50 }],
+  password_reset_form_by_email: [
+    { seconds: 3600, requests: 2 },
+    { seconds: 86400, requests: 5 },
+  ],
+  sends_email_by_ip: [{ seconds: 86400, requests: 5 }],
+  email_change_by_user: [
+    { seconds: 3600, requests: 2 },
+    { seconds: 86400, requests: 5 },
+  ],
 };
 
 /** The environment variable that overrides each domain's rules. */
@@ -37,6 +52,9 @@ export const RATE_RULE_VARIABLES: Record<RateDomain, string> = {
   api_by_ip: 'PARLEY_RATE_LIMIT_API_BY_IP',
   authenticate_by_username: 'PARLEY_RATE_LIMIT_AUTHENTICATE_BY_USERNAME',
   authenticate_by_ip: 'PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP',
+  password_reset_form_by_email: 'PARLEY_RATE_LIMIT_PASSWORD_RESET_FORM_BY_EMAIL',
+  sends_email_by_ip: 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP',
+  email_change_by_user: 'PARLEY_RATE_LIMIT_EMAIL_CHANGE_BY_USER',
 };
 
 /**

@@ -8,12 +8,12 @@ import { REALM_MESSAGE_GROUP_DEFAULTS, REALM_MESSAGE_SETTING_DEFAULTS } from '..
  * Every organization setting POST /register reports as `realm_<name>`: its type, Zulip's default,
  * the fetch type that selects it, and where its value lives.
  *
- * `source` names the feature that stores the setting (its value is read there, see values.ts);
- * `unstored` settings have no storage yet and always hold Zulip's default. Storing one (e.g. for
- * PATCH /realm) means giving it a source; nothing else changes. Defaults of settings stored by
- * other features are taken from those features, so each default is written once.
+ * `source` names where the setting is stored (its value is read and written there, see values.ts
+ * and writers.ts): the organization's row, the tables of the groups or messages features, or the
+ * organization's setting store (`store`, realm_settings). Defaults of settings used by other
+ * features are taken from those features, so each default is written once.
  */
-export type RealmSettingSource = 'realm' | 'channels' | 'groups' | 'messages' | 'unstored';
+export type RealmSettingSource = 'realm' | 'store' | 'groups' | 'messages';
 
 export type PlainValue = boolean | number | string | null;
 
@@ -49,7 +49,7 @@ const prop = (
   kind: RealmPropertySpec['kind'],
   value: PlainValue,
   extra: Partial<RealmPropertySpec> = {},
-): RealmPropertySpec => ({ name, kind, default: value, nullable: value === null, fetchType: 'realm', source: 'unstored', ...extra });
+): RealmPropertySpec => ({ name, kind, default: value, nullable: value === null, fetchType: 'realm', source: 'store', ...extra });
 
 const bool = (name: string, value: boolean, extra: Partial<RealmPropertySpec> = {}) => prop(name, 'bool', value, extra);
 const int = (name: string, value: number | null, extra: Partial<RealmPropertySpec> = {}) => prop(name, 'int', value, extra);
@@ -60,9 +60,9 @@ const group = (
   value: SystemGroupName,
   allowEveryone: boolean,
   extra: Partial<RealmGroupSpec> = {},
-): RealmGroupSpec => ({ name, kind: 'group', default: value, allowNobody: true, allowEveryone, fetchType: 'realm', source: 'unstored', ...extra });
+): RealmGroupSpec => ({ name, kind: 'group', default: value, allowNobody: true, allowEveryone, fetchType: 'realm', source: 'store', ...extra });
 
-const fromChannels = { source: 'channels' } as const;
+const fromChannels = { source: 'store' } as const;
 const fromMessages = { source: 'messages' } as const;
 const groupsDefault = (name: string) => REALM_GROUP_SETTINGS[name].defaultValue as SystemGroupName;
 const nullable = (nullableValue: boolean) => ({ nullable: nullableValue });
@@ -141,7 +141,7 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   }),
   group('can_add_custom_emoji_group', 'role:members', false),
   group('can_add_subscribers_group', REALM_CHANNEL_POLICY_DEFAULTS.can_add_subscribers_group, false, fromChannels),
-  group('can_create_bots_group', 'role:members', false),
+  group('can_create_bots_group', 'role:members', false, { source: 'groups' }),
   group('can_create_groups', groupsDefault('can_create_groups'), false, { source: 'groups' }),
   group('can_create_private_channel_group', REALM_CHANNEL_POLICY_DEFAULTS.can_create_private_channel_group, false, fromChannels),
   group('can_create_public_channel_group', REALM_CHANNEL_POLICY_DEFAULTS.can_create_public_channel_group, false, fromChannels),
@@ -150,10 +150,9 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
     requireSystemGroup: true,
     allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
   }),
-  group('can_create_write_only_bots_group', 'role:members', false),
+  group('can_create_write_only_bots_group', 'role:members', false, { source: 'groups' }),
   group('can_delete_any_message_group', REALM_MESSAGE_GROUP_DEFAULTS.can_delete_any_message_group, false, fromMessages),
   group('can_delete_own_message_group', REALM_MESSAGE_GROUP_DEFAULTS.can_delete_own_message_group, true, fromMessages),
-  // The invitations feature enforces these two defaults (canInviteByEmail, canCreateMultiuseInvite).
   group('can_invite_users_group', 'role:members', false),
   group('can_manage_all_groups', groupsDefault('can_manage_all_groups'), false, { source: 'groups', allowNobody: false }),
   group('can_manage_billing_group', 'role:administrators', false, { allowNobody: false }),

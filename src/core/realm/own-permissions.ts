@@ -1,31 +1,60 @@
 import type { RegisterState, StateSlice } from '../../realtime/state';
-import { cachedSystemGroupIds, recursiveGroupIdsOf, SystemGroupIds } from '../channels/group-settings';
-import { holdsRealmPolicy, webPublicChannelsEnabled } from '../channels/realm-policy';
+import { cachedSystemGroupIds, holdsGroupSetting, recursiveGroupIdsOf, SystemGroupIds } from '../channels/group-settings';
+import type { GroupSettingValue } from '../groups/setting-values';
 import { SYSTEM_GROUPS } from '../groups/system-groups';
-import { canInviteByEmail } from '../invites/access';
 import type { User } from '../users/model';
-import { Role } from '../users/roles';
+import { isGuestRole, Role } from '../users/roles';
+import { REALM_SETTINGS_BY_NAME, RealmGroupSpec } from './catalog';
+import { storedRealmSettings } from './setting-store';
 
 type Holder = Pick<User, 'id' | 'role'>;
 
+/** The organization settings these permissions derive from. */
+const POLICIES = [
+  'can_create_public_channel_group',
+  'can_create_private_channel_group',
+  'can_create_web_public_channel_group',
+  'can_add_subscribers_group',
+  'can_invite_users_group',
+] as const;
+type Policy = (typeof POLICIES)[number];
+
+interface Policies {
+  values: Record<Policy, GroupSettingValue>;
+  spectatorAccess: boolean;
+}
+
 /**
- * What the requester may do under the organization's policies (fetch type `realm_user`), asked of
- * the features that enforce them: channel creation and adding subscribers (channels), invitations
- * (invites).
+ * What the requester may do under the organization's policies (fetch type `realm_user`): channel
+ * creation, adding subscribers, invitations.
  */
-function permissions(user: Holder, groupIds: Set<number>, systemGroups: SystemGroupIds): RegisterState {
-  const holds = (policy: Parameters<typeof holdsRealmPolicy>[3]) => holdsRealmPolicy(user, groupIds, systemGroups, policy);
+function permissions(user: Holder, groupIds: Set<number>, policies: Policies): RegisterState {
+  const holds = (policy: Policy) => {
+    const spec = REALM_SETTINGS_BY_NAME.get(policy) as RealmGroupSpec;
+    if (!spec.allowEveryone && isGuestRole(user.role)) return false;
+    return holdsGroupSetting(user, groupIds, policies.values[policy]);
+  };
   const isPublic = holds('can_create_public_channel_group');
   const isPrivate = holds('can_create_private_channel_group');
-  const isWebPublic = webPublicChannelsEnabled() && holds('can_create_web_public_channel_group');
+  const isWebPublic = policies.spectatorAccess && holds('can_create_web_public_channel_group');
   return {
     can_create_public_streams: isPublic,
     can_create_private_streams: isPrivate,
     can_create_web_public_streams: isWebPublic,
     can_create_streams: isPublic || isPrivate || isWebPublic,
     can_subscribe_other_users: holds('can_add_subscribers_group'),
-    can_invite_others_to_realm: canInviteByEmail(user as User),
+    can_invite_others_to_realm: holds('can_invite_users_group'),
   };
+}
+
+async function loadPolicies(db: Parameters<typeof storedRealmSettings>[0], realmId: number, systemGroups: SystemGroupIds): Promise<Policies> {
+  const stored = await storedRealmSettings(db, realmId);
+  const values = {} as Record<Policy, GroupSettingValue>;
+  for (const policy of POLICIES) {
+    const spec = REALM_SETTINGS_BY_NAME.get(policy) as RealmGroupSpec;
+    values[policy] = (stored[policy] as GroupSettingValue | undefined) ?? systemGroups[spec.default];
+  }
+  return { values, spectatorAccess: stored.enable_spectator_access === true };
 }
 
 /**
@@ -46,6 +75,8 @@ const CONTEXT = Symbol('ownPermissionsContext');
 
 interface Context {
   systemGroups: SystemGroupIds;
+  policies: Policies;
+  role: number;
   /** The requester's groups other than system groups, which roles do not change. */
   otherGroups: number[];
 }
@@ -56,17 +87,28 @@ export const ownPermissionsSlice: StateSlice = {
     const systemGroups = await cachedSystemGroupIds(deps.knex, deps.knex, deps.realmId);
     const groupIds = await recursiveGroupIdsOf(deps.knex, me.id);
     const systemIds = new Set(Object.values(systemGroups));
-    const state = permissions(me, groupIds, systemGroups);
-    const context: Context = { systemGroups, otherGroups: [...groupIds].filter((id) => !systemIds.has(id)) };
+    const policies = await loadPolicies(deps.knex, deps.realmId, systemGroups);
+    const state = permissions(me, groupIds, policies);
+    const context: Context = { systemGroups, policies, role: me.role, otherGroups: [...groupIds].filter((id) => !systemIds.has(id)) };
     (state as Record<symbol, unknown>)[CONTEXT] = context;
     return state;
   },
   apply(state, event, me) {
-    if (event.type !== 'realm_user' || event.op !== 'update') return;
-    const person = event.person as { user_id: number; role?: number };
     const context = (state as Record<symbol, unknown>)[CONTEXT] as Context | undefined;
-    if (person.user_id !== me.id || person.role === undefined || !context) return;
-    const groupIds = new Set([...context.otherGroups, ...roleGroupIds(person.role, context.systemGroups)]);
-    Object.assign(state, permissions({ id: me.id, role: person.role }, groupIds, context.systemGroups));
+    if (!context) return;
+    if (event.type === 'realm_user' && event.op === 'update') {
+      const person = event.person as { user_id: number; role?: number };
+      if (person.user_id !== me.id || person.role === undefined) return;
+      context.role = person.role;
+    } else if (event.type === 'realm' && event.op === 'update_dict' && event.data && typeof event.data === 'object') {
+      const data = event.data as Record<string, unknown>;
+      for (const policy of POLICIES) if (policy in data) context.policies.values[policy] = data[policy] as GroupSettingValue;
+    } else if (event.type === 'realm' && event.op === 'update' && event.property === 'enable_spectator_access') {
+      context.policies.spectatorAccess = event.value === true;
+    } else {
+      return;
+    }
+    const groupIds = new Set([...context.otherGroups, ...roleGroupIds(context.role, context.systemGroups)]);
+    Object.assign(state, permissions({ id: me.id, role: context.role }, groupIds, context.policies));
   },
 };

@@ -121,8 +121,12 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     realm_logo_source: 'D',
     realm_night_logo_url: `${config.externalUrl}/static/images/logo/zulip-org-logo.svg?version=0`,
     realm_night_logo_source: 'D',
-    // Only email and password sign-in exists here.
-    realm_authentication_methods: { Email: { enabled: true, available: true } },
+    // Email and password sign-in, plus the directory and single sign-on when configured.
+    realm_authentication_methods: {
+      Email: { enabled: true, available: true },
+      ...(config.ldap ? { LDAP: { enabled: true, available: true } } : {}),
+      ...(config.oidc ? { 'OpenID Connect': { enabled: true, available: true } } : {}),
+    },
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_available_video_chat_providers: {

@@ -11,17 +11,9 @@ const constant = (fetchType: string, values: Record<string, unknown>): StateSlic
 });
 
 export const unmodeledSlices: StateSlice[] = [
-  // No bots besides the system bots (which are in cross_realm_bots).
-  constant('realm_bot', { realm_bots: [] }),
   constant('realm_embedded_bots', { realm_embedded_bots: [] }),
-  constant('realm_incoming_webhook_bots', { realm_incoming_webhook_bots: [] }),
-  // No default channels or default channel groups.
-  constant('default_streams', { realm_default_streams: [] }),
+  // No default channel groups.
   constant('default_stream_groups', { realm_default_stream_groups: [] }),
-  constant('scheduled_messages', { scheduled_messages: [] }),
-  constant('reminders', { reminders: [] }),
-  // Sign-up is by invitation only, so no email domains are configured.
-  constant('realm_domains', { realm_domains: [] }),
   constant('onboarding_steps', { onboarding_steps: [], navigation_tour_video_url: null }),
   constant('video_calls', { has_zoom_token: false }),
   constant('giphy', { giphy_api_key: '' }),

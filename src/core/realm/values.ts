@@ -2,13 +2,14 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { cachedSystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupIds } from '../channels/group-settings';
-import { realmPolicyGroupId, realmTopicsPolicy } from '../channels/realm-policy';
 import { storedRealmGroupSettings } from '../groups/realm-settings';
 import type { GroupSettingValue } from '../groups/setting-values';
 import { loadRealmMessageSettings } from '../messages/realm-settings';
 import { EDIT_HISTORY_POLICY_NAMES, PlainValue, REALM_SETTINGS, RealmSettingSource } from './catalog';
 import type { Realm } from './model';
 import { getRealm } from './queries';
+import { inParallel } from '../../db/in-parallel';
+import { storedRealmSettings } from './setting-store';
 
 export type RealmSettingValue = PlainValue | GroupSettingValue;
 export type RealmSettingValues = Record<string, RealmSettingValue>;
@@ -20,17 +21,9 @@ interface ReadContext {
 }
 
 /** Each source's stored values, read where the owning feature keeps them. */
-const READERS: Record<Exclude<RealmSettingSource, 'unstored'>, (ctx: ReadContext) => Promise<RealmSettingValues>> = {
+const READERS: Record<RealmSettingSource, (ctx: ReadContext) => Promise<RealmSettingValues>> = {
   realm: async ({ realm }) => ({ name: realm.name, description: realm.description }),
-  channels: async ({ systemGroups }) => ({
-    topics_policy: realmTopicsPolicy(),
-    can_add_subscribers_group: realmPolicyGroupId(systemGroups, 'can_add_subscribers_group'),
-    can_create_private_channel_group: realmPolicyGroupId(systemGroups, 'can_create_private_channel_group'),
-    can_create_public_channel_group: realmPolicyGroupId(systemGroups, 'can_create_public_channel_group'),
-    can_create_web_public_channel_group: realmPolicyGroupId(systemGroups, 'can_create_web_public_channel_group'),
-    can_set_delete_message_policy_group: realmPolicyGroupId(systemGroups, 'can_set_delete_message_policy_group'),
-    can_set_topics_policy_group: realmPolicyGroupId(systemGroups, 'can_set_topics_policy_group'),
-  }),
+  store: ({ db, realm }) => storedRealmSettings(db, realm.id) as Promise<RealmSettingValues>,
   groups: ({ db, realm, systemGroups }) => storedRealmGroupSettings(db, realm.id, systemGroups),
   messages: async ({ db, realm, systemGroups }) => {
     const settings = await loadRealmMessageSettings(db, realm.id, systemGroups);
@@ -46,19 +39,19 @@ const READERS: Record<Exclude<RealmSettingSource, 'unstored'>, (ctx: ReadContext
   },
 };
 
-const SOURCES = [...new Set(REALM_SETTINGS.map((s) => s.source))].filter((s): s is keyof typeof READERS => s !== 'unstored');
+const SOURCES = [...new Set(REALM_SETTINGS.map((s) => s.source))];
 
 /**
- * The current value of every catalog setting: what its feature stores, else Zulip's default (for
- * group settings, the id of the default system group).
+ * The current value of every catalog setting: what is stored, else Zulip's default (for group
+ * settings, the id of the default system group).
  */
 export async function loadRealmSettingValues(db: Knex, realm: Realm, systemGroups: SystemGroupIds): Promise<RealmSettingValues> {
   const ctx = { db, realm, systemGroups };
-  // The readers use the pool (never a transaction's connection), so they may run side by side.
-  const stored: RealmSettingValues = Object.assign({}, ...(await Promise.all(SOURCES.map((source) => READERS[source](ctx)))));
+  // On the pool the readers run side by side; in a transaction, one after another.
+  const stored: RealmSettingValues = Object.assign({}, ...(await inParallel(db, SOURCES.map((source) => () => READERS[source](ctx)))));
   const out: RealmSettingValues = {};
   for (const spec of REALM_SETTINGS) {
-    if (spec.source !== 'unstored' && !(spec.name in stored)) throw new Error(`realm setting ${spec.name} not provided by ${spec.source}`);
+    if (spec.source !== 'store' && !(spec.name in stored)) throw new Error(`realm setting ${spec.name} not provided by ${spec.source}`);
     if (spec.name in stored) out[spec.name] = stored[spec.name];
     else out[spec.name] = spec.kind === 'group' ? systemGroups[spec.default] : spec.default;
   }

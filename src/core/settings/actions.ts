@@ -8,7 +8,9 @@ import { requireAdmin } from '../users/access';
 import { renameSelf } from '../users/actions';
 import { hashPassword, verifyPassword } from '../users/credentials';
 import { User } from '../users/model';
-import { checkFullName, checkPassword } from '../users/validation';
+import { checkFullName } from '../users/validation';
+import { startEmailChange } from '../accounts/email-change';
+import { countPasswordAttempt, isStrongPassword } from '../accounts/password-policy';
 import { SETTINGS_BY_NAME, SettingsMap } from './catalog';
 import { activeViewers, emitEmailVisibilityChange, groupByApiEmail } from './email-visibility';
 import { realmDefaultsEvent, userSettingsEvent } from './events';
@@ -22,6 +24,8 @@ export interface OwnSettingsChanges {
   timezone?: string;
   oldPassword?: string;
   newPassword?: string;
+  /** A new address: confirmed through a link sent to it before it takes effect. */
+  email?: string;
 }
 
 /** Only the values that differ from what is stored: unchanged settings cause no event. */
@@ -46,16 +50,14 @@ export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnS
   if (changes.newPassword !== undefined) {
     // Argon2 is slow on purpose: hash before the transaction starts.
     const stored = await User.query(deps.knex).findById(user.id);
+    await countPasswordAttempt(deps, user.delivery_email);
     if (!(await verifyPassword(changes.oldPassword ?? '', stored?.password_hash ?? null))) {
       throw errors.badRequest('Wrong password!');
     }
-    try {
-      checkPassword(changes.newPassword);
-    } catch {
-      throw errors.badRequest('New password is too weak!');
-    }
+    if (!isStrongPassword(changes.newPassword)) throw errors.badRequest('New password is too weak!');
     passwordHash = await hashPassword(changes.newPassword);
   }
+  if (changes.email !== undefined) await startEmailChange(deps, user, changes.email);
 
   await inTransaction(deps, deps.realmId, async (uow) => {
     const me = await User.query(uow.trx).findById(user.id).throwIfNotFound();

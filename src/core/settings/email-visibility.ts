@@ -60,17 +60,22 @@ export function emitEmailVisibilityChange(
  */
 export function emitAddressSight(uow: UnitOfWork, config: Config, target: User, recipients: number[], visible: boolean): void {
   if (recipients.length === 0) return;
+  const avatar = avatarFields(config, target);
+  const deliveryEmail = visible ? target.delivery_email : null;
+  const apiEmail = visible ? target.delivery_email : placeholderEmail(config, target.id);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: deliveryEmail } }, recipients);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: apiEmail } }, recipients);
+  uow.emit({ type: 'realm_user', op: 'update', person: avatar }, recipients);
+}
+
+/** The avatar of a realm_user update, as a client that does not compute gravatars needs it. */
+export function avatarFields(config: Config, target: User): Record<string, unknown> {
   const avatarUrl = userDict(config, null, target, { clientGravatar: false, includeProfileData: false }).avatar_url as string;
-  const avatar = {
+  return {
     avatar_source: target.avatar_source,
     avatar_url: avatarUrl,
     avatar_url_medium: mediumAvatarUrl(avatarUrl),
     avatar_version: target.avatar_version,
     user_id: target.id,
   };
-  const deliveryEmail = visible ? target.delivery_email : null;
-  const apiEmail = visible ? target.delivery_email : placeholderEmail(config, target.id);
-  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: deliveryEmail } }, recipients);
-  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: apiEmail } }, recipients);
-  uow.emit({ type: 'realm_user', op: 'update', person: avatar }, recipients);
 }

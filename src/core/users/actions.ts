@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { subscribeToDefaultChannels } from '../default-channels/actions';
 import type { AppDeps } from '../../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
@@ -17,7 +18,7 @@ import {
   requireOwnerFor,
 } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
-import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps } from './lifecycle';
+import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps, runRenameSteps } from './lifecycle';
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
@@ -35,6 +36,8 @@ export interface NewUser {
   role?: RoleValue;
   canCreateUsers?: boolean;
   timezone?: string;
+  /** Subscribe the account to the default channels (true unless said otherwise). */
+  defaultChannels?: boolean;
 }
 
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
@@ -49,33 +52,48 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
   const user = await inTransaction(deps, deps.realmId, async (uow) => {
     // Checked again: another request may have taken the address while the password was hashed.
     if (await emailInUse(uow.trx, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
-    let created: User;
-    try {
-      created = await User.query(uow.trx).insertAndFetch({
-        realm_id: deps.realmId,
+    const created = await insertAccount(
+      deps,
+      uow,
+      {
         delivery_email: email,
         full_name: fullName,
         role: input.role ?? Role.MEMBER,
         password_hash: passwordHash,
         can_create_users: input.canCreateUsers ?? false,
         timezone: input.timezone ?? '',
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw errors.badRequest('Email is already in use.');
-      throw error;
-    }
-    // New accounts start from the organization's default settings.
-    created = await applyDefaultsToNewUser(uow.trx, created);
-    await storeKey(uow, created.id, apiKey);
-    const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
-    await emitPersonAdd(deps, uow, created);
-    await emitRoleMembershipMoves(uow, created.id, moves);
+      },
+      apiKey,
+      'Email is already in use.',
+    );
+    if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
     return created;
   });
   return { user, apiKey };
 }
 
-async function emailInUse(db: Knex, realmId: number, email: string): Promise<boolean> {
+/**
+ * Writes a new account (a person's or a bot's) with its API key, its organization's default
+ * settings and its role group, and tells everyone. `takenMessage` answers a lost race for the address.
+ */
+export async function insertAccount(deps: AppDeps, uow: UnitOfWork, row: Partial<User>, apiKey: string, takenMessage: string): Promise<User> {
+  let created: User;
+  try {
+    created = await User.query(uow.trx).insertAndFetch({ ...row, realm_id: deps.realmId });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.badRequest(takenMessage);
+    throw error;
+  }
+  // New accounts start from the organization's default settings.
+  created = await applyDefaultsToNewUser(uow.trx, created);
+  await storeKey(uow, created.id, apiKey);
+  const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
+  await emitPersonAdd(deps, uow, created);
+  await emitRoleMembershipMoves(uow, created.id, moves);
+  return created;
+}
+
+export async function emailInUse(db: Knex, realmId: number, email: string): Promise<boolean> {
   const found = await User.query(db).where('realm_id', realmId).whereRaw('lower(delivery_email) = lower(?)', [email]).first();
   return found !== undefined;
 }
@@ -135,6 +153,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
     if (finishRoleChange) await finishRoleChange(Object.assign(new User(), target, { role: patch.role }));
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
+      await runRenameSteps(uow, Object.assign(new User(), target, { full_name: patch.full_name }));
     }
   });
 }
@@ -177,15 +196,20 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
     if (isOwnerRole(target.role) && !target.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
-    await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
-    target.is_active = false;
-    // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
-    await runDeactivationSteps(uow, target);
-    // Told to the accounts still active afterwards.
-    const recipients = await activeUserIds(uow.trx, deps.realmId);
-    forgetAuthAfterCommit(deps, uow, target.id);
-    uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
+    await deactivateAccount(deps, uow, target);
   });
+}
+
+/** Deactivates an active account once its deactivation was allowed, with every feature's steps and events. */
+export async function deactivateAccount(deps: AppDeps, uow: UnitOfWork, target: User): Promise<void> {
+  await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
+  target.is_active = false;
+  // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
+  await runDeactivationSteps(uow, target, deps);
+  // Told to the accounts still active afterwards.
+  const recipients = await activeUserIds(uow.trx, deps.realmId);
+  forgetAuthAfterCommit(deps, uow, target.id);
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: false } }, recipients);
 }
 
 export async function reactivateUser(deps: AppDeps, actor: User | null, userId: number): Promise<void> {

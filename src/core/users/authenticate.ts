@@ -6,12 +6,14 @@ import { API_KEY_RE, apiKeyMatches, hashApiKey, sha256Hex, verifyPassword } from
 import { User } from './model';
 import { issueApiKey } from './actions';
 import { placeholderEmail } from './view';
+import { ldapLogin } from '../accounts/ldap-login';
 
 // Authentication failures are 401s that name the Basic scheme, as Zulip's are. Zulip's server
 // answers each of them with the code UNAUTHORIZED, keeping the reason in the message.
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
 const authError = (msg: string) => new ApiError('UNAUTHORIZED', msg, 401, {}, WWW_AUTHENTICATE);
 export const invalidApiKey = () => authError('Invalid API key');
+export const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401, {}, WWW_AUTHENTICATE);
 
 /**
  * Resolves an email and API key to an active account of an active realm. The address may be the
@@ -33,6 +35,15 @@ export async function authenticateApiKey(deps: AppDeps, email: string, apiKey: s
   return user;
 }
 
+/** An incoming webhook's `api_key` parameter: the key alone names its account (Zulip's validate_api_key for webhooks). */
+export async function authenticateKeyOnly(deps: AppDeps, apiKey: string): Promise<User> {
+  apiKey = apiKey.trim();
+  if (!API_KEY_RE.test(apiKey)) throw invalidApiKey();
+  const owner = await findKeyOwner(deps, apiKey);
+  if (!owner) throw invalidApiKey();
+  return activeAccount(owner);
+}
+
 /**
  * The account behind credentials that were accepted moments ago, while the cache still vouches for
  * them (every change to keys, addresses or accounts empties it): no parsing, no database, no address
@@ -43,8 +54,8 @@ export function rememberedAuthentication(deps: AppDeps, credentials: string): Us
   return owner && activeAccount(owner);
 }
 
-function activeAccount({ user, realmDeactivated }: KeyOwner): User {
-  if (realmDeactivated) throw authError('This organization has been deactivated');
+function activeAccount({ user, realmDeactivated: deactivatedRealm }: KeyOwner): User {
+  if (deactivatedRealm) throw realmDeactivated();
   if (!user.is_active) throw authError('Account is deactivated');
   // A fresh instance per request: handlers may treat it as their own.
   return User.fromDatabaseJson(user);
@@ -80,22 +91,36 @@ export async function loginWithPassword(
   password: string,
   address?: string,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
+  const user = await checkPasswordLogin(deps, username, password, address);
+  const apiKey = await issueApiKey(deps, user.id);
+  return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
+}
+
+/** The account an email and password log in to, with loginWithPassword's limits and refusals. */
+export async function checkPasswordLogin(deps: AppDeps, username: string, password: string, address?: string): Promise<User> {
   const key = username.trim().toLowerCase();
   const limits = deps.rateLimits;
   if (address !== undefined) await limits.check('authenticate_by_ip', address);
   await limits.hit('authenticate_by_username', key);
+  const realm = await deps.knex('realms').where({ id: deps.realmId }).first('deactivated');
+  // With a directory configured it is asked first; accounts with a password here still work.
+  const fromDirectory = await ldapLogin(deps, username, password);
+  if (fromDirectory && !realm?.deactivated) {
+    await limits.clear('authenticate_by_username', key);
+    return fromDirectory;
+  }
   const user = await User.query(deps.knex)
     .where('realm_id', deps.realmId)
     .whereRaw('lower(delivery_email) = ?', [key])
     .first();
-  const realm = await deps.knex('realms').where({ id: deps.realmId }).first('deactivated');
   const ok = await verifyPassword(password, user?.password_hash ?? null);
   if (!user || !ok || !user.is_active || realm?.deactivated) {
     if (address !== undefined) await limits.record('authenticate_by_ip', address);
+    // Only the right password learns that the organization is deactivated.
+    if (user && ok && user.is_active && realm?.deactivated) throw realmDeactivated();
     throw authenticationFailed();
   }
   await limits.clear('authenticate_by_username', key);
-  const apiKey = await issueApiKey(deps, user.id);
-  return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
+  return user;
 }
 

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { User } from './model';
 
@@ -9,8 +10,10 @@ import type { User } from './model';
  * because they depend on the users feature and it cannot import them.
  */
 export interface AccountLifecycleSteps {
-  deactivated?(uow: UnitOfWork, user: User): Promise<void>;
+  deactivated?(uow: UnitOfWork, user: User, deps: AppDeps): Promise<void>;
   reactivated?(uow: UnitOfWork, user: User): Promise<void>;
+  /** After an administrator renamed the account (its realm_user event is queued). */
+  renamed?(uow: UnitOfWork, user: User): Promise<void>;
   /**
    * Runs before a role change is written (to note what the account could do); the step it returns
    * runs after the change and its realm_user and group events.
@@ -24,12 +27,16 @@ export function registerAccountLifecycleSteps(steps: AccountLifecycleSteps): voi
   if (!registered.includes(steps)) registered.push(steps);
 }
 
-export async function runDeactivationSteps(uow: UnitOfWork, user: User): Promise<void> {
-  for (const steps of registered) await steps.deactivated?.(uow, user);
+export async function runDeactivationSteps(uow: UnitOfWork, user: User, deps: AppDeps): Promise<void> {
+  for (const steps of registered) await steps.deactivated?.(uow, user, deps);
 }
 
 export async function runReactivationSteps(uow: UnitOfWork, user: User): Promise<void> {
   for (const steps of registered) await steps.reactivated?.(uow, user);
+}
+
+export async function runRenameSteps(uow: UnitOfWork, user: User): Promise<void> {
+  for (const steps of registered) await steps.renamed?.(uow, user);
 }
 
 /** Notes the registered features' view of the account before its role changes; call the result after. */

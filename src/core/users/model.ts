@@ -21,6 +21,10 @@ export class User extends Model {
   avatar_version!: number;
   can_create_users!: boolean;
   email_address_visibility!: number;
+  /** Bots' defaults (Zulip's bot settings); null when unset. */
+  default_sending_stream_id!: number | null;
+  default_events_register_stream_id!: number | null;
+  default_all_public_streams!: boolean;
 }
 
 /** The account a request is made as, after authentication. */

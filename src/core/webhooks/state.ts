@@ -1,0 +1,17 @@
+import type { StateSlice } from '../../realtime/state';
+import { INTEGRATIONS } from './registry';
+
+/** realm_incoming_webhook_bots: the integrations this server offers (constant). */
+export const incomingWebhookBotsSlice: StateSlice = {
+  fetchTypes: ['realm_incoming_webhook_bots'],
+  async fetch() {
+    return {
+      realm_incoming_webhook_bots: [...INTEGRATIONS.values()].map((i) => ({
+        name: i.name,
+        display_name: i.displayName,
+        all_event_types: i.allEventTypes === null ? null : [...i.allEventTypes],
+        config_options: [],
+      })),
+    };
+  },
+};

@@ -1,0 +1,105 @@
+import { assertSuccess, client } from '../helpers/api';
+import { Cast, makeCast } from '../helpers/cast';
+import { verifyActionFor } from '../helpers/events';
+import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+
+// Every bot change, replayed on register snapshots of its owner, an administrator and a bystander
+// (who hears realm_user changes only), must equal a fresh register.
+let ts: TestServer;
+let cast: Cast<'admin' | 'alice' | 'bob' | 'carol'>;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  cast = await makeCast(ts, ['admin', 'alice', 'bob', 'carol']);
+  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] }));
+  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden' }], invite_only: true }));
+}, SERVER_HOOK_TIMEOUT);
+afterAll(async () => {
+  await ts.close();
+}, SERVER_HOOK_TIMEOUT);
+
+const watchers = () => [cast.alice, cast.admin, cast.bob];
+const watch = (action: () => Promise<unknown>, users: TestUser[] = watchers()) => verifyActionFor(ts, users, action as never, { clientGravatar: false });
+
+let counter = 0;
+async function botOf(owner: TestUser, extra: Record<string, unknown> = {}): Promise<number> {
+  counter += 1;
+  return assertSuccess(await client(ts, owner).post('/bots', { full_name: `Event Bot ${counter}`, short_name: `event${counter}`, ...extra })).user_id;
+}
+
+test('creating a bot: realm_user add for everyone, realm_bot add for its owner and the administrators', async () => {
+  const [alice, admin, bob] = await watch(() =>
+    client(ts, cast.alice).post('/bots', { full_name: 'Created Bot', short_name: 'created', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/hook') }),
+  );
+  const botAdd = (events: Record<string, any>[]) => events.find((e) => e.type === 'realm_bot');
+  expect(botAdd(alice)).toMatchObject({
+    op: 'add',
+    bot: {
+      full_name: 'Created Bot',
+      bot_type: 3,
+      owner_id: cast.alice.id,
+      is_active: true,
+      services: [{ base_url: 'http://127.0.0.1:9/hook', interface: 1, token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) }],
+    },
+  });
+  expect(botAdd(alice)!.bot).not.toHaveProperty('api_key');
+  expect(botAdd(admin)).toMatchObject({ op: 'add' });
+  expect(botAdd(bob)).toBeUndefined();
+  expect(bob.find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: cast.alice.id } });
+});
+
+test('renaming, default channels, all public channels, service URL', async () => {
+  const id = await botOf(cast.alice, { bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/a') });
+  await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { full_name: 'Renamed Event Bot' }));
+  await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { default_sending_stream: 'general', default_all_public_streams: true }));
+  await watch(() => client(ts, cast.admin).patch(`/bots/${id}`, { default_sending_stream: '' }));
+  const [alice] = await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { service_payload_url: JSON.stringify('http://127.0.0.1:9/b'), service_interface: 2 }));
+  expect(alice).toEqual([expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: id, services: [expect.objectContaining({ base_url: 'http://127.0.0.1:9/b', interface: 2 })] } })]);
+});
+
+test('a private default channel', async () => {
+  const id = await botOf(ts.owner);
+  const [owner, admin, bob] = await watch(() => client(ts, ts.owner).patch(`/bots/${id}`, { default_sending_stream: 'hidden' }), [ts.owner, cast.admin, cast.bob]);
+  expect(owner).toHaveLength(1);
+  expect(admin).toHaveLength(1);
+  expect(bob).toEqual([]);
+});
+
+test('changing the owner between members and to an administrator', async () => {
+  const id = await botOf(cast.alice);
+  const [alice, admin, bob] = await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { bot_owner_id: cast.bob.id }));
+  expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/delete', 'realm_user/update']);
+  expect(admin.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
+  expect(bob.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/add', 'realm_user/update']);
+  await watch(() => client(ts, cast.bob).patch(`/bots/${id}`, { bot_owner_id: cast.admin.id }));
+});
+
+test('role changes through PATCH /bots', async () => {
+  const id = await botOf(cast.alice);
+  await watch(() => client(ts, cast.admin).patch(`/bots/${id}`, { role: 300 }));
+});
+
+test('deactivating and reactivating a bot', async () => {
+  const id = await botOf(cast.alice);
+  const [alice] = await watch(() => client(ts, cast.alice).delete(`/bots/${id}`));
+  expect(alice).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: id, is_active: false } }),
+      expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: id, is_active: false } }),
+    ]),
+  );
+  await watch(() => client(ts, cast.admin).post(`/users/${id}/reactivate`));
+});
+
+test('deactivating a person deactivates their bots, as everyone sees', async () => {
+  const dave = await makeUser(ts, 400);
+  await botOf(dave);
+  await botOf(dave);
+  await watch(() => client(ts, ts.owner).delete(`/users/${dave.id}`), [cast.admin, cast.bob]);
+});
+
+test('an administrator renaming a bot through PATCH /users/{id}', async () => {
+  const id = await botOf(cast.alice);
+  const [alice] = await watch(() => client(ts, cast.admin).patch(`/users/${id}`, { full_name: 'Renamed By Admin' }));
+  expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
+});
