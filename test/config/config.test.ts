@@ -13,6 +13,7 @@ describe('defaults', () => {
       ownerEmail: 'owner@example.com',
       ownerPassword: null,
       redisUrl: null,
+      retentionIntervalSeconds: 3600,
       schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
