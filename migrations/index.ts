@@ -17,6 +17,7 @@ import * as userMessagesWithoutForeignKeys from './20261122000000_user_messages_
 import * as channelSendStateVersion from './20261122010000_channel_send_state_version';
 import * as userStatusMutedUsersAlertWords from './20261125200000_user_status_muted_users_alert_words';
 import * as linkifiersPlaygroundsDeviceTokens from './20261125200000_linkifiers_playgrounds_device_tokens';
+import * as attachments from './20261126010000_attachments';
 import * as realmAdministration from './20261126020000_realm_administration';
 import * as bots from './20261126030000_bots';
 import * as scheduledMessages from './20261126040000_scheduled_messages';
@@ -43,6 +44,7 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261122010000_channel_send_state_version', module: channelSendStateVersion },
   { name: '20261125200000_user_status_muted_users_alert_words', module: userStatusMutedUsersAlertWords },
   { name: '20261125200000_linkifiers_playgrounds_device_tokens', module: linkifiersPlaygroundsDeviceTokens },
+  { name: '20261126010000_attachments', module: attachments },
   { name: '20261126020000_realm_administration', module: realmAdministration },
   { name: '20261126030000_bots', module: bots },
   { name: '20261126040000_scheduled_messages', module: scheduledMessages },

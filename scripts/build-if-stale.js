@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 // `npm start` runs this first: it compiles (as `npm run build` does) only when a source is newer
 // than the last build this script made, so a restart does not wait for tsc.
-'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'migrations', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const inputs = ['src', 'migrations', 'bench', 'web', 'scripts/build-graphiql.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 /** Newest modification time (ms) under `file`, 0 when it does not exist. */
 function newest(file) {
@@ -39,6 +38,8 @@ const started = new Date();
 const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 if (result.status !== 0) process.exit(result.status ?? 1);
+const page = spawnSync(process.execPath, [path.join(root, 'scripts/build-graphiql.js')], { stdio: 'inherit', cwd: root });
+if (page.status !== 0) process.exit(page.status ?? 1);
 fs.mkdirSync(path.dirname(stamp), { recursive: true });
 fs.writeFileSync(stamp, '');
 fs.utimesSync(stamp, started, started);

@@ -8,13 +8,18 @@ import { serveRealmEmojiImage, serveServerEmojiData } from './rest/emoji';
 import { isRestUrl, restRequestHandler, sendError, sendInternalError } from './rest/router';
 import { routes } from './rest/routes';
 import { Metrics } from './ops/metrics';
-import { opsRouter, timeExpressRequests } from './ops/routes';
+import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { unsubscribeRouter } from './web/unsubscribe';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
+import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
+import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
+import { serveRealmImage } from './rest/realm-images';
+import { graphiqlRouter } from './web/graphiql';
+import { corsHandler } from './rest/cors';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -34,13 +39,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(timeExpressRequests(metrics));
+  app.use(observeExpressRequests(metrics));
   app.use(opsRouter(deps, metrics));
+  app.use(graphiqlRouter());
   const graphql = await graphQLHandler(deps, metrics);
   app.use('/graphql', ...graphql.handler);
 
   app.get('/user_avatars/:realmId/emoji/images/:fileName', serveRealmEmojiImage(deps));
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
+  app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
+  app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
+  app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
+  app.get('/user_avatars/:realmId/realm/:fileName', serveRealmImage(deps));
+  app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));
+  app.get('/user_avatars/:userId/medium', serveAvatarImage(deps, 'medium'));
+  app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
+  app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
   app.use(unsubscribeRouter(deps));
   app.use(loginRouter(deps));
@@ -64,6 +78,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     else if (status && status >= 400 && status < 500) sendError(res, new ApiError('BAD_REQUEST', 'Malformed payload', status));
     else sendInternalError(res, error, req);
   });
-  const handle: RequestListener = (req, res) => (isRestUrl(req.url ?? '/') ? rest(req, res) : app(req, res));
+  const cors = corsHandler(deps.config.corsOrigins);
+  const handle: RequestListener = (req, res) => {
+    if (cors?.(req, res)) return;
+    if (isRestUrl(req.url ?? '/')) rest(req, res);
+    else app(req, res);
+  };
   return { handle, app, metrics, stop: graphql.stop };
 }

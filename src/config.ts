@@ -20,7 +20,10 @@ export interface Config {
   redisUrl: string | null;
   heartbeatSeconds: number;
   queueTimeoutSeconds: number;
-  logRequests: boolean;
+  /** Least severe log level written (LOG_LEVEL); `silent` writes none. */
+  logLevel: LogLevel;
+  /** Origins allowed to call /api/v1 and /graphql from a browser (CORS); empty allows none. */
+  corsOrigins: string[];
   /** The push bouncer's NaCl key pair; null when push notifications are not set up. */
   pushBouncer: PushBouncerKeys | null;
   /** Zulip's mobile push notification service; null sends no mobile notifications. */
@@ -46,6 +49,8 @@ export interface Config {
   retentionIntervalSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
+  /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
+  uploadQuotaMib: number | null;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
   graphqlLimits: GraphQLLimits;
   /** Bounds on GraphQL WebSocket connections. */
@@ -169,7 +174,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     heartbeatSeconds: intVar(env, 'PARLEY_HEARTBEAT_SECONDS', 60, 1, 3600),
     queueTimeoutSeconds: intVar(env, 'PARLEY_QUEUE_TIMEOUT_SECONDS', 600, 1, 7 * 24 * 3600),
-    logRequests: env.PARLEY_LOG_REQUESTS === '1',
+    logLevel: logLevel(env),
+    corsOrigins: corsOrigins(env),
     pushBouncer: pushBouncerKeys(env),
     pushService: pushService(env),
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
@@ -180,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
+    uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === '' ? null : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
@@ -255,6 +262,34 @@ function abuseLimits(env: Env): Pick<Config, 'graphqlLimits' | 'socketLimits' | 
     },
     maxQueuesPerUser: intVar(env, 'PARLEY_MAX_QUEUES_PER_USER', 50, 1, big),
   };
+}
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(env: Env): LogLevel {
+  const raw = (env.LOG_LEVEL ?? '').trim().toLowerCase();
+  if (raw === '') return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return raw as LogLevel;
+}
+
+/** Origins as browsers send them: scheme, host and port only, no path. `*` allows any. */
+function corsOrigins(env: Env): string[] {
+  const entries = (env.PARLEY_CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    if (entry === '*') return entry;
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`PARLEY_CORS_ORIGINS must list origins such as https://chat.example.com (scheme, host, optional port), got "${entry}"`);
+    }
+    return url.origin;
+  });
 }
 
 function metricsToken(env: Env): string | null {

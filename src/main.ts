@@ -1,9 +1,41 @@
 import 'reflect-metadata';
-import { ConfigError, embeddedDatabaseDir, loadConfig } from './config';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config';
+import { describeFailure } from './failure-log';
+import { configureLog, flushLog, log } from './log';
+import { operatorSocketPath } from './operator/socket';
 import { startServer } from './server';
+import { startupFailure } from './startup-errors';
+import { PARLEY_VERSION } from './version';
+
+/** Left in DATA_DIR while a newly created owner's password has not been shown (see StartOptions). */
+const UNSEEN_OWNER = 'owner-password-unseen';
+
+function readUnseenOwner(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Operator output (not log lines): what a person starting the server for the first time needs. */
+function printOwner(owner: NonNullable<Awaited<ReturnType<typeof startServer>>['owner']>, url: string): void {
+  const lines = [
+    'Created the organization owner:',
+    `  email:    ${owner.email}`,
+    `  password: ${owner.password}`,
+    `  API key:  ${owner.apiKey}`,
+    ...(owner.zuliprcPath ? [`  zuliprc:  ${owner.zuliprcPath}`] : []),
+    `REST API: ${url}/api/v1   GraphQL: ${url}/graphql (GraphiQL in a browser)`,
+  ];
+  // On stderr, so stdout stays a stream of log lines; never through the log (it holds secrets).
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -13,30 +45,53 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = await startServer(config, {
-    pgliteDir: embeddedDatabaseDir(config),
-    zuliprcDir: config.dataDir,
-  });
-  if (server.owner) {
-    console.log('Created the organization owner:');
-    console.log(`  email:    ${server.owner.email}`);
-    console.log(`  password: ${server.owner.password}`);
-    console.log(`  API key:  ${server.owner.apiKey}`);
-    if (server.owner.zuliprcPath) console.log(`  zuliprc:  ${server.owner.zuliprcPath}`);
+  const logger = configureLog(config.logLevel);
+  const database = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  logger.info({ version: PARLEY_VERSION, node: process.version }, `Parley ${PARLEY_VERSION} starting (${database})`);
+  const unseenOwnerFile = path.join(config.dataDir, UNSEEN_OWNER);
+  const earlierOwner = readUnseenOwner(unseenOwnerFile);
+  let server;
+  try {
+    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir, operatorSocket: operatorSocketPath(config), unseenOwnerFile });
+  } catch (error) {
+    const known = startupFailure(error, config);
+    const message = known?.message ?? `Parley failed to start: ${describeFailure(error)}`;
+    logger.fatal(message);
+    flushLog();
+    // The log may be silent or elsewhere: the reason also goes to stderr, on one line.
+    if (!logger.isLevelEnabled('fatal') || !process.stdout.isTTY) console.error(message);
+    process.exit(known?.exitCode ?? 1);
   }
-  console.log(`Parley listening on ${server.url} (${server.db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  if (server.owner) printOwner(server.owner, server.url);
+  else if (earlierOwner) {
+    process.stderr.write(
+      `The organization owner ${earlierOwner} was created by an earlier start that stopped before showing its password.\n` +
+        `Set one with: npm run cli -- reset-password ${earlierOwner}${config.dataDir ? `   (the API key is in ${path.join(config.dataDir, 'zuliprc')})` : ''}\n`,
+    );
+  }
+  fs.rmSync(unseenOwnerFile, { force: true });
+  logger.info({ url: server.url }, `Parley listening on ${server.url} (${database})`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, shutting down`);
-    const force = setTimeout(() => process.exit(1), 15_000);
+    logger.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      flushLog();
+      process.exit(1);
+    }, 15_000);
     force.unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info('Parley stopped');
+        flushLog();
+        process.exit(0);
+      },
       (error) => {
-        console.error('shutdown failed', error);
+        logger.error(`shutdown failed: ${describeFailure(error)}`);
+        flushLog();
         process.exit(1);
       },
     );
@@ -46,6 +101,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error('Parley failed to start:', error);
+  log().fatal(`Parley failed to start: ${describeFailure(error)}`);
+  flushLog();
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { Config } from './config';
 import { openDatabase, Database } from './db/connect';
@@ -16,6 +17,9 @@ import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 import { NotificationWorker } from './core/notifications/worker';
 import { Scheduler } from './core/scheduled-messages/scheduler';
+import { listenOperatorSocket } from './operator/socket';
+import { runInServer } from './operator/run';
+import { log } from './log';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -35,6 +39,13 @@ export interface StartOptions {
   zuliprcDir: string | null;
   /** An already open database to serve instead (it stays open when the server closes). */
   database?: Database;
+  /** Unix socket on which operator commands (npm run cli) reach this server; none when absent. */
+  operatorSocket?: string | null;
+  /**
+   * Written with the owner's email when the owner is created, for the caller to delete once it has
+   * shown the password: if it is still there at the next start, that start says how to set one.
+   */
+  unseenOwnerFile?: string | null;
 }
 
 /** Opens the database, migrates, bootstraps the organization and listens. */
@@ -52,7 +63,6 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const rateLimits = new RateLimits(config.rateLimitRules, config.rateLimiting, store);
   const deps: AppDeps = { config, knex: db.knex, bus: realtime.bus, realmId, realtime, authCache, rateLimits };
   await realtime.restore(db.knex, realmId);
-  const owner = await ensureOwner(deps, options.zuliprcDir);
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
   const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
@@ -86,6 +96,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
   realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
+  // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
+  const owner = await ensureOwner(deps, options.zuliprcDir);
+  if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
+  const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -97,6 +111,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
       await notifications.stop();
+      await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
       // event queues and the database.
@@ -110,7 +125,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       try {
         await realtime.save(db.knex);
       } catch (error) {
-        console.error(`could not save the event queues: ${describeFailure(error)}`);
+        log().error(`could not save the event queues: ${describeFailure(error)}`);
       }
       await realtime.close();
       if (!options.database) await db.close();

@@ -4,6 +4,7 @@ import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
 import { recordFailedStatement } from '../failure-log';
 import { lockDatabaseDir } from './lock';
+import { log } from '../log';
 
 // PostgreSQL returns bigint and count(*) as strings; PGlite returns numbers. Parse them the same way
 // so the code above the database sees one behaviour. Our ids and counts stay far below 2^53.
@@ -24,8 +25,21 @@ export interface DatabaseOptions {
 export interface Database {
   knex: Knex;
   kind: 'postgres' | 'pglite';
+  /** The embedded database's files as a gzipped tar (PGlite only): a consistent snapshot. */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
+
+/**
+ * knex's own messages (a failed connection attempt it retries, deprecations) go to the log at
+ * debug level, on one line: what failed is reported by whoever awaited the query.
+ */
+const knexLog = {
+  warn: (message: unknown) => log().debug(`knex: ${String(message).split('\n')[0]}`),
+  error: (message: unknown) => log().debug(`knex: ${String(message).split('\n')[0]}`),
+  deprecate: (method: string, alternative: string) => log().debug(`knex: ${method} is deprecated, use ${alternative}`),
+  debug: () => undefined,
+};
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
@@ -34,6 +48,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connection: options.url,
       pool: { min: 0, max: options.poolMax ?? 10 },
       compileSqlOnError: false,
+      log: knexLog,
     });
     rememberFailedStatements(knex);
     await knex.raw('select 1');
@@ -57,11 +72,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dialect: 'postgres',
     connection: () => ({ pglite }) as never,
     compileSqlOnError: false,
+    log: knexLog,
   } as Knex.Config);
   rememberFailedStatements(knex);
   return {
     knex,
     kind: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir('gzip'),
     close: async () => {
       try {
         await knex.destroy();

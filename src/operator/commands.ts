@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';
-import { progressFor } from './progress';
+import { progressFor } from './step-progress';
 import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
@@ -16,6 +15,7 @@ import {
   reactivateUser,
   regenerateApiKey,
   setCanCreateUsers,
+  setPassword,
   updateUser,
 } from '../core/users/actions';
 import { generatePassword } from '../core/users/credentials';
@@ -23,21 +23,28 @@ import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
 import { ensureSystemBots } from '../core/system-bots/notification-bot';
 import { Role, RoleValue } from '../core/users/roles';
+import type { Config } from '../config';
+import type { Database } from '../db/connect';
+import { restoreBackup, writeBackup } from './backup';
+import type { Progress } from './progress';
+import { CommandError, Out, UsageError } from './types';
 
 /**
  * Operator commands. Each parses its arguments first (a mistake there is a usage error, before the
  * database is touched), then runs through the same actions as the API with actor null (the operator).
  */
-export class UsageError extends Error {}
-/** A failure to report to the operator as it is (exit code 1). */
-export class CommandError extends Error {}
+export { CommandError, UsageError };
+export type { Out };
 
-export type Out = (line: string) => void;
-
-/** What a parsed command does: with the organization ready, or with the bare database (migrations). */
+/**
+ * What a parsed command does: with the organization ready, with the bare database (migrations),
+ * with the open database's files (backup), or with no server and no open database (restore).
+ */
 export type Runner =
   | { needs: 'organization'; run(deps: AppDeps, out: Out): Promise<void> }
-  | { needs: 'database'; run(knex: Knex, out: Out, config: Config): Promise<void> };
+  | { needs: 'database'; run(knex: Knex, out: Out, config: Config): Promise<void> }
+  | { needs: 'snapshot'; run(db: Database, config: Config, out: Out, progress: Progress): Promise<void> }
+  | { needs: 'stopped server'; run(config: Config, out: Out, progress: Progress): Promise<void> };
 
 export interface Parsed {
   values: Record<string, string | boolean | undefined>;
@@ -223,6 +230,70 @@ export const COMMANDS: Command[] = [
           out(`Reactivated ${describe(user)}.`);
         },
       };
+    },
+  },
+  {
+    name: 'list-users',
+    usage: 'list-users [--all]',
+    summary: 'List the active accounts (with --all also deactivated ones and bots): id, role, email, name.',
+    options: { all: { type: 'boolean' } },
+    positionals: [],
+    failure: 'could not list the users',
+    parse({ values }) {
+      const all = values.all === true;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const query = User.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
+          if (!all) query.where('is_active', true).where('is_bot', false);
+          const users = await query;
+          out(['id', 'role', 'active', 'email', 'name'].join('\t'));
+          for (const user of users) out([user.id, roleName(user.role), user.is_active ? 'yes' : 'no', user.delivery_email, user.full_name].join('\t'));
+        },
+      };
+    },
+  },
+  {
+    name: 'reset-password',
+    usage: 'reset-password USER [--password PASSWORD]',
+    summary: "Set a user's password: the one given, or a new one that is printed. API keys keep working.",
+    options: { password: { type: 'string' } },
+    positionals: ['USER'],
+    failure: 'could not set the password',
+    parse({ values, positionals: [ref] }) {
+      const given = typeof values.password === 'string' ? values.password : null;
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const user = await findUser(deps, ref);
+          const password = given ?? generatePassword();
+          await setPassword(deps, user.id, password);
+          out(`Set the password of ${describe(user)}.`);
+          if (given === null) out(`Password: ${password}`);
+        },
+      };
+    },
+  },
+  {
+    name: 'backup',
+    usage: 'backup FILE',
+    summary: 'Write a consistent snapshot of the database (and DATA_DIR/uploads) to FILE, while the server runs or not.',
+    options: {},
+    positionals: ['FILE'],
+    failure: 'backup failed',
+    parse({ positionals: [file] }) {
+      return { needs: 'snapshot', run: (db, config, out, progress) => writeBackup(db, config, file, out, progress) };
+    },
+  },
+  {
+    name: 'restore',
+    usage: 'restore FILE',
+    summary: 'Restore a backup into an empty DATA_DIR (embedded database) or an empty PostgreSQL database; the server must be stopped.',
+    options: {},
+    positionals: ['FILE'],
+    failure: 'restore failed',
+    parse({ positionals: [file] }) {
+      return { needs: 'stopped server', run: (config, out, progress) => restoreBackup(config, file, out, progress) };
     },
   },
   {

@@ -1,30 +1,26 @@
-import cliProgress from 'cli-progress';
+/**
+ * Progress of a long command (backup, restore): a bar redrawn in place on a terminal, nothing
+ * elsewhere (logs and pipes get the command's result lines only).
+ */
+export type Progress = (fraction: number, label: string) => void;
 
-/** A step counter: a progress bar on a terminal, nothing otherwise (logs stay clean). */
-export interface Progress {
-  start(label: string, total: number): void;
-  advance(by?: number): void;
-  stop(): void;
-}
+export const noProgress: Progress = () => undefined;
 
-export function progressFor(stream: NodeJS.WriteStream | { isTTY?: boolean } | undefined): Progress {
-  if (!stream || !(stream as NodeJS.WriteStream).isTTY) return { start() {}, advance() {}, stop() {} };
-  let bar: cliProgress.SingleBar | null = null;
+const WIDTH = 30;
+
+export function progressBar(stream: { write(text: string): unknown; isTTY?: boolean }): { progress: Progress; done(): void } {
+  if (!stream.isTTY) return { progress: noProgress, done: () => undefined };
+  let drawn = false;
   return {
-    start(label, total) {
-      bar?.stop();
-      bar = new cliProgress.SingleBar(
-        { format: `${label.padEnd(14)} [{bar}] {value}/{total}`, stream: stream as NodeJS.WriteStream, hideCursor: true },
-        cliProgress.Presets.shades_classic,
-      );
-      bar.start(total, 0);
+    progress(fraction, label) {
+      const clamped = Math.max(0, Math.min(1, fraction));
+      const filled = Math.round(clamped * WIDTH);
+      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(Math.round(clamped * 100)).padStart(3)}% ${label.padEnd(30).slice(0, 30)}`);
+      drawn = true;
     },
-    advance(by = 1) {
-      bar?.increment(by);
-    },
-    stop() {
-      bar?.stop();
-      bar = null;
+    done() {
+      if (drawn) stream.write('\n');
+      drawn = false;
     },
   };
 }

@@ -8,13 +8,16 @@ import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
-import { Command, CommandError, COMMANDS, Out, Parsed, UsageError } from './commands';
+import path from 'node:path';
+import { Command, CommandError, COMMANDS, Out, Parsed, Runner, UsageError } from './commands';
 import { organizationDeps } from './organization';
+import { Progress, progressBar } from './progress';
 import { ImportError } from './zulip-format/import';
+import { OperatorMessage, OperatorRequest, operatorSocketPath, sendToServer } from './socket';
 
 export interface CliIO {
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
 }
 
@@ -97,10 +100,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
 
-  let runner;
+  let args: Parsed;
+  let runner: Runner;
   let config: Config;
   try {
-    runner = command.parse(parseCommandArgs(command, rest));
+    args = parseCommandArgs(command, rest);
+    // Files are named relative to where the operator is, not to the server.
+    args = { ...args, positionals: args.positionals.map((value, i) => (command.positionals[i] === 'FILE' ? path.resolve(value) : value)) };
+    runner = command.parse(args);
     config = loadConfig(io.env);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -114,18 +121,74 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     throw error;
   }
 
-  let db: Database | null = null;
+  const bar = progressBar(io.stderr);
   try {
-    db = await openDatabase({ url: config.databaseUrl, pgliteDir: embeddedDatabaseDir(config), poolMax: 2 });
-    if (runner.needs === 'organization') await runner.run(await prepareOrganization(db, config, out), out);
-    else await runner.run(db.knex, out, config);
-    return 0;
+    // A running server does the work (it holds the embedded database); without one, this process does.
+    const code = await sendToServer(operatorSocketPath(config), { command: command.name, args }, (message) => {
+      if ('out' in message) out(message.out);
+      else if ('err' in message) err(message.err);
+      else if ('progress' in message) bar.progress(message.progress, message.label);
+    });
+    if (code !== null) return code;
   } catch (error) {
-    if (error instanceof ApiError) err(`error: ${command.failure}: ${error.message}`);
-    else if (error instanceof CommandError || error instanceof DatabaseInUseError || error instanceof ImportError) err(`error: ${error.message}`);
-    else err(`error: ${command.failure}: ${error instanceof Error ? error.message : String(error)}`);
+    err(`error: ${(error as Error).message}`);
     return 1;
   } finally {
+    bar.done();
+  }
+
+  let db: Database | null = null;
+  try {
+    if (runner.needs === 'stopped server') {
+      await runner.run(config, out, bar.progress);
+      return 0;
+    }
+    db = await openDatabase({ url: config.databaseUrl, pgliteDir: embeddedDatabaseDir(config), poolMax: 2 });
+    if (runner.needs === 'organization') await runner.run(await prepareOrganization(db, config, out), out);
+    else if (runner.needs === 'database') await runner.run(db.knex, out, config);
+    else await runner.run(db, config, out, bar.progress);
+    return 0;
+  } catch (error) {
+    reportFailure(command, error, err);
+    return 1;
+  } finally {
+    bar.done();
     await db?.close().catch((error: Error) => err(`warning: closing the database failed: ${error.message}`));
+  }
+}
+
+function reportFailure(command: Command, error: unknown, err: Out): void {
+  if (error instanceof ApiError) err(`error: ${command.failure}: ${error.message}`);
+  else if (error instanceof CommandError || error instanceof DatabaseInUseError || error instanceof ImportError) err(`error: ${error.message}`);
+  else err(`error: ${command.failure}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** A command sent over the operator socket, run by the server with its own database and event bus. */
+export async function runInServer(request: OperatorRequest, context: { deps: AppDeps; db: Database }, send: (message: OperatorMessage) => void): Promise<number> {
+  const out: Out = (line) => send({ out: line });
+  const err: Out = (line) => send({ err: line });
+  const progress: Progress = (fraction, label) => send({ progress: fraction, label });
+  const command = COMMANDS.find((c) => c.name === request.command);
+  if (!command) {
+    err(`error: unknown command "${request.command}"`);
+    return 2;
+  }
+  let runner: Runner;
+  try {
+    runner = command.parse(request.args);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const { deps, db } = context;
+    if (runner.needs === 'organization') await runner.run(deps, out);
+    else if (runner.needs === 'database') await runner.run(deps.knex, out, deps.config);
+    else if (runner.needs === 'snapshot') await runner.run(db, deps.config, out, progress);
+    else throw new CommandError(`the server is running (pid ${process.pid}); stop it first: ${command.name} needs the database to itself`);
+    return 0;
+  } catch (error) {
+    reportFailure(command, error, err);
+    return 1;
   }
 }

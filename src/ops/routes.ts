@@ -2,6 +2,9 @@ import crypto from 'node:crypto';
 import express, { Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { clientAddress } from '../rest/client-address';
+import { IdentifiedRequest, logRequest, requestIdOf } from '../rest/router';
+import { describeFailure } from '../failure-log';
+import { log } from '../log';
 import { readiness } from './health';
 import type { Metrics } from './metrics';
 
@@ -53,24 +56,34 @@ export function opsRouter(deps: AppDeps, metrics: Metrics): express.Router {
       const text = await metrics.registry.metrics();
       res.status(200).type(metrics.registry.contentType).send(text);
     } catch (error) {
-      console.error('collecting metrics failed', error);
+      log().error(`collecting metrics failed: ${describeFailure(error)}`);
       res.status(503).json({ status: 'unavailable', msg: 'Metrics could not be collected' });
     }
   });
   return router;
 }
 
+const PROBES = new Set(['/health', '/health/ready', '/metrics']);
+
 /**
- * Times the requests express serves (GraphQL over HTTP, probes, emoji, join pages), labelled with
- * the matched route's template, or the mount path for /graphql; anything else is "(unmatched)".
+ * Times and logs the requests express serves (GraphQL over HTTP, probes, emoji, join pages),
+ * labelled with the matched route's template, or the mount path for /graphql; anything else is
+ * "(unmatched)". Probes, polled every few seconds, are logged at debug level only.
  */
-export function timeExpressRequests(metrics: Metrics): express.RequestHandler {
+export function observeExpressRequests(metrics: Metrics): express.RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
+    requestIdOf(req);
     res.once('finish', () => {
       const template = req.route?.path;
       const route = typeof template === 'string' ? req.baseUrl + template : req.baseUrl === '/graphql' ? '/graphql' : null;
       (route ? metrics.route(route) : metrics.unmatched).record(req.method, res.statusCode, started);
+      const identified = req as IdentifiedRequest;
+      if (route && PROBES.has(route)) {
+        log().debug({ requestId: identified.requestId, method: req.method, route, status: res.statusCode }, 'probe');
+      } else {
+        logRequest(identified, route ?? '(unmatched)', res.statusCode, started, identified.userId ?? null);
+      }
     });
     next();
   };

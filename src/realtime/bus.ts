@@ -1,5 +1,6 @@
 import type { CapabilityName } from './state';
 import { describeFailure } from '../failure-log';
+import { log } from '../log';
 
 /**
  * The event bus. Actions queue Zulip-shaped events with an explicit recipient list while their
@@ -65,7 +66,7 @@ export function notifyListeners(listeners: Iterable<BusListener>, deliveries: De
     try {
       listener(deliveries);
     } catch (error) {
-      console.error(`event bus listener failed: ${describeFailure(error)}`);
+      log().error(`event bus listener failed: ${describeFailure(error)}`);
     }
   }
 }

@@ -5,6 +5,7 @@ import type { QueueDescriptor } from './descriptor';
 import type { QueueBatch, QueueStore, StoredEvent } from './store';
 import { eventsForQueue } from './transforms';
 import { describeFailure } from '../failure-log';
+import { log } from '../log';
 
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
@@ -272,5 +273,5 @@ export class EventQueues {
 }
 
 function logFailure(error: unknown): void {
-  console.error(`event queue operation failed: ${describeFailure(error)}`);
+  log().error(`event queue operation failed: ${describeFailure(error)}`);
 }

@@ -9,6 +9,7 @@ import { RedisBus } from './redis-bus';
 import { RedisQueueStore } from './redis-store';
 import type { QueueStore } from './store';
 import { describeFailure } from '../failure-log';
+import { log } from '../log';
 
 /**
  * The real-time side of a server process: the bus actions publish to, and the event queues it
@@ -45,7 +46,7 @@ class QueueingBus implements EventBus {
       await this.queues.fanOut(deliveries);
     } catch (error) {
       // The transaction has committed; a queue failure must not turn the request into an error.
-      console.error(`event queue fan-out failed: ${describeFailure(error)}`);
+      log().error(`event queue fan-out failed: ${describeFailure(error)}`);
     }
     await this.inner.publish(deliveries);
   }

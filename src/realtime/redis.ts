@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import Redis from 'ioredis';
 import { describeFailure } from '../failure-log';
+import { log } from '../log';
 
 /**
  * The two Redis connections a server process uses when REDIS_URL is set: one for commands, one in
@@ -25,12 +26,12 @@ export class RedisConnections {
         try {
           handler(message);
         } catch (error) {
-          console.error(`handling a Redis message on ${channel} failed: ${describeFailure(error)}`);
+          log().error(`handling a Redis message on ${channel} failed: ${describeFailure(error)}`);
         }
       }
     });
     for (const client of [this.command, this.subscriber]) {
-      client.on('error', (error: Error) => console.error('Redis connection error:', error.message));
+      client.on('error', (error: Error) => log().error(`Redis connection error: ${error.message}`));
     }
   }
 

@@ -4,12 +4,13 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
+import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';
 import { authenticateRequest } from '../rest/auth';
 import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
-import { apiErrorToGraphQL, formatGraphQLError } from '../schema/errors';
+import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from '../schema/errors';
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
@@ -25,7 +26,7 @@ import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions'
  * upgrade), sockets per user (4429), operations per socket; revoked credentials end their sockets
  * (SocketSessions).
  */
-type Extra = { user?: User; gate?: DeliveryGate } & Record<PropertyKey, unknown>;
+type Extra = { user?: User; gate?: DeliveryGate; connectionId?: string } & Record<PropertyKey, unknown>;
 
 /** As over HTTP (Zulip code in extensions.code), without the HTTP status hint. */
 function formatForSocket(error: GraphQLError): GraphQLFormattedError {
@@ -98,8 +99,14 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
           return false;
         }
         unauthenticated.delete(socket);
-        Object.assign(ctx.extra as Extra, { user, gate });
+        const connectionId = newRequestId();
+        Object.assign(ctx.extra as Extra, { user, gate, connectionId });
+        log().info({ connectionId, userId: user.id }, 'websocket connected');
         return true;
+      },
+      onClose: (ctx, code) => {
+        const { user, connectionId } = ctx.extra as Extra;
+        if (connectionId) log().info({ connectionId, userId: user?.id ?? null, code }, 'websocket disconnected');
       },
       onSubscribe: async (ctx, _id, payload) => {
         // The operation being subscribed is already counted.
@@ -117,6 +124,11 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return [new GraphQLError('Unable to identify the operation to run')];
         metrics?.graphqlOperation(operation.operation, 'ws');
+        const { connectionId } = ctx.extra as Extra;
+        log().info(
+          { connectionId, transport: 'ws', type: operation.operation, operation: operation.name?.value ?? null, userId: (ctx.extra as Extra).user?.id ?? null },
+          'graphql operation',
+        );
         try {
           checkOperationLimits(schema, document, operation, payload.variables, await realmSizes(deps), deps.config.graphqlLimits);
         } catch (error) {
@@ -126,14 +138,18 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         // Each operation counts against its user's rate limit, as an HTTP request does.
         const limited = await rateLimitErrors(deps, user ?? null);
         if (limited) return limited;
-        const contextValue: GraphQLContext = { deps, user: user ?? null, gate };
+        const contextValue: GraphQLContext = { deps, user: user ?? null, gate, requestId: connectionId };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map(formatForSocket),
-      onNext: (_ctx, _id, _payload, _args, result) => {
+      onError: (ctx, _id, _payload, errors) => {
+        logInternalErrors(errors, (ctx.extra as Extra).connectionId);
+        return errors.map(formatForSocket);
+      },
+      onNext: (ctx, _id, _payload, _args, result) => {
         const max = deps.config.graphqlLimits.maxReplyBytes;
         if (exceedsReplySize(result.data, max)) return { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
         if (!result.errors) return;
+        logInternalErrors(result.errors, (ctx.extra as Extra).connectionId);
         return { ...result, errors: result.errors.map(formatForSocket) };
       },
     },

@@ -127,6 +127,8 @@ export interface Endpoint {
   allowIncomingWebhooks: boolean;
   /** The body is a document (req.rawBody), not parameters. */
   rawBody: boolean;
+  /** The handler reads the body itself, as a stream (file uploads); the router leaves it unread. */
+  streamsBody?: boolean;
   params: ParamMap;
   run(ctx: { deps: AppDeps; user: AuthedUser | null; raw: RawParams; req: ApiRequest; res: ServerResponse; later(): Answer }): Promise<unknown>;
 }
@@ -147,6 +149,7 @@ export function endpoint<P extends ParamMap>(spec: {
   allowIncomingWebhooks?: boolean;
   /** Permission check that runs before parameters are decoded, as Zulip's view decorators do. */
   guard?: (ctx: { deps: AppDeps; user: AuthedUser }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, AuthedUser>) => Promise<Payload>;
 }): Endpoint;
@@ -155,6 +158,7 @@ export function endpoint<P extends ParamMap>(spec: {
   allowIncomingWebhooks?: boolean;
   rawBody?: boolean;
   guard?: (ctx: { deps: AppDeps; user: never }) => void | Promise<void>;
+  streamsBody?: boolean;
   params: P;
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
 }): Endpoint {
@@ -163,6 +167,7 @@ export function endpoint<P extends ParamMap>(spec: {
     auth,
     allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
     rawBody: spec.rawBody ?? false,
+    streamsBody: spec.streamsBody,
     params: spec.params,
     async run({ deps, user, raw, req, res, later }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });

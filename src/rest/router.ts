@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
+import { log, newRequestId } from '../log';
 import { admitRequest } from './admit';
 import { ApiRequest, readBody, readRawBody } from './body';
 import { closeIfBodyUnread } from './body-limits';
@@ -26,6 +26,8 @@ export interface Route {
 interface CompiledPath {
   segments: string[];
   methods: Map<Method, Endpoint>;
+  /** The path as declared, e.g. `/api/v1/messages/:message_id`: what logs and metrics name. */
+  template: string;
   /** Requests on this path, labelled with its template (never the raw path, which holds ids). */
   recorder: RouteRecorder | null;
 }
@@ -83,15 +85,35 @@ export function sendError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.httpStatus, error.body());
 }
 
+/** The id of a request, for its log lines and its 500 answer; set by the first front door. */
+export type IdentifiedRequest = IncomingMessage & { requestId?: string; userId?: number };
+
+export function requestIdOf(req: IncomingMessage): string {
+  const identified = req as IdentifiedRequest;
+  return (identified.requestId ??= newRequestId());
+}
+
 export function sendInternalError(res: ServerResponse, error: unknown, req: IncomingMessage): void {
-  const requestId = crypto.randomUUID();
+  const requestId = requestIdOf(req);
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-  console.error(`[${requestId}] ${req.method} ${describeUrl(url)} failed: ${describeFailure(error)}`);
+  log().error({ requestId, method: req.method, path: describeUrl(url) }, `request failed: ${describeFailure(error)}`);
   if (res.headersSent) return;
   sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });
 }
 
 export const REST_PREFIX = '/api/v1';
+const UNMATCHED = '(unmatched)';
+
+/**
+ * The access log: one line per request with its route template (never the raw path or query,
+ * which may hold message text), status, duration in ms, user id and request id.
+ */
+export function logRequest(req: IdentifiedRequest, route: string, status: number, started: number, userId: number | null): void {
+  const logger = log();
+  if (!logger.isLevelEnabled('info')) return;
+  const durationMs = Math.round((performance.now() - started) * 100) / 100;
+  logger.info({ requestId: requestIdOf(req), method: req.method, route, status, durationMs, userId }, 'request');
+}
 
 /** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */
 export function isRestUrl(url: string): boolean {
@@ -115,7 +137,8 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
     const isFixed = !segments.some((seg) => seg.startsWith(':') || seg.startsWith('*'));
     let compiled = isFixed ? fixed.get(key) : parameterized.find((p) => p.segments.join('/') === key);
     if (!compiled) {
-      compiled = { segments, methods: new Map(), recorder: metrics?.route(`${REST_PREFIX}/${key}`) ?? null };
+      const template = `${REST_PREFIX}/${key}`;
+      compiled = { segments, methods: new Map(), template, recorder: metrics?.route(template) ?? null };
       if (isFixed) fixed.set(key, compiled);
       else parameterized.push(compiled);
     }
@@ -144,10 +167,12 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
   };
 
   const unmatched = metrics?.unmatched ?? null;
-  const dispatch = async (req: ApiRequest, res: ServerResponse, started: number) => {
+  const dispatch = async (req: ApiRequest & IdentifiedRequest, res: ServerResponse, started: number) => {
     let recorder = unmatched;
+    let template = UNMATCHED;
+    let userId: number | null = null;
     let answeredLater = false;
-    // A long poll's answer: sent and recorded when it comes, after this call has returned.
+    // A long poll's answer: sent, recorded and logged when it comes, after this call has returned.
     const later = (): Answer => {
       answeredLater = true;
       return (error, payload) => {
@@ -156,6 +181,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
         else if (error instanceof ApiError) sendError(res, error);
         else sendInternalError(res, error, req);
         recorder?.record(req.method, res.statusCode, started);
+        logRequest(req, template, res.statusCode, started, userId);
       };
     };
     try {
@@ -166,6 +192,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       const found = find(parts);
       if (!found) throw errors.notFound();
       recorder = found.path.recorder;
+      template = found.path.template;
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as Method;
       const ep = found.path.methods.get(method);
       if (!ep) {
@@ -177,8 +204,9 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       }
       // Credentials and rate limits come from the headers, before a byte of the body is read.
       const user = await admitRequest(deps, req, res, ep.auth);
+      userId = user?.id ?? null;
       if (user !== null && user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !ep.allowIncomingWebhooks) throw incomingWebhookRefused();
-      const reading = ep.rawBody ? readRawBody(req, deps.config.maxRequestBodyBytes) : readBody(req, res, deps.config.maxRequestBodyBytes);
+      const reading = ep.streamsBody ? null : ep.rawBody ? readRawBody(req, deps.config.maxRequestBodyBytes) : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
@@ -193,8 +221,11 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       else sendInternalError(res, error, req);
     } finally {
       // Also after endpoints that answer by themselves (file downloads); deferred answers record
-      // themselves when sent.
-      if (!answeredLater) recorder?.record(req.method, res.statusCode, started);
+      // and log themselves when sent.
+      if (!answeredLater) {
+        recorder?.record(req.method, res.statusCode, started);
+        logRequest(req, template, res.statusCode, started, userId);
+      }
     }
   };
 

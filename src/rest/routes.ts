@@ -30,6 +30,10 @@ import { webhookRoutes } from './webhooks';
 import { realmRoutes } from './realm';
 import { defaultChannelRoutes } from './default-channels';
 import { realmDomainRoutes } from './realm-domains';
+import { uploadRoutes } from './uploads';
+import { avatarRoutes } from './avatars';
+import { realmImageRoutes } from './realm-images';
+import { openApiRoute } from './openapi-route';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -64,6 +68,10 @@ export const routes: Route[] = [
   ...realmRoutes,
   ...defaultChannelRoutes,
   ...realmDomainRoutes,
+  ...uploadRoutes,
+  ...avatarRoutes,
+  ...realmImageRoutes,
 ];
 
-/** Every /api/v1 route, gathered from the features. */
+// The API's own description, generated from the table it belongs to.
+routes.push(openApiRoute(routes));

@@ -2,6 +2,7 @@ import { isIncomingWebhookBot } from '../core/bots/constants';
 import { incomingWebhookRefused } from '../rest/router';
 import { ApolloServer, ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../deps';
@@ -10,8 +11,10 @@ import { ApiError } from '../errors';
 import { admit } from '../rest/admit';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { clientAddress } from '../rest/client-address';
+import { IdentifiedRequest, requestIdOf } from '../rest/router';
+import { log } from '../log';
 import type { GraphQLContext } from './context';
-import { apiErrorToGraphQL, formatGraphQLError } from './errors';
+import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from './errors';
 import { buildGraphQLSchema } from './index';
 import { checkOperationLimits } from './limits';
 import { realmSizes } from './realm-sizes';
@@ -20,10 +23,18 @@ import { exceedsReplySize, replyTooLargeMessage } from './reply-size';
 const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): ApolloServerPlugin<GraphQLContext> => ({
   async requestDidStart() {
     return {
-      async didResolveOperation({ document, operation, request }) {
+      async didResolveOperation({ document, operation, request, contextValue }) {
         if (!operation) return;
         metrics?.graphqlOperation(operation.operation, 'http');
+        // The operation's name and type only: variables may hold message text or passwords.
+        log().info(
+          { requestId: contextValue.requestId, transport: 'http', type: operation.operation, operation: operation.name?.value ?? null, userId: contextValue.user?.id ?? null },
+          'graphql operation',
+        );
         checkOperationLimits(schema, document, operation, request.variables, await realmSizes(deps), deps.config.graphqlLimits);
+      },
+      async didEncounterErrors({ errors, contextValue }) {
+        logInternalErrors(errors, contextValue.requestId);
       },
       async willSendResponse({ response }) {
         const max = deps.config.graphqlLimits.maxReplyBytes;
@@ -45,7 +56,8 @@ export async function graphQLContext(deps: AppDeps, req: Request, res: Response)
     const user = await admit(deps, req, res, 'optional');
     // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
     if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
-    return { deps, user, address: clientAddress(req, deps.config.trustedProxies) };
+    if (user) (req as IdentifiedRequest).userId = user.id;
+    return { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
     throw error;
@@ -65,7 +77,8 @@ export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
-    plugins: [limitsPlugin(schema, deps, metrics)],
+    // Browsers get GraphiQL from this server (src/web/graphiql.ts), not Apollo's page from a CDN.
+    plugins: [limitsPlugin(schema, deps, metrics), ApolloServerPluginLandingPageDisabled()],
     // Parsing and validation take time in proportion to the document: bound it (a 400 beyond).
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
   });

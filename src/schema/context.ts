@@ -10,4 +10,6 @@ export interface GraphQLContext {
   address?: string;
   /** Over a WebSocket: subscriptions deliver through it (held while credentials are checked again). */
   gate?: DeliveryGate;
+  /** The HTTP request's or WebSocket connection's id in the log. */
+  requestId?: string;
 }

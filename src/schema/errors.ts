@@ -2,8 +2,24 @@ import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApiError } from '../errors';
 import { describeFailure } from '../failure-log';
+import { log } from '../log';
 
-/** GraphQL errors carry the same Zulip code as REST in extensions.code. */
+/** The error a resolver threw that is neither an API error nor a GraphQL one: a fault of ours. */
+function internalCause(error: unknown): Error | null {
+  const thrown = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  const original = unwrapResolverError(thrown);
+  return original instanceof Error && !(original instanceof ApiError) && !(original instanceof GraphQLError) ? original : null;
+}
+
+/** Logs the unexpected failures among an operation's errors, with the request's id. */
+export function logInternalErrors(errors: readonly unknown[], requestId: string | undefined): void {
+  for (const error of errors) {
+    const cause = internalCause(error);
+    if (cause) log().error({ requestId }, `GraphQL operation failed: ${describeFailure(cause)}`);
+  }
+}
+
+/** GraphQL errors carry the same Zulip code as REST in extensions.code. Failures are logged apart. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof ApiError) {
@@ -13,7 +29,6 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   }
-  console.error(`GraphQL operation failed: ${describeFailure(original)}`);
   return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 

@@ -25,6 +25,7 @@ import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
 import { RealmAdminResolver } from '../resolvers/realm-admin';
 import { AccountResolver } from '../resolvers/accounts';
+import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -59,6 +60,7 @@ export const resolvers = [
   RealmConfigResolver,
   RealmAdminResolver,
   AccountResolver,
+  UploadResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

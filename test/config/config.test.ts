@@ -17,7 +17,8 @@ describe('defaults', () => {
       schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
-      logRequests: false,
+      logLevel: 'info',
+      corsOrigins: [],
       pushBouncer: null,
       pushService: null,
       smtpUrl: null,
@@ -45,6 +46,7 @@ describe('defaults', () => {
       trustedProxies: [],
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
+      uploadQuotaMib: null,
       graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
@@ -171,8 +173,20 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_OIDC_ISSUER: 'https://id.example' }, 'PARLEY_OIDC_CLIENT_ID must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_OIDC_ISSUER: 'https://id.example', PARLEY_OIDC_CLIENT_ID: 'c' }, 'PARLEY_OIDC_CLIENT_SECRET must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' }, 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"'],
+    [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('LOG_LEVEL and PARLEY_CORS_ORIGINS', () => {
+  test('are read and checked', () => {
+    expect(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"');
+    expect(loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(loadConfig({ PARLEY_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example/path' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'a.example' })).toThrow('PARLEY_CORS_ORIGINS must list origins');
   });
 });

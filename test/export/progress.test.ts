@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { progressFor } from '../../src/operator/progress';
+import { progressFor } from '../../src/operator/step-progress';
 
 /** A stream that says it is a terminal and records what is drawn on it. */
 function fakeTerminal() {

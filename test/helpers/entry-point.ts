@@ -30,7 +30,7 @@ export interface EntryPoint {
 export async function startEntryPoint(port: number, env: Record<string, string>): Promise<EntryPoint> {
   const child = spawn(process.execPath, ['-r', path.join(root, 'test/helpers/ts-require.js'), path.join(root, 'src/main.ts')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), ...env },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';

@@ -672,6 +672,8 @@ export const reducers: Record<string, Reducer> = {
   },
   // Invitations are not part of the register state; the event only tells clients to refetch them.
   invites_changed: () => {},
+  // Uploaded files are not part of the register state either (GET /attachments lists them).
+  attachment: () => {},
   heartbeat: () => {},
   // Typing is ephemeral: no register state.
   typing: () => {},

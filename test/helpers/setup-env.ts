@@ -1,4 +1,4 @@
 import 'reflect-metadata';
 
-// Tests never print the operator banner or request logs.
-process.env.PARLEY_LOG_REQUESTS = '0';
+// Tests write no logs unless a test asks for them (and then captures them).
+process.env.LOG_LEVEL = 'silent';

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { assertError, assertSuccess, basicAuth, client, graphql } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
+import { captureLog } from '../helpers/log';
 
 let ts: TestServer;
 let creator: TestUser;
@@ -219,16 +220,15 @@ describe('unexpected failures', () => {
 
   test('a 500 is a generic JSON error without internals, logged with a request id', async () => {
     const member = await makeUser(ts);
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = captureLog('error');
     try {
       const res = await withoutGroupsTable(() => client(ts, ts.owner).patch(`/users/${member.id}`, { role: 300 }));
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: expect.any(String) });
       expect(JSON.stringify(res.body)).not.toMatch(/user_group_members|at |\.ts/);
-      expect(logged).toHaveBeenCalled();
-      expect(String(logged.mock.calls[0][0])).toContain(res.body.request_id);
+      expect(logged.records()).toContainEqual(expect.objectContaining({ level: 50, requestId: res.body.request_id }));
     } finally {
-      logged.mockRestore();
+      logged.restore();
     }
     // The failed change was rolled back, and the server keeps serving.
     expect(assertSuccess(await client(ts, member).get('/users/me')).role).toBe(400);

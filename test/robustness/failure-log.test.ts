@@ -1,6 +1,7 @@
 import { describeParameters } from '../../src/failure-log';
 import { client, graphql } from '../helpers/api';
 import { startTestServer, TestServer } from '../helpers/server';
+import { captureLog } from '../helpers/log';
 
 /**
  * A statement that fails is logged with its text and the number and types of its parameters, never
@@ -8,7 +9,7 @@ import { startTestServer, TestServer } from '../helpers/server';
  */
 let ts: TestServer;
 let logged: string[];
-let spy: jest.SpyInstance;
+let capture: ReturnType<typeof captureLog>;
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -18,10 +19,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 beforeEach(() => {
-  logged = [];
-  spy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  // Error lines only, each a whole JSON line as a collector receives it.
+  capture = captureLog('error');
+  logged = capture.lines;
 });
-afterEach(() => spy.mockRestore());
+afterEach(() => capture.restore());
 
 const SECRET = 'a secret draft about the merger';
 
@@ -53,9 +55,10 @@ test('message text sent over REST or GraphQL stays out of the log, and so does t
     expect(line).not.toContain('quarterly');
     expect(line.length).toBeLessThan(2000);
   }
-  expect(logged[0]).toContain('POST /api/v1/drafts failed');
-  expect(logged[1]).toContain('GraphQL operation failed');
-  expect(logged[2]).toContain('GET /api/v1/messages?… failed');
+  const [restLine, gqlLine, searchLine] = capture.records();
+  expect(restLine).toMatchObject({ level: 50, method: 'POST', path: '/api/v1/drafts', requestId: rest.body.request_id, msg: expect.stringMatching(/^request failed: /) });
+  expect(gqlLine).toMatchObject({ level: 50, requestId: expect.any(String), msg: expect.stringMatching(/^GraphQL operation failed: /) });
+  expect(searchLine).toMatchObject({ method: 'GET', path: '/api/v1/messages?…', requestId: search.body.request_id });
 });
 
 test('parameter summaries count types without showing values', () => {

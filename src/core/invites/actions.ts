@@ -26,6 +26,8 @@ import { Invitation, InviteStatus, isUsable } from './model';
 import { notifyReferrerOfJoin } from './notify';
 import { inviteLink } from './view';
 import { listParam } from '../../db/lists';
+import { log } from '../../log';
+import { describeFailure } from '../../failure-log';
 
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 
@@ -114,7 +116,7 @@ async function deliverInvitations(deps: AppDeps, referrer: User, invites: Invita
     try {
       await sendEmail(deps.config, email);
     } catch (error) {
-      console.error(`could not send the invitation email to ${invite.email}:`, error);
+      log().error(`could not send an invitation email: ${describeFailure(error)}`);
     }
   }
 }

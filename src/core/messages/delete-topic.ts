@@ -1,3 +1,4 @@
+import { releaseDeletedMessages } from '../uploads/claims';
 import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { accessChannelById, loadViewer } from '../channels/access';
@@ -49,6 +50,7 @@ export async function deleteTopic(deps: AppDeps, user: User, streamId: number, t
       // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
       await db('user_messages').whereRaw(...anyOf('message_id', ids)).delete();
       await db('messages').whereRaw(...anyOf('id', ids)).delete();
+      await releaseDeletedMessages(uow, deps.config, ids);
       await refreshFirstMessageId(uow, deps, stream, ids);
       uow.emit(deleteMessageEvent(ids, { streamId: stream.id, topic: batch[0].topic }), recipients);
       return batch.length;

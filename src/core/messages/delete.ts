@@ -10,6 +10,7 @@ import { accessMessage, eventRecipientsForMessages } from './access';
 import { deleteMessageEvent } from './events';
 import { canDeleteAnyMessage, canDeleteOwnMessage } from './permissions';
 import { loadRealmMessageSettings } from './realm-settings';
+import { mayLinkUploads, releaseDeletedMessages } from '../uploads/claims';
 
 /**
  * Deleting a message (DELETE /messages/{id}): holders of can_delete_any_message_group (by default
@@ -39,6 +40,7 @@ export async function deleteMessage(deps: AppDeps, user: User, messageId: number
     // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
     await db('user_messages').where({ message_id: message.id }).delete();
     await db('messages').where({ id: message.id }).delete();
+    if (mayLinkUploads(message.rendered_content)) await releaseDeletedMessages(uow, deps.config, [message.id]);
     if (stream) await refreshFirstMessageId(uow, deps, stream, [message.id]);
     uow.emit(deleteMessageEvent([message.id], stream ? { streamId: stream.id, topic: message.topic } : null), recipients);
   });

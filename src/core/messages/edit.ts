@@ -23,6 +23,8 @@ import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkT
 import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
 import { anyOf, listParam, noneOf } from '../../db/lists';
+import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
+import type { AttachmentDict } from '../uploads/view';
 
 /**
  * Editing a message (PATCH /messages/{id}): its content (the sender, within the organization's
@@ -119,7 +121,8 @@ export async function activeSubscribers(db: Knex, streamId: number, includeDeact
   return new Set((await query.select('subscriptions.user_id')).map((r: { user_id: number }) => r.user_id));
 }
 
-export async function editMessage(deps: AppDeps, user: User, messageId: number, request: EditMessageRequest): Promise<{ detached_uploads: unknown[] }> {
+export async function editMessage(deps: AppDeps, user: User, messageId: number, request: EditMessageRequest): Promise<{ detached_uploads: AttachmentDict[] }> {
+  let detached: AttachmentDict[] = [];
   await inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const viewer = await loadViewer(db, user);
@@ -201,6 +204,9 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
       await checkCanCreateTopic(db, viewer, plan.targetStream!, plan.newTopic ?? message.topic);
     }
     const movedCount = await applyEdit(deps, uow, viewer, plan, rendering, request.propagateMode);
+    if (plan.newContent !== null && rendering && (mayLinkUploads(message.rendered_content) || mayLinkUploads(rendering.html))) {
+      detached = await syncMessageClaims(uow, user, message.id, rendering.html);
+    }
     if (stream && (plan.newTopic !== null || movesChannel)) {
       await sendTopicEditNotices(deps, uow, {
         mover: user,
@@ -217,7 +223,7 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
       });
     }
   });
-  return { detached_uploads: [] };
+  return { detached_uploads: detached };
 }
 
 async function checkEditWildcards(db: Knex, viewer: ChannelViewer, settings: RealmMessageSettings, stream: Stream, message: MessageRow, rendering: MessageRendering): Promise<void> {

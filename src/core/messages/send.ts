@@ -24,6 +24,7 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
+import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
@@ -176,8 +177,9 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change or a
   // mention also write elsewhere, in one transaction with the message.
   const alsoWrites =
-    target.stream !== null &&
-    (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds));
+    mayLinkUploads(prepared.rendering.html) ||
+    (target.stream !== null &&
+      (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
   // Bots' messages trigger nothing (no loops between bots), as in Zulip.
@@ -471,6 +473,7 @@ async function storeAndPublish(
   }
   uow.emit(messageEvent(wide, []), rows.map((r) => r.userId), { perUser, publicChannel: stream !== null && !stream.invite_only });
 
+  if (mayLinkUploads(rendering.html)) await syncMessageClaims(uow, sender, messageId, rendering.html);
   const result: SendMessageResult = { id: messageId };
   if (stream) {
     await markChannelActive(db, uow, deps, stream, messageId);

@@ -17,6 +17,7 @@ import { presenceTimes } from './format';
 import { OwnPresence, readOwnPresence, writePresence } from './store';
 import { queuePresenceWrite } from './writer';
 import { describeFailure } from '../../failure-log';
+import { log } from '../../log';
 
 export type PresenceStatus = 'active' | 'idle';
 
@@ -114,7 +115,7 @@ export async function applyPresenceEnabled(deps: AppDeps, uow: UnitOfWork, user:
   }
   const updateId = await writePresence(uow.trx, deps.realmId, user.id, lastActive, lastConnected);
   // Other processes' caches learn of it once it has committed (this one's reloads: see cache.ts).
-  uow.afterCommit(() => void announceWrite(deps, updateId).catch((error) => console.error(`could not announce a presence write: ${describeFailure(error)}`)));
+  uow.afterCommit(() => void announceWrite(deps, updateId).catch((error) => log().error(`could not announce a presence write: ${describeFailure(error)}`)));
   for (const d of await presenceDeliveries(deps, uow.trx, user, lastActive, lastConnected, true)) uow.emit(d.event, d.userIds);
 }
 

@@ -9,4 +9,10 @@ export class Realm extends Model {
   description!: string;
   deactivated!: boolean;
   date_created!: Date;
+  icon_source!: string;
+  icon_version!: number;
+  logo_source!: string;
+  logo_version!: number;
+  night_logo_source!: string;
+  night_logo_version!: number;
 }

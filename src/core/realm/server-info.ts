@@ -136,7 +136,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_is_zephyr_mirror_realm: false,
     realm_plan_type: 1,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: 'Available on Zulip Cloud Standard. Upgrade to access.',

@@ -1,7 +1,7 @@
 import type { SystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupName } from '../groups/system-groups';
 import type { RegisterState, StateSlice } from '../../realtime/state';
-import { realmIconUrl } from './queries';
+import { realmIconUrl, realmLogoUrl } from './queries';
 import { SERVER_JITSI_URL, serverRealmInfo } from './server-info';
 import { currentRealmSettings } from './values';
 
@@ -72,6 +72,11 @@ export const realmSlice: StateSlice = {
     state.realm_push_notifications_enabled = deps.config.pushService !== null;
     state.realm_date_created = Math.floor(realm.date_created.getTime() / 1000);
     state.realm_icon_url = realmIconUrl(realm);
+    state.realm_icon_source = realm.icon_source;
+    for (const kind of ['logo', 'night_logo'] as const) {
+      state[`realm_${kind}_url`] = realmLogoUrl(realm, kind, deps.config.externalUrl);
+      state[`realm_${kind}_source`] = kind === 'logo' ? realm.logo_source : realm.night_logo_source;
+    }
     const names = groupNames(systemGroups);
     deriveLegacyKeys(state, names);
     (state as Record<symbol, unknown>)[GROUP_NAMES] = names;

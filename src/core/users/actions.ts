@@ -270,3 +270,12 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
     forgetAuthAfterCommit(deps, uow, userId);
   });
 }
+
+/** Sets an account's password (operator reset); no event, as Zulip sends none for password changes. */
+export async function setPassword(deps: AppDeps, userId: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(checkPassword(password));
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await findUser(uow.trx, deps.realmId, userId);
+    await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: userId });
+  });
+}

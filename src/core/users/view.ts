@@ -81,7 +81,8 @@ export function gravatarUrl(email: string, version: number): string {
 
 /** The medium-size variant of an avatar URL (gravatar takes a size parameter). */
 export function mediumAvatarUrl(url: string): string {
-  return url.includes('gravatar.com/') ? url.replace('&version=', '&s=500&version=') : url;
+  if (url.includes('gravatar.com/')) return url.replace('&version=', '&s=500&version=');
+  return url.replace(/^(\/user_avatars\/\d+)\?/, '$1/medium?');
 }
 
 /** ISO 8601 in the form Zulip prints (microseconds, explicit UTC offset). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import * as tar from 'tar';
 import { SYSTEM_REALM_STRING_ID } from '../../core/system-bots/notification-bot';
-import type { Progress } from '../progress';
+import type { StepProgress as Progress } from '../step-progress';
 import {
   ATTACHMENT_FILE,
   messageFileName,

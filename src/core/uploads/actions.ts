@@ -1,0 +1,90 @@
+import type { AppDeps } from '../../deps';
+import { inTransaction } from '../../db/unit-of-work';
+import { ApiError, errors } from '../../errors';
+import type { User } from '../users/model';
+import { isRowId } from '../../db/ids';
+import { newPathId, uploadUrl } from './paths';
+import { attachmentById, uploadSpaceUsed } from './queries';
+import { fileStore, StagedFile } from './storage';
+import { attachmentDictsByIds } from './view';
+
+const MIB = 1024 * 1024;
+
+export interface UploadResult {
+  url: string;
+  filename: string;
+  attachmentId: number;
+}
+
+export const fileTooLarge = (maxMib: number) => errors.badRequest(`Uploaded file is larger than the allowed limit of ${maxMib} MiB`);
+
+const quotaExceeded = () => new ApiError('REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.", 400);
+
+/** Whether `size` more bytes fit in the organization's quota (always, without one). */
+async function checkQuota(deps: AppDeps, db: AppDeps['knex'], size: number): Promise<void> {
+  const quota = deps.config.uploadQuotaMib;
+  if (quota === null) return;
+  if ((await uploadSpaceUsed(db, deps.realmId)) + size > quota * MIB) throw quotaExceeded();
+}
+
+/**
+ * Stores an uploaded file already staged in the file store: checks the size limit and the quota,
+ * makes the file readable under a new path_id, then records it; the uploader's clients hear of it.
+ * The file exists before its row does; if recording fails, the file goes again.
+ */
+export async function createAttachment(deps: AppDeps, user: User, staged: StagedFile, fileName: string, contentType: string): Promise<UploadResult> {
+  const store = fileStore(deps.config);
+  let committedKey: string | null = null;
+  try {
+    if (staged.size > deps.config.maxFileUploadSizeMib * MIB) throw fileTooLarge(deps.config.maxFileUploadSizeMib);
+    await checkQuota(deps, deps.knex, staged.size);
+    const pathId = newPathId(deps.realmId, fileName);
+    await staged.commit(pathId);
+    committedKey = pathId;
+    const id = await inTransaction(deps, deps.realmId, async (uow) => {
+      const db = uow.trx;
+      // Serializes uploads of the organization so that two cannot both take the last of the quota.
+      if (deps.config.uploadQuotaMib !== null) {
+        await db('realms').where('id', deps.realmId).forUpdate().first('id');
+        await checkQuota(deps, db, staged.size);
+      }
+      const [row] = await db('attachments')
+        .insert({
+          realm_id: deps.realmId,
+          owner_id: user.id,
+          path_id: pathId,
+          file_name: fileName,
+          content_type: contentType,
+          size: staged.size,
+          create_time: new Date(),
+        })
+        .returning('id');
+      const attachmentId = Number(typeof row === 'object' ? row.id : row);
+      const [dict] = await attachmentDictsByIds(db, [attachmentId]);
+      uow.emit({ type: 'attachment', op: 'add', attachment: dict, upload_space_used: await uploadSpaceUsed(db, deps.realmId) }, [user.id]);
+      return attachmentId;
+    });
+    return { url: uploadUrl(pathId), filename: fileName, attachmentId: id };
+  } catch (error) {
+    if (committedKey) await store.delete(committedKey);
+    else await staged.discard();
+    throw error;
+  }
+}
+
+export const invalidAttachment = () => errors.badRequest('Invalid attachment');
+
+/** DELETE /attachments/{id}: only the uploader may; the file stops being served at once. */
+export async function deleteAttachment(deps: AppDeps, user: User, attachmentId: number): Promise<void> {
+  if (!isRowId(attachmentId)) throw invalidAttachment();
+  const pathId = await inTransaction(deps, deps.realmId, async (uow) => {
+    const db = uow.trx;
+    const attachment = await attachmentById(db, deps.realmId, attachmentId, { lock: true });
+    if (!attachment || attachment.owner_id !== user.id) throw invalidAttachment();
+    await db('attachments').where({ id: attachment.id }).delete();
+    uow.emit({ type: 'attachment', op: 'remove', attachment: { id: attachment.id }, upload_space_used: await uploadSpaceUsed(db, deps.realmId) }, [user.id]);
+    return attachment.path_id;
+  });
+  // The row is gone, so nothing serves the file any more; its bytes go too.
+  await fileStore(deps.config).delete(pathId);
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiResponse, basicAuth, TEST_USER_AGENT } from '../helpers/api';
+import type { TestServer, TestUser } from '../helpers/server';
+
+/** A fresh DATA_DIR for a test server, so uploaded files can be looked for on disk. */
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'parley-uploads-'));
+}
+
+export interface FilePart {
+  name: string;
+  data: Buffer | string;
+  type?: string;
+}
+
+/** POST /api/v1/user_uploads with the files as multipart parts (Zulip's clients send one). */
+export function upload(ts: TestServer, who: TestUser | null, files: FilePart[], field = 'file'): Promise<ApiResponse> {
+  return postFiles(ts, who, '/user_uploads', files, field);
+}
+
+/** A multipart POST of files to an /api/v1 path. */
+export async function postFiles(ts: TestServer, who: TestUser | null, apiPath: string, files: FilePart[], field = 'file'): Promise<ApiResponse> {
+  const form = new FormData();
+  files.forEach((file, i) => form.append(files.length > 1 ? `${field}${i}` : field, new Blob([file.data], { type: file.type ?? '' }), file.name));
+  const headers: Record<string, string> = { 'user-agent': TEST_USER_AGENT };
+  if (who) headers.authorization = basicAuth(who);
+  const res = await fetch(`${ts.url}/api/v1${apiPath}`, { method: 'POST', headers, body: form });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+}
+
+/** GET of a file URL (relative to the server), with the user's Basic credentials when given. */
+export async function download(ts: TestServer, url: string, who: TestUser | null = null, method = 'GET'): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (who) headers.authorization = basicAuth(who);
+  return fetch(`${ts.url}${url}`, { method, headers });
+}
+
+export function pathIdOf(url: string): string {
+  return url.replace(/^\/user_uploads\//, '').split('/').map(decodeURIComponent).join('/');
+}
+
+/** Files under the store's directory, staging included (relative paths). */
+export function storedFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'uploads');
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
+}
