@@ -154,3 +154,17 @@ describe('rate limit', () => {
     expect(mailsTo(limited, 'x3@example.net')).toHaveLength(0);
   });
 });
+
+test("the organization's email_changes_disabled stops members, not administrators", async () => {
+  const user = await makeUser(ts, 400);
+  assertSuccess(await client(ts, ts.owner).patch('/realm', { email_changes_disabled: true }));
+  try {
+    assertError(await client(ts, user).patch('/settings', { email: `blocked-${user.id}@example.net` }), 'BAD_REQUEST', 'Email address changes are disabled in this organization.');
+    expect(mailsTo(ts, `blocked-${user.id}@example.net`)).toHaveLength(0);
+    assertSuccess(await client(ts, admin).patch('/settings', { email: `admin-moves-${admin.id}@example.net` }));
+    expect(lastLinkTo(ts, `admin-moves-${admin.id}@example.net`, CONFIRM)).toMatch(/^\/accounts\/confirm_new_email\//);
+  } finally {
+    assertSuccess(await client(ts, ts.owner).patch('/realm', { email_changes_disabled: false }));
+  }
+  assertSuccess(await client(ts, user).patch('/settings', { email: `allowed-${user.id}@example.net` }));
+});

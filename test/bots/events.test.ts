@@ -103,3 +103,11 @@ test('an administrator renaming a bot through PATCH /users/{id}', async () => {
   const [alice] = await watch(() => client(ts, cast.admin).patch(`/users/${id}`, { full_name: 'Renamed By Admin' }));
   expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
 });
+
+test('promoting a member to administrator shows them every bot; demoting hides the others’ again', async () => {
+  await botOf(cast.alice);
+  await botOf(cast.carol);
+  const [carol] = await watch(() => client(ts, ts.owner).patch(`/users/${cast.carol.id}`, { role: 200 }), [cast.carol, cast.bob]);
+  expect(carol.filter((e) => e.type === 'realm_bot').every((e) => e.op === 'add')).toBe(true);
+  await watch(() => client(ts, ts.owner).patch(`/users/${cast.carol.id}`, { role: 400 }), [cast.carol, cast.bob]);
+});

@@ -93,12 +93,12 @@ describe('creating bots', () => {
   });
 
   test('the bot-creation permissions: all bots, or incoming webhooks only', async () => {
-    const db = ts.server.deps.knex;
     const groups = await systemGroups(ts);
-    await db('realm_group_settings').insert([
-      { realm_id: ts.server.deps.realmId, name: 'can_create_bots_group', value: JSON.stringify(groups['role:administrators']) },
-      { realm_id: ts.server.deps.realmId, name: 'can_create_write_only_bots_group', value: JSON.stringify(groups['role:moderators']) },
-    ]);
+    const setPolicy = async (all: string, writeOnly: string) =>
+      assertSuccess(
+        await client(ts, ts.owner).patch('/realm', { can_create_bots_group: { new: groups[all] }, can_create_write_only_bots_group: { new: groups[writeOnly] } }),
+      );
+    await setPolicy('role:administrators', 'role:moderators');
     try {
       const register = assertSuccess(await client(ts, cast.bob).post('/register', { fetch_event_types: ['realm'] }));
       expect(register.realm_can_create_bots_group).toBe(groups['role:administrators']);
@@ -108,7 +108,7 @@ describe('creating bots', () => {
       assertSuccess(await client(ts, cast.moderator).post('/bots', { full_name: 'Mod Hook', short_name: 'modhook', bot_type: 2 }));
       assertSuccess(await client(ts, cast.admin).post('/bots', { full_name: 'Admin Bot', short_name: 'adminbot', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/') }));
     } finally {
-      await db('realm_group_settings').whereIn('name', ['can_create_bots_group', 'can_create_write_only_bots_group']).delete();
+      await setPolicy('role:members', 'role:members');
     }
   });
 });

@@ -708,6 +708,7 @@ const ORDER_FREE_LISTS: Record<string, (item: State) => number | string> = {
   saved_snippets: (s) => s.id,
   navigation_views: (v) => v.fragment,
   channel_folders: (f) => f.id,
+  realm_bots: (b) => b.user_id,
 };
 
 /**

@@ -135,3 +135,13 @@ describe('message retention', () => {
     assertSuccess(await patch({ message_retention_days: JSON.stringify('unlimited') }));
   });
 });
+
+test('a group holding an organization setting cannot be deactivated', async () => {
+  const created = assertSuccess(await client(ts, ts.owner).post('/user_groups/create', { name: 'emoji-crew', description: 'x', members: [alice.id] }));
+  const groupId = created.group_id as number;
+  assertSuccess(await patch({ can_add_custom_emoji_group: { new: { direct_members: [], direct_subgroups: [groupId, groups['role:administrators']] } } }));
+  const res = await client(ts, ts.owner).post(`/user_groups/${groupId}/deactivate`);
+  expect(res.body).toMatchObject({ code: 'CANNOT_DEACTIVATE_GROUP_IN_USE', objections: [{ type: 'realm', settings: ['can_add_custom_emoji_group'] }] });
+  assertSuccess(await patch({ can_add_custom_emoji_group: { new: groups['role:members'] } }));
+  assertSuccess(await client(ts, ts.owner).post(`/user_groups/${groupId}/deactivate`));
+});

@@ -1,3 +1,4 @@
+import { reactivateRealm } from '../../src/core/realm/activation';
 import { routes } from '../../src/rest/routes';
 import { assertSuccess, basicAuth, client } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -20,8 +21,12 @@ const TIMEOUT_MS = 20_000;
 let ts: TestServer;
 const cast: Record<'owner' | 'member' | 'guest', TestUser> = {} as never;
 
-/** The callers' accounts come back when a request deactivated one, took its key or changed its role. */
+/**
+ * The callers' accounts come back when a request deactivated one, took its key or changed its role;
+ * the organization too, when a request deactivated it (as the operator would reactivate it).
+ */
 async function restoreCast(): Promise<void> {
+  await reactivateRealm(ts.server.deps);
   cast.owner = await makeUser(ts, 100);
   cast.member = await makeUser(ts, 400);
   cast.guest = await makeUser(ts, 600);

@@ -4,6 +4,7 @@ import type { AccountLifecycleSteps } from '../users/lifecycle';
 import { deactivateAccount } from '../users/actions';
 import { User } from '../users/model';
 import { botAdministratorIds } from './access';
+import { administersAllBots, botDicts } from './queries';
 
 /**
  * Bots follow their accounts' lifecycle as in Zulip: whoever administers a bot hears of its
@@ -20,6 +21,23 @@ export const botLifecycleSteps: AccountLifecycleSteps = {
   },
   async reactivated(uow: UnitOfWork, user: User) {
     if (user.is_bot) await announceActivation(uow, user, true);
+  },
+  /** Becoming or ceasing to be an administrator adds or removes the bots one does not own from one's realm_bots. */
+  async changingRole(uow: UnitOfWork, user: User, deps: AppDeps) {
+    const before = administersAllBots(user);
+    return async (changed: User) => {
+      if (administersAllBots(changed) === before) return;
+      const others = await User.query(uow.trx)
+        .where({ realm_id: uow.realmId, is_bot: true, is_system_bot: false })
+        .where((q) => q.whereNull('bot_owner_id').orWhereNot('bot_owner_id', user.id))
+        .orderBy('id');
+      if (others.length === 0) return;
+      if (before) {
+        for (const bot of others) uow.emit({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [user.id]);
+        return;
+      }
+      for (const dict of await botDicts(deps, uow.trx, others)) uow.emit({ type: 'realm_bot', op: 'add', bot: dict }, [user.id]);
+    };
   },
   async renamed(uow: UnitOfWork, user: User) {
     if (!user.is_bot) return;

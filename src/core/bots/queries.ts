@@ -32,9 +32,12 @@ export async function botDicts(deps: AppDeps, db: Knex, bots: User[]): Promise<B
   return bots.map((bot) => botDict(deps.config, bot, services.get(bot.id), channels));
 }
 
+/** Human administrators administer every bot (bots with an administrator's role do not). */
+export const administersAllBots = (user: Pick<User, 'role' | 'is_bot'>) => isAdminRole(user.role) && !user.is_bot;
+
 /** register's realm_bots: every bot for administrators, the bots one owns for others (deactivated ones included). */
 export async function realmBotsFor(deps: AppDeps, viewer: User): Promise<BotDict[]> {
-  const bots = await loadBots(deps.knex, deps.realmId, isAdminRole(viewer.role) ? null : viewer.id, false);
+  const bots = await loadBots(deps.knex, deps.realmId, administersAllBots(viewer) ? null : viewer.id, false);
   return botDicts(deps, deps.knex, bots);
 }
 

@@ -231,8 +231,12 @@ async function groupObjections(trx: Knex, realmId: number, groupId: number): Pro
   const realmSettings = Object.entries(await allRealmGroupSettings(trx, realmId))
     .filter(([, value]) => valueUsesGroup(value, groupId))
     .map(([name]) => name);
-  if (realmSettings.length > 0) objections.push({ type: 'realm', settings: realmSettings });
-  return objections;
+  // Organization settings stored elsewhere are reported by their sources: one objection lists them all.
+  const fromSources = objections.filter((o) => o.type === 'realm');
+  for (const o of fromSources) realmSettings.push(...(o.settings as string[]));
+  const others = objections.filter((o) => o.type !== 'realm');
+  if (realmSettings.length > 0) others.push({ type: 'realm', settings: realmSettings.sort() });
+  return others;
 }
 
 export interface MembershipChanges {

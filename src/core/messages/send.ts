@@ -17,7 +17,7 @@ import { Addressee, usersByEmails, usersByIds } from './addressee';
 import { messageEvent } from './events';
 import { defaultReadBySender } from './clients';
 import { FLAG_BITS, flagList } from './flags';
-import { cachedChannelRecipientId, channelRecipientId, directRecipientId, dmKey, MessageRow } from './model';
+import { cachedChannelRecipientId, channelRecipientId, directRecipientId, dmKey, findDirectRecipientId, MessageRow } from './model';
 import { apiEmail, PersonRow } from './people';
 import { loadRealmMessageSettings, WILDCARD_MENTION_THRESHOLD } from './realm-settings';
 import { groupMemberIds, MessageRendering, renderMessageContent } from './render';
@@ -25,6 +25,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
+import { checkDirectMessagePermissions } from './direct-permissions';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
@@ -325,7 +326,12 @@ async function directTarget(deps: AppDeps, db: Knex, sender: User, recipients: U
     if (!user.is_active) throw errors.badRequest(`'${apiEmail(deps.config, user)}' is no longer using Zulip.`);
   }
   const participants = [sender, ...recipients.filter((u) => u.id !== sender.id)];
-  return { stream: null, topic: '', participants, recipientId: await directRecipientId(db, deps.realmId, participants.map((u) => u.id)) };
+  const participantIds = participants.map((u) => u.id);
+  await checkDirectMessagePermissions(deps, db, sender, recipients, async () => {
+    const existing = await findDirectRecipientId(db, deps.realmId, participantIds);
+    return existing !== null && (await db('messages').where('recipient_id', existing).first('id')) !== undefined;
+  });
+  return { stream: null, topic: '', participants, recipientId: await directRecipientId(db, deps.realmId, participantIds) };
 }
 
 /** Senders of, and reactors to, the topic's messages: who `@**topic**` reaches. */

@@ -140,7 +140,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
       if (fullName !== target.full_name) patch.full_name = fullName;
     }
     if (Object.keys(patch).length === 0) return;
-    const finishRoleChange = patch.role !== undefined ? await prepareRoleChangeSteps(uow, target) : null;
+    const finishRoleChange = patch.role !== undefined ? await prepareRoleChangeSteps(uow, target, deps) : null;
     await User.query(uow.trx).patch(patch).where({ id: target.id });
     const moves = patch.role !== undefined ? await syncRoleMembership(uow.trx, deps.realmId, target.id, patch.role) : null;
     forgetAuthAfterCommit(deps, uow, target.id);

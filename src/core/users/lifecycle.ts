@@ -18,7 +18,7 @@ export interface AccountLifecycleSteps {
    * Runs before a role change is written (to note what the account could do); the step it returns
    * runs after the change and its realm_user and group events.
    */
-  changingRole?(uow: UnitOfWork, user: User): Promise<(changed: User) => Promise<void>>;
+  changingRole?(uow: UnitOfWork, user: User, deps: AppDeps): Promise<(changed: User) => Promise<void>>;
 }
 
 const registered: AccountLifecycleSteps[] = [];
@@ -40,9 +40,9 @@ export async function runRenameSteps(uow: UnitOfWork, user: User): Promise<void>
 }
 
 /** Notes the registered features' view of the account before its role changes; call the result after. */
-export async function prepareRoleChangeSteps(uow: UnitOfWork, user: User): Promise<(changed: User) => Promise<void>> {
+export async function prepareRoleChangeSteps(uow: UnitOfWork, user: User, deps: AppDeps): Promise<(changed: User) => Promise<void>> {
   const after: ((changed: User) => Promise<void>)[] = [];
-  for (const steps of registered) if (steps.changingRole) after.push(await steps.changingRole(uow, user));
+  for (const steps of registered) if (steps.changingRole) after.push(await steps.changingRole(uow, user, deps));
   return async (changed) => {
     for (const step of after) await step(changed);
   };

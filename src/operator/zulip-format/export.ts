@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import * as tar from 'tar';
 import { SYSTEM_REALM_STRING_ID } from '../../core/system-bots/notification-bot';
+import { generateApiKey } from '../../core/users/credentials';
 import type { StepProgress as Progress } from '../step-progress';
 import {
   ATTACHMENT_FILE,
@@ -31,8 +32,6 @@ export interface ExportSummary {
 
 const writeJson = (file: string, data: unknown) => fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
 
-/** A fresh key in Zulip's format: Parley keeps only hashes, so the users' keys cannot be written. */
-const newApiKey = () => crypto.randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, 'x').slice(0, 32);
 
 /**
  * Writes the organization in Zulip's export layout: a directory, or a .tar.gz of one when `target`
@@ -108,13 +107,13 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
   progress.start('Messages', messageCount);
   let files = 0;
   let lastId = 0;
+  let nextUserMessage = 0;
   for (;;) {
     const messages: Row[] = await knex('messages').where('realm_id', realm.id).where('id', '>', lastId).orderBy('id').limit(MESSAGES_PER_FILE);
     if (messages.length === 0) break;
     lastId = messages[messages.length - 1].id as number;
     const ids = messages.map((m) => m.id as number);
     const userMessages: Row[] = await knex('user_messages').whereIn('message_id', ids).orderBy(['message_id', 'user_id']);
-    let nextUserMessage = files * MESSAGES_PER_FILE * 1000;
     files += 1;
     writeJson(path.join(dir, messageFileName(files)), {
       zerver_message: messages.map((m) => {
@@ -169,7 +168,8 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
       bot_owner: u.bot_owner_id,
       is_mirror_dummy: false,
       password: toDjangoHash(u.password_hash as string | null),
-      api_key: newApiKey(),
+      // Parley keeps only hashes of keys: Zulip gets a fresh one (parley.json carries the hashes).
+      api_key: generateApiKey(),
       date_joined: toSeconds(u.date_joined as Date),
       timezone: u.timezone,
       avatar_source: u.avatar_source,

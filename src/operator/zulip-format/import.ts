@@ -96,6 +96,7 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           bot_type: zUser.bot_type ?? null,
           timezone: typeof zUser.timezone === 'string' ? zUser.timezone : '',
           date_joined: fromSeconds(zUser.date_joined) ?? new Date(),
+          // Uploaded avatars are not carried: those users show their Gravatar.
           avatar_source: zUser.avatar_source === 'U' ? 'G' : (zUser.avatar_source ?? 'G'),
         });
       // The account's keys: the hashes a Parley export carries, or the key a Zulip export holds.
