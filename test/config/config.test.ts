@@ -15,7 +15,6 @@ describe('defaults', () => {
       redisUrl: null,
       retentionIntervalSeconds: 3600,
       schedulerPollMs: 5000,
-      retentionIntervalSeconds: 3600,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logLevel: 'info',
