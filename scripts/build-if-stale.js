@@ -7,7 +7,7 @@ const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'migrations', 'bench', 'web', 'scripts/build-graphiql.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const inputs = ['src', 'migrations', 'bench', 'web', 'dashboard', 'scripts/build-graphiql.js', 'scripts/build-dashboard.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 /** Newest modification time (ms) under `file`, 0 when it does not exist. */
 function newest(file) {
@@ -40,6 +40,7 @@ const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig
 if (result.status !== 0) process.exit(result.status ?? 1);
 const page = spawnSync(process.execPath, [path.join(root, 'scripts/build-graphiql.js')], { stdio: 'inherit', cwd: root });
 if (page.status !== 0) process.exit(page.status ?? 1);
+require('./build-dashboard').buildDashboard();
 fs.mkdirSync(path.dirname(stamp), { recursive: true });
 fs.writeFileSync(stamp, '');
 fs.utimesSync(stamp, started, started);

@@ -12,6 +12,7 @@ import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
 import { unsubscribeRouter } from './web/unsubscribe';
+import { dashboardRouter } from './web/dashboard';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
@@ -57,11 +58,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
   app.use(unsubscribeRouter(deps));
+  app.use(dashboardRouter());
   app.use(loginRouter(deps));
   app.use(accountPagesRouter(deps));
   app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
-    res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql.\n');
+    res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql, a live dashboard at /dashboard.\n');
   });
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);

@@ -19,7 +19,7 @@ import { numberOption, type Scenario } from '../scenario';
  * queue to every figure, the baseline's included. Each figure is over `--sends` events (after one
  * discarded warm-up event) times N deliveries.
  */
-const QUERY = 'subscription { events(eventTypes: ["message"]) }';
+const QUERY = 'subscription { events(eventTypes: [message]) { __typename eventId ... on MessageEvent { message flags } } }';
 
 export const scenario: Scenario = {
   name: 'events-latency',

@@ -1,5 +1,6 @@
 import { Knex } from 'knex';
 import type { Delivery, DeliveryOptions, EventBus, ZulipEvent } from '../realtime/bus';
+import { assertEventKind } from '../realtime/event-kinds';
 
 /**
  * One transaction (or, see inSingleStatement, one write statement) plus the events it will publish.
@@ -18,6 +19,7 @@ export class UnitOfWork {
 
   /** `options` carries per-recipient fields and capability variants (see DeliveryOptions). */
   emit(event: ZulipEvent, userIds: Iterable<number>, options: DeliveryOptions = {}): void {
+    assertEventKind(event.type);
     const ids = [...new Set(userIds)];
     if (ids.length > 0 || options.publicChannel) this.deliveries.push({ ...options, realmId: this.realmId, userIds: ids, event });
   }

@@ -68,6 +68,37 @@ export function selectedSlices(fetchTypes: string[] | null, slices: StateSlice[]
   return slices.filter((slice) => slice.fetchTypes.some((type) => wanted.has(type)));
 }
 
+function sliceOptions(request: RegisterRequest, allPublicStreams: boolean, capabilities: ClientCapabilities): RegisterOptions {
+  return {
+    applyMarkdown: request.applyMarkdown,
+    clientGravatar: request.clientGravatar,
+    includeSubscribers: request.includeSubscribers === 'partial' ? 'partial' : request.includeSubscribers ? 'true' : 'false',
+    slimPresence: request.slimPresence,
+    presenceHistoryLimitDays: request.presenceHistoryLimitDays ?? DEFAULT_PRESENCE_HISTORY_DAYS,
+    presenceLastUpdateId: request.presenceLastUpdateId,
+    narrow: request.narrow,
+    allPublicStreams,
+    capabilities,
+    perCall: new Map(),
+  };
+}
+
+/**
+ * The state POST /register returns, without creating a queue: for clients that follow changes over
+ * a GraphQL subscription instead (subscribed before asking, so that nothing falls between).
+ */
+export async function initialState(deps: AppDeps, user: User, request: RegisterRequest): Promise<Record<string, unknown>> {
+  if (request.allPublicStreams && isGuestRole(user.role)) throw errors.badRequest('User not authorized for this query');
+  const capabilities = { ...NO_CAPABILITIES, ...pickCapabilities(request.capabilities ?? {}) };
+  const options = sliceOptions(request, request.allPublicStreams ?? false, capabilities);
+  const slices = selectedSlices(request.fetchEventTypes ?? request.eventTypes ?? null);
+  const state: RegisterState = {};
+  for (const slice of slices) Object.assign(state, await slice.fetch(deps, user, options));
+  for (const slice of slices) await slice.finalize?.(deps, state, user, options);
+  const versions = versionFields();
+  return { ...versions, zulip_merge_base: versions.zulip_version, ...state };
+}
+
 /**
  * POST /register. The queue is created first, so it already collects events while the state is
  * read; events that arrived meanwhile are then applied to the state (each slice's apply tolerates
@@ -77,18 +108,7 @@ export function selectedSlices(fetchTypes: string[] | null, slices: StateSlice[]
 export async function register(deps: AppDeps, user: User, request: RegisterRequest): Promise<Record<string, unknown>> {
   const descriptor = await createQueue(deps, user, request);
   const fetchTypes = request.fetchEventTypes ?? request.eventTypes ?? null;
-  const options: RegisterOptions = {
-    applyMarkdown: request.applyMarkdown,
-    clientGravatar: request.clientGravatar,
-    includeSubscribers: request.includeSubscribers === 'partial' ? 'partial' : request.includeSubscribers ? 'true' : 'false',
-    slimPresence: request.slimPresence,
-    presenceHistoryLimitDays: request.presenceHistoryLimitDays ?? DEFAULT_PRESENCE_HISTORY_DAYS,
-    presenceLastUpdateId: request.presenceLastUpdateId,
-    narrow: request.narrow,
-    allPublicStreams: descriptor.allPublicStreams,
-    capabilities: descriptor.capabilities,
-    perCall: new Map(),
-  };
+  const options = sliceOptions(request, descriptor.allPublicStreams, descriptor.capabilities);
   const slices = selectedSlices(fetchTypes);
   const state: RegisterState = {};
   const queues = realtimeOf(deps);

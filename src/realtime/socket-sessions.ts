@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { AppDeps } from '../deps';
 import { AUTH_CHANGED } from '../core/users/auth-cache';
 import type { User } from '../core/users/model';
-import { authenticateRequest } from '../rest/auth';
+import { authenticateGraphQLRequest } from '../rest/auth';
 import type { Delivery } from './bus';
 
 /** Close codes of the GraphQL WebSocket (graphql-ws uses 4400–4499 for the protocol's own). */
@@ -101,7 +101,7 @@ export class SocketSessions {
     if (!own) return;
     for (const session of own) {
       session.gate.hold();
-      void authenticateRequest(this.deps, session.authorization)
+      void authenticateGraphQLRequest(this.deps, session.authorization)
         .then(
           (now) => {
             // A higher role number is a lesser role (owner 100 … guest 600): what it saw may be too much.

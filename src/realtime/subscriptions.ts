@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
 import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';
-import { authenticateRequest } from '../rest/auth';
+import { authenticateGraphQLRequest } from '../rest/auth';
 import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
@@ -86,7 +86,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         if (!header) return false;
         let user: User;
         try {
-          user = await authenticateRequest(deps, header);
+          user = await authenticateGraphQLRequest(deps, header);
         } catch {
           return false;
         }

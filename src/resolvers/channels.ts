@@ -16,6 +16,7 @@ import {
   getChannelForViewer,
   getChannelsForViewer,
   getChannelSubscribers,
+  getSubscriptionStatus,
   listSubscriptions,
 } from '../core/channels/queries';
 import type { User } from '../core/users/model';
@@ -23,6 +24,7 @@ import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
 import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import {
   ChannelPermissionChangesInput,
   ChannelPermissionsInput,
@@ -128,6 +130,12 @@ export class ChannelResolver {
   @Query(() => [Int], { description: 'User ids of the channel’s subscribers.' })
   async channelSubscribers(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<number[]> {
     return getChannelSubscribers(ctx.deps, me(ctx), id);
+  }
+
+  @Authorized()
+  @Query(() => Boolean, { description: 'Whether a user is subscribed to a channel (REST: GET /users/{user_id}/subscriptions/{stream_id}).' })
+  async isSubscribed(@Arg('userId', () => Int) userId: number, @Arg('streamId', () => Int) streamId: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return getSubscriptionStatus(ctx.deps, me(ctx), userId, streamId);
   }
 
   @Authorized()
@@ -243,9 +251,9 @@ export class ChannelResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Archives a channel; it keeps its subscribers and history.' })
-  async archiveChannel(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Archives a channel; it keeps its subscribers and history.' })
+  async archiveChannel(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await archiveChannel(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 }

@@ -4,6 +4,7 @@ import { listDrafts } from '../core/drafts/queries';
 import { parseDraft } from '../core/drafts/validation';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { DraftInput, DraftType } from '../schema/drafts';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -42,9 +43,9 @@ export class DraftResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async deleteDraft(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload)
+  async deleteDraft(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await deleteDraft(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 }

@@ -6,6 +6,8 @@ import type { NarrowTerm } from '../realtime/narrow';
 import { eventStream, streamDescriptor, StreamOptions } from '../realtime/stream';
 import type { GraphQLContext } from '../schema/context';
 import { MessageEventType, ReactionEventType } from '../schema/events';
+import { EventBase, EventKindEnum, typedEvent } from '../schema/event-types';
+import type { EventKind } from '../realtime/event-kinds';
 
 interface SubscribeData {
   args: { eventTypes?: string[] | null; narrow?: string[][] | null; allPublicStreams?: boolean | null };
@@ -31,11 +33,26 @@ const narrowDoc = 'Message filter as in POST /register: [operator, operand] pair
 @Resolver()
 export class EventsResolver {
   @Authorized()
-  @Subscription(() => GraphQLJSONObject, {
+  @Subscription(() => EventBase, {
     subscribe: subscribeWith(null),
-    description: 'Every event an event queue registered with the same options would receive, in Zulip\'s shape (each with an id from 0).',
+    description: 'Every event an event queue registered with the same options would receive, typed by kind (each with an eventId from 0).',
   })
   events(
+    @Root() event: ZulipEvent,
+    @Arg('eventTypes', () => [EventKindEnum], { nullable: true, description: 'Event kinds to receive; all when absent.' }) _eventTypes: EventKind[] | null,
+    @Arg('narrow', () => [[String]], { nullable: true, description: narrowDoc }) _narrow: string[][] | null,
+    @Arg('allPublicStreams', () => Boolean, { nullable: true, description: 'Also receive messages of public channels one is not subscribed to.' })
+    _allPublicStreams: boolean | null,
+  ): EventBase {
+    return typedEvent(event);
+  }
+
+  @Authorized()
+  @Subscription(() => GraphQLJSONObject, {
+    subscribe: subscribeWith(null),
+    description: 'The same events as `events`, in Zulip\'s REST shape (snake_case JSON, each with an id from 0).',
+  })
+  zulipEvents(
     @Root() event: ZulipEvent,
     @Arg('eventTypes', () => [String], { nullable: true, description: 'Event types to receive; all when absent.' }) _eventTypes: string[] | null,
     @Arg('narrow', () => [[String]], { nullable: true, description: narrowDoc }) _narrow: string[][] | null,

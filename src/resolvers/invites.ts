@@ -13,6 +13,7 @@ import { listInvitations } from '../core/invites/queries';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { InvitationOptionsInput, InvitationType, SendInvitationsInput } from '../schema/invites';
 import { ApiKeyResult } from '../schema/user';
 
@@ -66,17 +67,17 @@ export class InvitationResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async revokeInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload)
+  async revokeInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await revokeEmailInvite(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async revokeInviteLink(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload)
+  async revokeInviteLink(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await revokeMultiuseInvite(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 
   @Authorized()

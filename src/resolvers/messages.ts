@@ -15,7 +15,12 @@ import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import {
+  DeletedMessagePayload,
   EditMessageInput,
+  MessagePayload,
+  UserTopicPayload,
+  MessageEdge,
+  PageInfo,
   MessagePageType,
   MessageSnapshotType,
   MessageType,
@@ -45,6 +50,12 @@ function addressee(input: SendMessageInput): { addressee: Addressee; topic: stri
   if ((toChannel !== null) === hasUsers) throw errors.badRequest('Give either a channel (channelId or channelName) or users (userIds or emails)');
   if (toChannel !== null) return { addressee: { type: 'stream', channel: toChannel }, topic: input.topic ?? null };
   return { addressee: { type: 'private', userIds: input.userIds ?? null, emails: input.emails ?? null }, topic: null };
+}
+
+/** The message as the requester sees it now, for mutations that changed it. */
+async function messagePayload(ctx: GraphQLContext, id: number): Promise<MessagePayload> {
+  const res = await getSingleMessage(ctx.deps, me(ctx), id, { applyMarkdown: true, allowEmptyTopicName: false });
+  return Object.assign(new MessagePayload(), { message: MessageType.from(res.message, res.raw_content) });
 }
 
 @Resolver()
@@ -80,6 +91,8 @@ export class MessageResolver {
     if (window.numBefore < 0 || window.numAfter < 0) throw errors.badRequest('Page sizes cannot be negative');
     const res = await getMessages(ctx.deps, me(ctx), { ...window, narrow: terms, applyMarkdown, clientGravatar: false, allowEmptyTopicName });
     const messages = res.messages.map((m) => MessageType.from(m));
+    const startCursor = messages.length > 0 ? String(messages[0].id) : null;
+    const endCursor = messages.length > 0 ? String(messages[messages.length - 1].id) : null;
     return Object.assign(new MessagePageType(), {
       messages,
       anchor: res.anchor,
@@ -87,8 +100,10 @@ export class MessageResolver {
       foundOldest: res.found_oldest,
       foundNewest: res.found_newest,
       historyLimited: res.history_limited,
-      startCursor: messages.length > 0 ? String(messages[0].id) : null,
-      endCursor: messages.length > 0 ? String(messages[messages.length - 1].id) : null,
+      startCursor,
+      endCursor,
+      edges: messages.map((node) => Object.assign(new MessageEdge(), { cursor: String(node.id), node })),
+      pageInfo: Object.assign(new PageInfo(), { hasPreviousPage: !res.found_oldest, hasNextPage: !res.found_newest, startCursor, endCursor }),
     });
   }
 
@@ -141,8 +156,8 @@ export class MessageResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Edits content, topic or channel (REST: PATCH /messages/{id}).' })
-  async editMessage(@Arg('id', () => Int) id: number, @Arg('input') input: EditMessageInput, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => MessagePayload, { description: 'Edits content, topic or channel (REST: PATCH /messages/{id}).' })
+  async editMessage(@Arg('id', () => Int) id: number, @Arg('input') input: EditMessageInput, @Ctx() ctx: GraphQLContext): Promise<MessagePayload> {
     if (!(PROPAGATE_MODES as readonly string[]).includes(input.propagateMode)) throw errors.badRequest('Invalid propagate_mode');
     await editMessage(ctx.deps, me(ctx), id, {
       content: input.content ?? undefined,
@@ -152,14 +167,14 @@ export class MessageResolver {
       sendNotificationToOldThread: input.sendNotificationToOldThread,
       sendNotificationToNewThread: input.sendNotificationToNewThread,
     });
-    return true;
+    return messagePayload(ctx, id);
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async deleteMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedMessagePayload)
+  async deleteMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedMessagePayload> {
     await deleteMessage(ctx.deps, me(ctx), id);
-    return true;
+    return Object.assign(new DeletedMessagePayload(), { id });
   }
 
   @Authorized()
@@ -178,42 +193,42 @@ export class MessageResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
+  @Mutation(() => MessagePayload)
   async addReaction(
     @Arg('messageId', () => Int) messageId: number,
     @Arg('emojiName') emojiName: string,
     @Arg('emojiCode', () => String, { nullable: true }) emojiCode: string | null,
     @Arg('reactionType', () => String, { nullable: true }) reactionType: string | null,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<MessagePayload> {
     await addReaction(ctx.deps, me(ctx), messageId, { emojiName, emojiCode: emojiCode ?? undefined, reactionType: reactionType ?? undefined });
-    return true;
+    return messagePayload(ctx, messageId);
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
+  @Mutation(() => MessagePayload)
   async removeReaction(
     @Arg('messageId', () => Int) messageId: number,
     @Arg('emojiName', () => String, { nullable: true }) emojiName: string | null,
     @Arg('emojiCode', () => String, { nullable: true }) emojiCode: string | null,
     @Arg('reactionType', { defaultValue: 'unicode_emoji' }) reactionType: string,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<MessagePayload> {
     await removeReaction(ctx.deps, me(ctx), messageId, { emojiName: emojiName ?? undefined, emojiCode: emojiCode ?? undefined, reactionType });
-    return true;
+    return messagePayload(ctx, messageId);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Sets your visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed.' })
+  @Mutation(() => UserTopicPayload, { description: 'Sets your visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed.' })
   async updateUserTopic(
     @Arg('streamId', () => Int) streamId: number,
     @Arg('topic') topic: string,
     @Arg('visibilityPolicy', () => Int) visibilityPolicy: number,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<UserTopicPayload> {
     if (!(VISIBILITY_POLICIES as readonly number[]).includes(visibilityPolicy)) throw errors.badRequest('Invalid visibility_policy');
     if ([...topic].length > 60) throw errors.badRequest('topic is too long (limit: 60 characters)');
     await updateUserTopic(ctx.deps, me(ctx), streamId, topic, visibilityPolicy);
-    return true;
+    return Object.assign(new UserTopicPayload(), { id: `${streamId}:${topic}`, streamId, topic, visibilityPolicy });
   }
 }

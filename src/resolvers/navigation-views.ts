@@ -5,6 +5,7 @@ import { listNavigationViews } from '../core/navigation-views/queries';
 import { navigationViewDict } from '../core/navigation-views/view';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { NavigationViewType } from '../schema/navigation-views';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -44,9 +45,9 @@ export class NavigationViewResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async removeNavigationView(@Arg('fragment') fragment: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload)
+  async removeNavigationView(@Arg('fragment') fragment: string, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await removeNavigationView(ctx.deps, me(ctx), fragment);
-    return true;
+    return deleted(fragment);
   }
 }

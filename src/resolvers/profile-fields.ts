@@ -13,6 +13,7 @@ import type { User } from '../core/users/model';
 import { getUserForViewer } from '../core/users/queries';
 import { parseJsonParam } from '../rest/validate';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { CustomProfileFieldInput, CustomProfileFieldType, ProfileDataEntryType, ProfileDataInput } from '../schema/profile-fields';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -79,10 +80,10 @@ export class ProfileFieldResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Administrators only; deletes every value of the field too.' })
-  async deleteCustomProfileField(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Administrators only; deletes every value of the field too.' })
+  async deleteCustomProfileField(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await deleteField(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 
   @Authorized()

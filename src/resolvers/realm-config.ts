@@ -6,6 +6,7 @@ import { addPlayground, removePlayground } from '../core/playgrounds/actions';
 import { listPlaygrounds } from '../core/playgrounds/queries';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { CodePlaygroundType, LinkifierType } from '../schema/realm-config';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -38,10 +39,10 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Removes a linkifier (administrators).' })
-  async removeLinkifier(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Removes a linkifier (administrators).' })
+  async removeLinkifier(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await removeLinkifier(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 
   @Authorized()
@@ -69,16 +70,16 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Removes a code playground (administrators).' })
-  async removeCodePlayground(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Removes a code playground (administrators).' })
+  async removeCodePlayground(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await removePlayground(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Deactivates a custom emoji: administrators any, others their own (DELETE /realm/emoji/{name}).' })
-  async deactivateCustomEmoji(@Arg('name') name: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Deactivates a custom emoji: administrators any, others their own (DELETE /realm/emoji/{name}).' })
+  async deactivateCustomEmoji(@Arg('name') name: string, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await deactivateRealmEmoji(ctx.deps, me(ctx), name);
-    return true;
+    return deleted(name);
   }
 }

@@ -5,6 +5,7 @@ import { listSavedSnippets } from '../core/saved-snippets/queries';
 import { savedSnippetDict } from '../core/saved-snippets/view';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
 import { SavedSnippetType } from '../schema/saved-snippets';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -41,9 +42,9 @@ export class SavedSnippetResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async deleteSavedSnippet(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload)
+  async deleteSavedSnippet(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await deleteSavedSnippet(ctx.deps, me(ctx), id);
-    return true;
+    return deleted(id);
   }
 }

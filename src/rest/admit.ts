@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../deps';
 import { rateLimitHeaders, RateLimitState } from '../core/rate-limits/limiter';
 import type { User } from '../core/users/model';
-import { authenticateRequest } from './auth';
+import { authenticateGraphQLRequest, authenticateRequest } from './auth';
 import { clientAddress } from './client-address';
 import type { AuthMode } from './endpoint';
 
@@ -26,13 +26,15 @@ export async function admit(
   req: IncomingMessage,
   res: ServerResponse,
   credentials: 'required' | 'optional' | 'ignored',
+  /** GraphQL also accepts `Bearer <api key>`. */
+  authenticate: typeof authenticateRequest = authenticateRequest,
 ): Promise<User | null> {
   const limits = deps.rateLimits;
   const header = credentials === 'ignored' ? undefined : req.headers.authorization;
   let user: User | null = null;
   if (credentials === 'required' || header) {
     try {
-      user = await authenticateRequest(deps, header);
+      user = await authenticate(deps, header);
     } catch (error) {
       if (limits.enabled) await limits.countRequest(null, clientAddress(req, deps.config.trustedProxies));
       throw error;

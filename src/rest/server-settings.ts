@@ -1,6 +1,4 @@
-import { authenticationMethods, externalAuthenticationMethods } from '../core/accounts/auth-methods';
-import { getRealm, realmIconUrl } from '../core/realm/queries';
-import { versionFields } from '../version';
+import { serverSettings } from '../core/realm/server-settings';
 import { endpoint } from './endpoint';
 import type { Route } from './router';
 
@@ -11,26 +9,7 @@ export const serverRoutes: Route[] = [
     endpoint: endpoint({
       auth: 'none',
       params: {},
-      handler: async ({ deps }) => {
-        const realm = await getRealm(deps);
-        return {
-          ...versionFields(),
-          zulip_merge_base: versionFields().zulip_version,
-          authentication_methods: authenticationMethods(deps.config),
-          external_authentication_methods: externalAuthenticationMethods(deps.config),
-          email_auth_enabled: true,
-          // Directory usernames are not addresses when the directory supplies the address.
-          require_email_format_usernames: !(deps.config.ldap && deps.config.ldap.emailAttr !== null),
-          push_notifications_enabled: deps.config.pushService !== null,
-          is_incompatible: false,
-          realm_uri: deps.config.externalUrl,
-          realm_url: deps.config.externalUrl,
-          realm_name: realm.name,
-          realm_icon: realmIconUrl(realm),
-          realm_description: realm.description,
-          realm_web_public_access_enabled: false,
-        };
-      },
+      handler: async ({ deps }) => serverSettings(deps),
     }),
   },
 ];

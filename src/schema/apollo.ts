@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps';
 import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
 import { admit } from '../rest/admit';
+import { authenticateGraphQLRequest } from '../rest/auth';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { clientAddress } from '../rest/client-address';
 import { IdentifiedRequest, requestIdOf } from '../rest/router';
@@ -47,13 +48,14 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
 });
 
 /**
- * Credentials are optional here (fetchApiKey needs none); when sent they must be valid. Each request
+ * Credentials (Basic, or Bearer with an API key) are optional here (fetchApiKey needs none); when
+ * sent they must be valid. Each request
  * counts against the same rate limit as a REST request: its user's, or its address's without
  * valid credentials.
  */
 export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
-    const user = await admit(deps, req, res, 'optional');
+    const user = await admit(deps, req, res, 'optional', authenticateGraphQLRequest);
     // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
     if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
     if (user) (req as IdentifiedRequest).userId = user.id;

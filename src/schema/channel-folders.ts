@@ -1,9 +1,9 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, ID } from 'type-graphql';
 import type { ChannelFolderDict } from '../core/channel-folders/view';
 
-@ObjectType({ description: 'A folder grouping channels in the sidebar.' })
+@ObjectType('ChannelFolder', { description: 'A folder grouping channels in the sidebar.' })
 export class ChannelFolderType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() name!: string;
   @Field() description!: string;
   @Field({ description: 'The description as safe HTML.' }) renderedDescription!: string;

@@ -1,12 +1,13 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { GroupSettingValue } from '../core/channels/group-settings';
 import type { ChannelDict, SubscriptionDict } from '../core/channels/view';
 import { GroupSettingChangeInput, GroupSettingValueInput, GroupSettingValueType } from './groups';
 import { errors } from '../errors';
 
-@ObjectType({ description: 'A channel (called a stream in older API names), as the requester may see it.' })
+@ObjectType('Channel', { description: 'A channel (called a stream in older API names), as the requester may see it.' })
 export class ChannelType {
-  @Field(() => Int) streamId!: number;
+  @Field(() => ID) id!: number;
+  @Field(() => Int, { description: 'The same as id, as a number (the REST API\'s stream_id).' }) streamId!: number;
   @Field() name!: string;
   @Field() isArchived!: boolean;
   @Field({ description: 'Markdown source.' }) description!: string;
@@ -43,6 +44,7 @@ export class ChannelType {
   static from(dict: ChannelDict): ChannelType {
     const g = GroupSettingValueType.from;
     return Object.assign(new ChannelType(), {
+      id: dict.stream_id,
       streamId: dict.stream_id,
       name: dict.name,
       isArchived: dict.is_archived,
@@ -77,7 +79,7 @@ export class ChannelType {
   }
 }
 
-@ObjectType({ description: "The requester's subscription to a channel, with their own settings for it." })
+@ObjectType('ChannelSubscription', { description: "The requester's subscription to a channel, with their own settings for it." })
 export class SubscriptionType {
   @Field(() => ChannelType) channel!: ChannelType;
   @Field() color!: string;
@@ -104,13 +106,13 @@ export class SubscriptionType {
   }
 }
 
-@ObjectType()
+@ObjectType('UserChannels')
 export class UserChannelsType {
   @Field(() => Int) userId!: number;
   @Field(() => [String]) channelNames!: string[];
 }
 
-@ObjectType()
+@ObjectType('SubscribeResult')
 export class SubscribeResultType {
   @Field(() => [UserChannelsType]) subscribed!: UserChannelsType[];
   @Field(() => [UserChannelsType]) alreadySubscribed!: UserChannelsType[];
@@ -118,13 +120,13 @@ export class SubscribeResultType {
   unauthorized!: string[] | null;
 }
 
-@ObjectType()
+@ObjectType('UnsubscribeResult')
 export class UnsubscribeResultType {
   @Field(() => [String]) removed!: string[];
   @Field(() => [String]) notRemoved!: string[];
 }
 
-@ObjectType({ description: 'Your subscriptions added and removed in one request.' })
+@ObjectType('UpdateSubscriptionsResult', { description: 'Your subscriptions added and removed in one request.' })
 export class UpdateSubscriptionsResultType {
   @Field(() => [UserChannelsType]) subscribed!: UserChannelsType[];
   @Field(() => [UserChannelsType]) alreadySubscribed!: UserChannelsType[];

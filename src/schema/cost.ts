@@ -79,8 +79,10 @@ const LIST_BOUNDS: Record<string, Bound> = {
   'Query.channels': (_a, _p, s) => s.channels,
   'Query.subscriptions': (_a, _p, s) => s.channels,
   'Query.userGroups': (_a, _p, s) => s.groups,
-  'MessagePageType.messages': (_a, parentArgs) => messagePageSize(parentArgs),
-  'PresenceSnapshotType.presences': (_a, _p, s) => s.users,
+  'MessageConnection.messages': (_a, parentArgs) => messagePageSize(parentArgs),
+  'MessageConnection.edges': (_a, parentArgs) => messagePageSize(parentArgs),
+  'PresenceSnapshot.presences': (_a, _p, s) => s.users,
+  'UserGroup.members': (_a, _p, s) => s.users,
   'Message.reactions': () => PER_MESSAGE_LIST_SIZE,
   'Message.directRecipients': () => PER_MESSAGE_LIST_SIZE,
 };

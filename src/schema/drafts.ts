@@ -1,9 +1,9 @@
-import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { DraftDict } from '../core/drafts/view';
 
 @ObjectType('Draft', { description: 'A message draft kept on the server so the owner\'s clients stay in step.' })
 export class DraftType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field({ description: '"" (unaddressed), "stream" or "private".' }) type!: string;
   @Field(() => [Int], { description: 'The channel id, or the other participants\' user ids.' }) to!: number[];
   @Field() topic!: string;

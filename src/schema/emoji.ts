@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { RealmEmojiDict } from '../core/emoji/view';
 
-@ObjectType({ description: 'A custom emoji of the organization.' })
+@ObjectType('RealmEmoji', { description: 'A custom emoji of the organization.' })
 export class RealmEmojiType {
   @Field(() => ID) id!: string;
   @Field({ description: 'Written as :name: in messages.' }) name!: string;

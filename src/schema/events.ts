@@ -1,5 +1,5 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, ID } from 'type-graphql';
 import type { ZulipEvent } from '../realtime/bus';
 
 /**
@@ -9,7 +9,7 @@ import type { ZulipEvent } from '../realtime/bus';
 
 @ObjectType({ description: 'A message as carried by a message event.' })
 export class LiveMessage {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field(() => Int) senderId!: number;
   @Field() senderFullName!: string;
   @Field() senderEmail!: string;
@@ -21,7 +21,7 @@ export class LiveMessage {
   @Field(() => GraphQLJSON, { description: 'Channel name, or the list of direct-message participants.' }) displayRecipient!: unknown;
 }
 
-@ObjectType({ description: 'A new message the subscriber received.' })
+@ObjectType('MessageDelivery', { description: 'A new message the subscriber received.' })
 export class MessageEventType {
   @Field(() => Int, { description: 'Position of the event in this subscription, from 0.' }) eventId!: number;
   @Field(() => LiveMessage) message!: LiveMessage;
@@ -45,7 +45,7 @@ export class MessageEventType {
   }
 }
 
-@ObjectType({ description: 'An emoji reaction added to or removed from a message the subscriber can see.' })
+@ObjectType('ReactionDelivery', { description: 'An emoji reaction added to or removed from a message the subscriber can see.' })
 export class ReactionEventType {
   @Field(() => Int) eventId!: number;
   @Field({ description: '"add" or "remove".' }) op!: string;

@@ -1,8 +1,8 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { GroupSettingValue } from '../core/groups/setting-values';
 import type { UserGroupDict } from '../core/groups/view';
 
-@ObjectType({ description: 'Who holds a permission: one named group, or a collection of users and groups.' })
+@ObjectType('GroupSettingValue', { description: 'Who holds a permission: one named group, or a collection of users and groups.' })
 export class GroupSettingValueType {
   @Field(() => Int, { nullable: true, description: 'The named group; null for a collection.' }) groupId!: number | null;
   @Field(() => [Int], { nullable: true, description: 'Users of a collection; null for a named group.' }) directMembers!: number[] | null;
@@ -37,12 +37,12 @@ export class GroupSettingChangeInput {
   @Field(() => GroupSettingValueInput, { nullable: true }) oldValue?: GroupSettingValueInput | null;
 }
 
-@ObjectType({ description: 'A named user group.' })
+@ObjectType('UserGroup', { description: 'A named user group.' })
 export class UserGroupType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() name!: string;
   @Field() description!: string;
-  @Field(() => [Int], { description: 'Active direct members.' }) members!: number[];
+  @Field(() => [Int], { description: 'Active direct members (see members for the accounts).' }) memberIds!: number[];
   @Field(() => [Int]) directSubgroupIds!: number[];
   @Field(() => Int, { nullable: true }) creatorId!: number | null;
   @Field(() => Int, { nullable: true, description: 'UNIX time of creation; null for system groups.' }) dateCreated!: number | null;
@@ -60,7 +60,7 @@ export class UserGroupType {
       id: dict.id,
       name: dict.name,
       description: dict.description,
-      members: dict.members,
+      memberIds: dict.members,
       directSubgroupIds: dict.direct_subgroup_ids,
       creatorId: dict.creator_id,
       dateCreated: dict.date_created,

@@ -23,12 +23,16 @@ import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
+import { ReadStateResolver } from '../resolvers/read-state';
+import { ServerResolver } from '../resolvers/server';
+import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, UserLinksResolver } from '../resolvers/links';
 import { RealmAdminResolver } from '../resolvers/realm-admin';
 import { AccountResolver } from '../resolvers/accounts';
 import { UploadResolver } from '../resolvers/uploads';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
+import { eventClasses } from './event-types';
 
 /** Operations marked @Authorized need Basic credentials; the error is REST's 401. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
@@ -58,6 +62,12 @@ export const resolvers = [
   MessageExtrasResolver,
   RealmResolver,
   RealmConfigResolver,
+  MessageLinksResolver,
+  ReactionLinksResolver,
+  UserGroupLinksResolver,
+  UserLinksResolver,
+  ReadStateResolver,
+  ServerResolver,
   RealmAdminResolver,
   AccountResolver,
   UploadResolver,
@@ -68,6 +78,8 @@ let cached: GraphQLSchema | null = null;
 export function buildGraphQLSchema(): GraphQLSchema {
   cached ??= buildSchemaSync({
     resolvers: [...resolvers],
+    // Every event type, though the subscription names only their interface.
+    orphanedTypes: [...eventClasses.values()],
     authChecker,
     validate: false,
     pubSub: busOnlyPubSub,

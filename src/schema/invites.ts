@@ -1,8 +1,8 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, ID } from 'type-graphql';
 
 @ObjectType('Invitation', { description: 'An unexpired email invitation or reusable invitation link.' })
 export class InvitationType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() isMultiuse!: boolean;
   @Field(() => String, { nullable: true, description: 'The invited address (email invitations).' }) email!: string | null;
   @Field(() => String, { nullable: true, description: 'The link to share (reusable links).' }) linkUrl!: string | null;

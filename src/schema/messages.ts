@@ -1,4 +1,4 @@
-import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { Snapshot } from '../core/messages/history';
 
 @ObjectType('Reaction', { description: 'An emoji reaction: one user, one emoji.' })
@@ -9,16 +9,16 @@ export class MessageReactionType {
   @Field(() => Int) userId!: number;
 }
 
-@ObjectType({ description: 'A participant of a direct message.' })
+@ObjectType('DirectRecipient', { description: 'A participant of a direct message.' })
 export class DirectRecipientType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() email!: string;
   @Field() fullName!: string;
 }
 
 @ObjectType('Message', { description: 'A message as you see it, with your flags.' })
 export class MessageType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field(() => Int) senderId!: number;
   @Field() senderEmail!: string;
   @Field() senderFullName!: string;
@@ -78,9 +78,27 @@ export class MessageType {
   }
 }
 
-@ObjectType({ description: 'A window of messages in a narrow, oldest first.' })
+@ObjectType('MessageEdge', { description: 'A message and the cursor to page from it.' })
+export class MessageEdge {
+  @Field() cursor!: string;
+  @Field(() => MessageType) node!: MessageType;
+}
+
+@ObjectType('PageInfo', { description: 'Relay page information.' })
+export class PageInfo {
+  @Field() hasPreviousPage!: boolean;
+  @Field() hasNextPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+@ObjectType('MessageConnection', {
+  description: 'A window of messages in a narrow, oldest first: a Relay connection (edges, pageInfo) that also carries Zulip\'s anchor fields.',
+})
 export class MessagePageType {
-  @Field(() => [MessageType]) messages!: MessageType[];
+  @Field(() => [MessageType], { description: 'The nodes of edges, for clients that do not need cursors.' }) messages!: MessageType[];
+  @Field(() => [MessageEdge]) edges!: MessageEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
   @Field(() => Float, { description: 'The anchor used (10^16 stands for "newest").' }) anchor!: number;
   @Field() foundAnchor!: boolean;
   @Field({ description: 'No older messages match the narrow.' }) foundOldest!: boolean;
@@ -99,7 +117,7 @@ export class NarrowTermInput {
   @Field({ defaultValue: false }) negated!: boolean;
 }
 
-@ObjectType({ description: 'The message as of one edit (the first: as sent). prev* fields only for what that edit changed.' })
+@ObjectType('MessageSnapshot', { description: 'The message as of one edit (the first: as sent). prev* fields only for what that edit changed.' })
 export class MessageSnapshotType {
   @Field() topic!: string;
   @Field(() => String, { nullable: true }) prevTopic!: string | null;
@@ -147,9 +165,9 @@ export class SendMessageInput {
   readBySender?: boolean;
 }
 
-@ObjectType()
+@ObjectType('SendMessageResult')
 export class SendMessageResultType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field(() => Int, { nullable: true, description: 'Your new policy for the topic, when sending changed it (2 unmuted, 3 followed).' })
   automaticNewVisibilityPolicy!: number | null;
 }
@@ -164,7 +182,7 @@ export class EditMessageInput {
   @Field({ defaultValue: true }) sendNotificationToNewThread!: boolean;
 }
 
-@ObjectType()
+@ObjectType('UpdateFlagsResult')
 export class UpdateFlagsResultType {
   @Field(() => [Int], { description: 'Messages whose flag changed.' }) messages!: number[];
   @Field(() => [Int], { nullable: true, description: 'When marking unread: channels skipped because you are not subscribed.' })
@@ -175,4 +193,22 @@ export class UpdateFlagsResultType {
 export class TopicType {
   @Field() name!: string;
   @Field(() => Int, { description: 'The latest message in the topic.' }) maxId!: number;
+}
+
+@ObjectType('MessagePayload', { description: 'The message as it is after the change.' })
+export class MessagePayload {
+  @Field(() => MessageType) message!: MessageType;
+}
+
+@ObjectType('DeletedMessagePayload')
+export class DeletedMessagePayload {
+  @Field(() => ID, { description: 'The id of the deleted message.' }) id!: number;
+}
+
+@ObjectType('UserTopicPayload', { description: 'Your visibility policy for a topic after the change.' })
+export class UserTopicPayload {
+  @Field(() => ID, { description: 'Channel id and topic, for client caches.' }) id!: string;
+  @Field(() => Int) streamId!: number;
+  @Field() topic!: string;
+  @Field(() => Int) visibilityPolicy!: number;
 }

@@ -1,7 +1,7 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import type { ModernPresence } from '../core/presence/format';
 
-@ObjectType({ description: "One user's presence." })
+@ObjectType('PresenceEntry', { description: "One user's presence." })
 export class PresenceEntryType {
   @Field(() => Int) userId!: number;
   @Field(() => Float, { description: 'UNIX time the user was last reported actually present.' }) activeTimestamp!: number;
@@ -16,7 +16,7 @@ export class PresenceEntryType {
   }
 }
 
-@ObjectType({ description: 'Presence of the organization, or the part changed since an update id.' })
+@ObjectType('PresenceSnapshot', { description: 'Presence of the organization, or the part changed since an update id.' })
 export class PresenceSnapshotType {
   @Field(() => Float, { description: 'Pass as lastUpdateId next time to get only newer changes; -1 when nothing was returned and none was passed.' })
   presenceLastUpdateId!: number;

@@ -1,9 +1,9 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { CustomProfileFieldDict } from '../core/profile-fields/view';
 
-@ObjectType({ description: 'A field of user profiles defined by the organization.' })
+@ObjectType('CustomProfileField', { description: 'A field of user profiles defined by the organization.' })
 export class CustomProfileFieldType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() name!: string;
   @Field(() => Int, { description: '1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 person picker, 7 external account, 8 pronouns.' })
   type!: number;
@@ -29,7 +29,7 @@ export class CustomProfileFieldType {
   }
 }
 
-@ObjectType({ description: "One user's value for one field." })
+@ObjectType('ProfileDataEntry', { description: "One user's value for one field." })
 export class ProfileDataEntryType {
   @Field(() => Int) fieldId!: number;
   @Field({ description: 'Text, or the JSON list of user ids for person pickers.' }) value!: string;

@@ -1,10 +1,10 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, ID } from 'type-graphql';
 import type { LinkifierDict } from '../core/linkifiers/model';
 import type { PlaygroundDict } from '../core/playgrounds/model';
 
 @ObjectType('Linkifier', { description: 'Text matching `pattern` (RE2) becomes a link to `urlTemplate` (RFC 6570) filled with its named groups.' })
 export class LinkifierType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() pattern!: string;
   @Field() urlTemplate!: string;
 
@@ -15,7 +15,7 @@ export class LinkifierType {
 
 @ObjectType('CodePlayground', { description: 'A site code blocks of one language can be opened in.' })
 export class CodePlaygroundType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() name!: string;
   @Field({ description: 'The Pygments language name of the code blocks it opens.' }) pygmentsLanguage!: string;
   @Field({ description: 'RFC 6570 template with the one variable `code`.' }) urlTemplate!: string;

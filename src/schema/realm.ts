@@ -8,7 +8,7 @@ const scalarFor = (spec: RealmSettingSpec) =>
   spec.kind === 'group' ? GraphQLJSON : spec.kind === 'bool' ? Boolean : spec.kind === 'int' ? Int : String;
 
 /** The organization's settings: one field per catalog entry, camelCased (waiting_period_threshold → waitingPeriodThreshold). */
-@ObjectType({ description: "The organization's settings, as POST /register reports them (realm_<name>)." })
+@ObjectType('RealmSettings', { description: "The organization's settings, as POST /register reports them (realm_<name>)." })
 export class RealmSettingsType {
   [key: string]: unknown;
 

@@ -1,9 +1,9 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, ID } from 'type-graphql';
 import type { SavedSnippetDict } from '../core/saved-snippets/view';
 
 @ObjectType('SavedSnippet', { description: 'Text saved by its owner for inserting into messages.' })
 export class SavedSnippetType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field() title!: string;
   @Field() content!: string;
   @Field(() => Int, { description: 'UNIX seconds.' }) dateCreated!: number;

@@ -16,7 +16,7 @@ function addSettingFields(target: object, specs: readonly SettingSpec[], nullabl
   }
 }
 
-@ObjectType({ description: 'Your personal preference settings.' })
+@ObjectType('UserSettings', { description: 'Your personal preference settings.' })
 export class UserSettingsType {
   [key: string]: unknown;
   @Field({ description: 'IANA time zone of your profile; empty when unset.' }) timezone!: string;
@@ -30,7 +30,7 @@ export class UserSettingsType {
 }
 addSettingFields(UserSettingsType.prototype, SETTINGS, false);
 
-@ObjectType({ description: "The organization's default settings for new users." })
+@ObjectType('RealmUserSettingsDefaults', { description: "The organization's default settings for new users." })
 export class RealmUserSettingsDefaultsType {
   [key: string]: unknown;
 

@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { UserStatusDict } from '../core/user-status/store';
 import type { MutedUserDict } from '../core/muted-users/store';
 
@@ -34,7 +34,7 @@ export class UserStatusInput {
 
 @ObjectType('MutedUser', { description: 'A user you muted, and when.' })
 export class MutedUserType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID) id!: number;
   @Field(() => Int, { description: 'UNIX seconds.' }) timestamp!: number;
 
   static from(dict: MutedUserDict): MutedUserType {

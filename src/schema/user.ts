@@ -1,9 +1,10 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { UserDict } from '../core/users/view';
 
-@ObjectType({ description: 'An account of the organization, as the requester may see it.' })
+@ObjectType('User', { description: 'An account of the organization, as the requester may see it.' })
 export class UserType {
-  @Field(() => Int) userId!: number;
+  @Field(() => ID) id!: number;
+  @Field(() => Int, { description: 'The same as id, as a number (the REST API\'s user_id).' }) userId!: number;
   @Field({ description: 'API email: a placeholder when the requester may not see the real address.' }) email!: string;
   @Field(() => String, { nullable: true, description: 'Real address; null when hidden from the requester.' })
   deliveryEmail!: string | null;
@@ -23,6 +24,7 @@ export class UserType {
 
   static from(dict: UserDict): UserType {
     return Object.assign(new UserType(), {
+      id: dict.user_id,
       userId: dict.user_id,
       email: dict.email,
       deliveryEmail: dict.delivery_email,

@@ -220,12 +220,12 @@ describe('GraphQL', () => {
   test('folders through the same rules', async () => {
     const created = await graphql(ts, admin, 'mutation { createChannelFolder(name: "GQL", description: "*hi*") { id name renderedDescription isArchived order } }');
     expect(created.errors).toBeUndefined();
-    const id = created.data!.createChannelFolder.id;
+    const id = Number(created.data!.createChannelFolder.id);
     expect(created.data!.createChannelFolder).toMatchObject({ name: 'GQL', renderedDescription: '<p><em>hi</em></p>', isArchived: false });
     const updated = await graphql(ts, admin, 'mutation($id: Int!) { updateChannelFolder(id: $id, isArchived: true) { isArchived } }', { id });
     expect(updated.data!.updateChannelFolder.isArchived).toBe(true);
     const list = await graphql(ts, guest, '{ channelFolders(includeArchived: true) { id } }');
-    expect(list.data!.channelFolders.map((f: { id: number }) => f.id)).toContain(id);
+    expect(list.data!.channelFolders.map((f: { id: string }) => f.id)).toContain(String(id));
     const denied = await graphql(ts, member, 'mutation { createChannelFolder(name: "No", description: "") { id } }');
     expect(graphqlError(denied)).toEqual({ code: 'UNAUTHORIZED_PRINCIPAL', message: 'Must be an organization administrator' });
     const long = await graphql(ts, admin, `mutation { createChannelFolder(name: "${'a'.repeat(61)}", description: "") { id } }`);

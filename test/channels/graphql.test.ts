@@ -128,9 +128,9 @@ test('updateChannel, updateSubscriptionProperties, unsubscribe, archiveChannel',
   const left = await graphql(ts, other, 'mutation { unsubscribe(channels: ["gql-renamed"]) { removed notRemoved } }');
   expect(left.data).toEqual({ unsubscribe: { removed: ['gql-renamed'], notRemoved: [] } });
 
-  const archived = await graphql(ts, member, `mutation { archiveChannel(id: ${id}) }`);
-  expect(archived.data).toEqual({ archiveChannel: true });
-  const again = await graphql(ts, member, `mutation { archiveChannel(id: ${id}) }`);
+  const archived = await graphql(ts, member, `mutation { archiveChannel(id: ${id}) { id } }`);
+  expect(archived.data).toEqual({ archiveChannel: { id: String(id) } });
+  const again = await graphql(ts, member, `mutation { archiveChannel(id: ${id}) { id } }`);
   expect(graphqlError(again)).toEqual({ message: 'Channel is already deactivated', code: 'BAD_REQUEST' });
   const back = await graphql(ts, member, `mutation { updateChannel(id: ${id}, input: { isArchived: false }) { isArchived } }`);
   expect(back.data).toEqual({ updateChannel: { isArchived: false } });

@@ -345,14 +345,14 @@ describe('GraphQL', () => {
     });
     expect(created.errors).toBeUndefined();
     const [first, second] = created.data!.createDrafts;
-    expect(first).toEqual({ id: expect.any(Number), type: 'stream', to: [channelId], topic: 'gql', content: 'Hi', timestamp: 50 });
+    expect(first).toEqual({ id: expect.any(String), type: 'stream', to: [channelId], topic: 'gql', content: 'Hi', timestamp: 50 });
     expect(second).toMatchObject({ type: 'private', to: [bob.id], content: 'DM' });
 
     const listed = await graphql(ts, me, `{ drafts { id } }`);
     expect(listed.data!.drafts.map((d: any) => d.id)).toEqual([first.id, second.id]);
 
     const edited = await graphql(ts, me, `mutation($id: Int!, $d: DraftInput!) { editDraft(id: $id, draft: $d) { ${fields} } }`, {
-      id: first.id,
+      id: Number(first.id),
       d: { type: '', to: [], topic: 'x', content: 'Later', timestamp: 60 },
     });
     expect(edited.data!.editDraft).toEqual({ id: first.id, type: '', to: [], topic: '', content: 'Later', timestamp: 60 });
@@ -362,9 +362,9 @@ describe('GraphQL', () => {
     });
     expect(graphqlError(bad)).toEqual({ code: 'BAD_REQUEST', message: 'Must specify exactly 1 channel ID for channel messages' });
 
-    const stranger = await graphql(ts, alice, `mutation { deleteDraft(id: ${first.id}) }`);
+    const stranger = await graphql(ts, alice, `mutation { deleteDraft(id: ${first.id}) { id } }`);
     expect(graphqlError(stranger)).toEqual({ code: 'BAD_REQUEST', message: 'Draft does not exist' });
-    expect((await graphql(ts, me, `mutation { deleteDraft(id: ${first.id}) }`)).data).toEqual({ deleteDraft: true });
+    expect((await graphql(ts, me, `mutation { deleteDraft(id: ${first.id}) { id } }`)).data).toEqual({ deleteDraft: { id: first.id } });
     expect(graphqlError(await graphql(ts, null, '{ drafts { id } }')).code).toBe('UNAUTHORIZED');
   });
 });

@@ -68,12 +68,12 @@ describe('DELETE /realm/emoji/{emoji_name}', () => {
 
   test('GraphQL deactivateCustomEmoji', async () => {
     assertSuccess(await upload(author, 'graphed'));
-    expect(graphqlError(await graphql(ts, other, 'mutation { deactivateCustomEmoji(name: "graphed") }'))).toEqual({
+    expect(graphqlError(await graphql(ts, other, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }'))).toEqual({
       code: 'BAD_REQUEST',
       message: 'Must be an organization administrator or emoji author',
     });
-    expect((await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") }')).data).toEqual({ deactivateCustomEmoji: true });
-    expect(graphqlError(await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") }'))).toEqual({
+    expect((await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }')).data).toEqual({ deactivateCustomEmoji: { id: 'graphed' } });
+    expect(graphqlError(await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }'))).toEqual({
       code: 'BAD_REQUEST',
       message: "Emoji 'graphed' does not exist",
     });

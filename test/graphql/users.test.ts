@@ -208,15 +208,26 @@ describe('authentication', () => {
     expect(graphqlError(await graphql(ts, member, '{ me { userId } }'))).toEqual({ message: 'Account is deactivated', code: 'UNAUTHORIZED' });
   });
 
-  test('a non-Basic scheme is a 400', async () => {
+  test('a scheme other than Basic and Bearer is a 400', async () => {
     const res = await fetch(`${ts.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer abc' },
+      headers: { 'content-type': 'application/json', authorization: 'Digest abc' },
       body: JSON.stringify({ query: '{ me { userId } }' }),
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]).toMatchObject({ message: 'This endpoint requires HTTP basic authentication.', extensions: { code: 'BAD_REQUEST' } });
+  });
+
+  test('a malformed Bearer key is a 401', async () => {
+    const res = await fetch(`${ts.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer abc' },
+      body: JSON.stringify({ query: '{ me { userId } }' }),
+    });
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]).toMatchObject({ message: 'Malformed API key', extensions: { code: 'UNAUTHORIZED' } });
   });
 
   test('credentials are checked even for fetchApiKey', async () => {
@@ -236,13 +247,13 @@ describe('introspection and transport', () => {
     expect(res.data!.__schema.queryType.name).toBe('Query');
     expect(res.data!.__schema.mutationType.name).toBe('Mutation');
     const names = res.data!.__schema.types.map((t: { name: string }) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['UserType', 'ApiKeyResult', 'CreateUserInput', 'UpdateUserInput']));
+    expect(names).toEqual(expect.arrayContaining(['User', 'ApiKeyResult', 'CreateUserInput', 'UpdateUserInput', 'Event', 'MessageEvent']));
   });
 
   test('fields of a type are listed', async () => {
-    const res = await graphql(ts, ts.owner, '{ __type(name: "UserType") { fields { name } } }');
+    const res = await graphql(ts, ts.owner, '{ __type(name: "User") { fields { name } } }');
     const fields = res.data!.__type.fields.map((f: { name: string }) => f.name);
-    expect(fields).toEqual(expect.arrayContaining(['userId', 'email', 'deliveryEmail', 'role', 'avatarUrl']));
+    expect(fields).toEqual(expect.arrayContaining(['id', 'userId', 'email', 'deliveryEmail', 'role', 'avatarUrl', 'botOwner']));
   });
 
   test('a query error is reported without a stack trace', async () => {

@@ -383,10 +383,10 @@ describe('GraphQL', () => {
     expect(sent.data).toEqual({ sendInvitations: true });
     const listed = (await graphql(ts, member, '{ invitations { id email isMultiuse expiryDate invitedAs invitedByUserId linkUrl } }')).data!.invitations;
     const mine = listed.find((i: any) => i.email === a);
-    expect(mine).toEqual({ id: expect.any(Number), email: a, isMultiuse: false, expiryDate: null, invitedAs: 600, invitedByUserId: member.id, linkUrl: null });
+    expect(mine).toEqual({ id: expect.any(String), email: a, isMultiuse: false, expiryDate: null, invitedAs: 600, invitedByUserId: member.id, linkUrl: null });
     expect((await graphql(ts, member, `mutation { resendInvitation(id: ${mine.id}) }`)).data).toEqual({ resendInvitation: true });
     expect(mailTo(a)).toHaveLength(2);
-    expect((await graphql(ts, member, `mutation { revokeInvitation(id: ${mine.id}) }`)).data).toEqual({ revokeInvitation: true });
+    expect((await graphql(ts, member, `mutation { revokeInvitation(id: ${mine.id}) { id } }`)).data).toEqual({ revokeInvitation: { id: mine.id } });
 
     const partial = await graphql(ts, admin, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) }', {
       i: { inviteeEmails: `${member.email},${fresh()}`, streamIds: [] },
@@ -412,6 +412,6 @@ describe('GraphQL', () => {
     );
     expect(joined.data!.acceptInvitation).toMatchObject({ userId: expect.any(Number), apiKey: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
     const linkId = (await invites(admin)).find((i) => i.link_url === link).id;
-    expect((await graphql(ts, admin, `mutation { revokeInviteLink(id: ${linkId}) }`)).data).toEqual({ revokeInviteLink: true });
+    expect((await graphql(ts, admin, `mutation { revokeInviteLink(id: ${linkId}) { id } }`)).data).toEqual({ revokeInviteLink: { id: String(linkId) } });
   });
 });

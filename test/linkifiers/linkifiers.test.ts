@@ -257,8 +257,8 @@ describe('GraphQL', () => {
     const id = created.data!.addLinkifier as number;
     const second = (await graphql(ts, admin, 'mutation { addLinkifier(pattern: "!(?P<id>\\\\d+)", urlTemplate: "https://b.example.com/{id}") }')).data!.addLinkifier;
     expect((await graphql(ts, member, '{ linkifiers { id pattern urlTemplate } }')).data!.linkifiers).toEqual([
-      { id, pattern: '#(?P<id>\\d+)', urlTemplate: 'https://g.example.com/{id}' },
-      { id: second, pattern: '!(?P<id>\\d+)', urlTemplate: 'https://b.example.com/{id}' },
+      { id: String(id), pattern: '#(?P<id>\\d+)', urlTemplate: 'https://g.example.com/{id}' },
+      { id: String(second), pattern: '!(?P<id>\\d+)', urlTemplate: 'https://b.example.com/{id}' },
     ]);
     expect((await graphql(ts, admin, 'mutation($ids: [Int!]!) { reorderLinkifiers(orderedLinkifierIds: $ids) }', { ids: [second, id] })).data).toEqual({ reorderLinkifiers: true });
     expect((await graphql(ts, admin, 'mutation($id: Int!) { updateLinkifier(id: $id, pattern: "#(?P<n>\\\\d+)", urlTemplate: "https://g.example.com/{n}") }', { id })).data).toEqual({ updateLinkifier: true });
@@ -266,11 +266,11 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Bad regular expression: missing ): (foo',
     });
-    expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeLinkifier(id: $id) }', { id }))).toEqual({
+    expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeLinkifier(id: $id) { id } }', { id }))).toEqual({
       code: 'UNAUTHORIZED_PRINCIPAL',
       message: 'Must be an organization administrator',
     });
-    expect((await graphql(ts, admin, 'mutation($id: Int!) { removeLinkifier(id: $id) }', { id })).data).toEqual({ removeLinkifier: true });
-    expect((await graphql(ts, member, '{ linkifiers { id } }')).data!.linkifiers).toEqual([{ id: second }]);
+    expect((await graphql(ts, admin, 'mutation($id: Int!) { removeLinkifier(id: $id) { id } }', { id })).data).toEqual({ removeLinkifier: { id: String(id) } });
+    expect((await graphql(ts, member, '{ linkifiers { id } }')).data!.linkifiers).toEqual([{ id: String(second) }]);
   });
 });

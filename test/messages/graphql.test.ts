@@ -26,7 +26,7 @@ const PAGE = `query($narrow: [NarrowTermInput!], $last: Int, $before: String, $f
 async function send(who: TestUser, input: Record<string, unknown>): Promise<number> {
   const res = await graphql(ts, who, SEND, { input });
   expect(res.errors).toBeUndefined();
-  return res.data!.sendMessage.id;
+  return Number(res.data!.sendMessage.id);
 }
 
 test('sendMessage goes through the same action: same storage, same events', async () => {
@@ -45,7 +45,7 @@ test('sendMessage goes through the same action: same storage, same events', asyn
   const dm = await send(alice, { userIds: [bob.id], content: 'direct' });
   const byEmail = await send(bob, { emails: [alice.email], content: 'back' });
   const q = await graphql(ts, bob, `query { messages(narrow: [{operator: "is", operand: "dm"}]) { messages { id directRecipients { id } } } }`);
-  expect(q.data!.messages.messages.map((m: { id: number }) => m.id)).toEqual([dm, byEmail]);
+  expect(q.data!.messages.messages.map((m: { id: string }) => Number(m.id))).toEqual([dm, byEmail]);
   const bad = graphqlError(await graphql(ts, alice, SEND, { input: { channelId: town, userIds: [bob.id], content: 'x' } }));
   expect(bad.code).toBe('BAD_REQUEST');
   expect(graphqlError(await graphql(ts, alice, SEND, { input: { channelName: 'nowhere', topic: 't', content: 'x' } }))).toEqual({
@@ -62,16 +62,16 @@ test('messages: narrow and cursor pagination', async () => {
   const last = await graphql(ts, alice, PAGE, { narrow, last: 2 });
   expect(last.errors).toBeUndefined();
   const page = last.data!.messages;
-  expect(page.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(3));
+  expect(page.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(3));
   expect(page).toMatchObject({ foundNewest: true, foundOldest: false, startCursor: String(ids[3]), endCursor: String(ids[4]), anchor: 1e16 });
   expect(page.messages[0]).toMatchObject({ content: '<p>m3</p>', topic: 'pages', channelName: 'paging', streamId: room, senderId: alice.id, flags: ['read'] });
   const older = (await graphql(ts, alice, PAGE, { narrow, last: 2, before: page.startCursor })).data!.messages;
-  expect(older.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(1, 3));
+  expect(older.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(1, 3));
   const oldest = (await graphql(ts, alice, PAGE, { narrow, last: 5, before: older.startCursor })).data!.messages;
-  expect(oldest.messages.map((m: { id: number }) => m.id)).toEqual([ids[0]]);
+  expect(oldest.messages.map((m: { id: string }) => Number(m.id))).toEqual([ids[0]]);
   expect(oldest.foundOldest).toBe(true);
   const forward = (await graphql(ts, alice, PAGE, { narrow, first: 2, after: String(ids[0]) })).data!.messages;
-  expect(forward.messages.map((m: { id: number }) => m.id)).toEqual(ids.slice(1, 3));
+  expect(forward.messages.map((m: { id: string }) => Number(m.id))).toEqual(ids.slice(1, 3));
   expect(graphqlError(await graphql(ts, alice, PAGE, { narrow: [{ operator: 'bogus', operand: 'x' }] }))).toEqual({
     message: 'Invalid narrow operator: unknown operator bogus',
     code: 'BAD_NARROW',
@@ -80,9 +80,9 @@ test('messages: narrow and cursor pagination', async () => {
 
 test('message, editMessage, messageHistory, topics', async () => {
   const id = await send(alice, { channelName: 'town', topic: 'draft', content: 'first' });
-  let res = await graphql(ts, alice, `mutation($id: Int!) { editMessage(id: $id, input: { content: "second" }) }`, { id });
+  let res = await graphql(ts, alice, `mutation($id: Int!) { editMessage(id: $id, input: { content: "second" }) { message { id content } } }`, { id });
   expect(res.errors).toBeUndefined();
-  res = await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { topic: "final", propagateMode: "change_all" }) }`, { id });
+  res = await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { topic: "final", propagateMode: "change_all" }) { message { topic } } }`, { id });
   expect(res.errors).toBeUndefined();
   const single = await graphql(ts, bob, `query($id: Int!) { message(id: $id) { content rawContent topic lastEditTimestamp lastMovedTimestamp } }`, { id });
   expect(single.data!.message).toMatchObject({ content: '<p>second</p>', rawContent: 'second', topic: 'final', lastEditTimestamp: expect.any(Number), lastMovedTimestamp: expect.any(Number) });
@@ -95,7 +95,7 @@ test('message, editMessage, messageHistory, topics', async () => {
   const topics = await graphql(ts, bob, `query($s: Int!) { topics(streamId: $s) { name maxId } }`, { s: town });
   // The newest message of the moved topic is the notification bot's notice of the move.
   expect(topics.data!.topics[0]).toEqual({ name: 'final', maxId: id + 1 });
-  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { content: "mine now" }) }`, { id }))).toEqual({
+  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { content: "mine now" }) { message { id } } }`, { id }))).toEqual({
     message: "You don't have permission to edit this message",
     code: 'BAD_REQUEST',
   });
@@ -112,28 +112,28 @@ test('updateFlags, reactions, updateUserTopic, deleteMessage', async () => {
     message: "Flag not editable: 'mentioned'",
     code: 'BAD_REQUEST',
   });
-  const ADD = `mutation($id: Int!) { addReaction(messageId: $id, emojiName: "octopus") }`;
-  expect((await graphql(ts, bob, ADD, { id })).data!.addReaction).toBe(true);
+  const ADD = `mutation($id: Int!) { addReaction(messageId: $id, emojiName: "octopus") { message { id reactions { emojiName user { id } } } } }`;
+  expect((await graphql(ts, bob, ADD, { id })).data!.addReaction).toEqual({ message: { id: String(id), reactions: [{ emojiName: 'octopus', user: { id: String(bob.id) } }] } });
   expect(graphqlError(await graphql(ts, bob, ADD, { id }))).toEqual({ message: 'Reaction already exists.', code: 'REACTION_ALREADY_EXISTS' });
   const page = await graphql(ts, bob, PAGE, { narrow: [{ operator: 'id', operandId: id }] });
   expect(page.data!.messages.messages[0]).toMatchObject({ flags: ['starred'], reactions: [{ emojiName: 'octopus', userId: bob.id }] });
-  expect((await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") }`, { id })).data!.removeReaction).toBe(true);
-  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") }`, { id }))).toEqual({
+  expect((await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { reactions { emojiName } } } }`, { id })).data!.removeReaction).toEqual({ message: { reactions: [] } });
+  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { id } } }`, { id }))).toEqual({
     message: "Reaction doesn't exist.",
     code: 'REACTION_DOES_NOT_EXIST',
   });
   const capture = captureEvents(ts);
-  expect((await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 1) }`, { s: town })).data!.updateUserTopic).toBe(true);
+  expect((await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 1) { streamId topic visibilityPolicy } }`, { s: town })).data!.updateUserTopic).toEqual({ streamId: town, topic: 'misc', visibilityPolicy: 1 });
   capture.stop();
   expect(capture.for(bob.id).find(ofType('user_topic'))).toMatchObject({ stream_id: town, topic_name: 'misc', visibility_policy: 1 });
-  expect(graphqlError(await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 9) }`, { s: town }))).toEqual({
+  expect(graphqlError(await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 9) { topic } }`, { s: town }))).toEqual({
     message: 'Invalid visibility_policy',
     code: 'BAD_REQUEST',
   });
-  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { deleteMessage(id: $id) }`, { id }))).toEqual({
+  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { deleteMessage(id: $id) { id } }`, { id }))).toEqual({
     message: "You don't have permission to delete this message",
     code: 'BAD_REQUEST',
   });
-  expect((await graphql(ts, alice, `mutation($id: Int!) { deleteMessage(id: $id) }`, { id })).data!.deleteMessage).toBe(true);
+  expect((await graphql(ts, alice, `mutation($id: Int!) { deleteMessage(id: $id) { id } }`, { id })).data!.deleteMessage).toEqual({ id: String(id) });
   expect(graphqlError(await graphql(ts, null, `query { messages { messages { id } } }`)).code).toBe('UNAUTHORIZED');
 });

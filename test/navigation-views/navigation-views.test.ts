@@ -194,10 +194,10 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Built-in views cannot have a custom name',
     });
-    expect(graphqlError(await graphql(ts, alice, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") }'))).toEqual({
+    expect(graphqlError(await graphql(ts, alice, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") { id } }'))).toEqual({
       code: 'NOT_FOUND',
       message: 'Navigation view does not exist.',
     });
-    expect((await graphql(ts, me, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") }')).data).toEqual({ removeNavigationView: true });
+    expect((await graphql(ts, me, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") { id } }')).data).toEqual({ removeNavigationView: { id: 'narrow/is/alerted' } });
   });
 });

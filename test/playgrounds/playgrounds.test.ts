@@ -79,16 +79,16 @@ test('GraphQL: the same actions and checks', async () => {
   const id = (await graphql(ts, admin, 'mutation { addCodePlayground(name: "Rust", pygmentsLanguage: "Rust", urlTemplate: "https://play.rust-lang.org/?code={code}") }')).data!
     .addCodePlayground as number;
   expect((await graphql(ts, member, '{ codePlaygrounds { id name pygmentsLanguage urlTemplate } }')).data!.codePlaygrounds).toContainEqual({
-    id,
+    id: String(id),
     name: 'Rust',
     pygmentsLanguage: 'Rust',
     urlTemplate: 'https://play.rust-lang.org/?code={code}',
   });
-  expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeCodePlayground(id: $id) }', { id }))).toEqual({
+  expect(graphqlError(await graphql(ts, member, 'mutation($id: Int!) { removeCodePlayground(id: $id) { id } }', { id }))).toEqual({
     code: 'UNAUTHORIZED_PRINCIPAL',
     message: 'Must be an organization administrator',
   });
-  expect((await graphql(ts, admin, 'mutation($id: Int!) { removeCodePlayground(id: $id) }', { id })).data).toEqual({ removeCodePlayground: true });
+  expect((await graphql(ts, admin, 'mutation($id: Int!) { removeCodePlayground(id: $id) { id } }', { id })).data).toEqual({ removeCodePlayground: { id: String(id) } });
   expect(graphqlError(await graphql(ts, admin, 'mutation { addCodePlayground(name: "R", pygmentsLanguage: "R", urlTemplate: "https://r.example.com") }'))).toEqual({
     code: 'BAD_REQUEST',
     message: 'Missing the required variable "code" in the URL template',

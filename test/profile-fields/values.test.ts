@@ -241,7 +241,7 @@ describe('GraphQL', () => {
       { data: JSON.stringify(CHOICES) },
     );
     expect(created.errors).toBeUndefined();
-    const id = created.data!.createCustomProfileField.id;
+    const id = Number(created.data!.createCustomProfileField.id);
     expect(created.data!.createCustomProfileField).toMatchObject({ name: 'GQL choice', type: 3, displayInProfileSummary: false });
     const updated = await graphql(ts, admin, 'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { hint: "pick one" }) { hint } }', { id });
     expect(updated.data!.updateCustomProfileField.hint).toBe('pick one');
@@ -256,14 +256,14 @@ describe('GraphQL', () => {
     const cleared = await graphql(ts, member, 'mutation($id: Int!) { removeProfileData(fieldIds: [$id]) }', { id });
     expect(cleared.data!.removeProfileData).toBe(true);
     const list = await graphql(ts, guest, '{ customProfileFields { id } }');
-    expect(list.data!.customProfileFields.map((x: { id: number }) => x.id)).toContain(id);
+    expect(list.data!.customProfileFields.map((x: { id: string }) => x.id)).toContain(String(id));
     const denied = await graphql(ts, member, 'mutation { createCustomProfileField(fieldType: 1, input: { name: "No" }) { id } }');
     expect(graphqlError(denied)).toEqual({ code: 'UNAUTHORIZED_PRINCIPAL', message: 'Must be an organization administrator' });
     const invalid = await graphql(ts, member, 'mutation($id: Int!) { updateProfileData(data: [{ fieldId: $id, value: "9" }]) }', { id });
     expect(graphqlError(invalid)).toEqual({ code: 'BAD_REQUEST', message: "'9' is not a valid choice for 'GQL choice'." });
-    const removed = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) }', { id });
-    expect(removed.data!.deleteCustomProfileField).toBe(true);
-    const gone = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) }', { id });
+    const removed = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) { id } }', { id });
+    expect(removed.data!.deleteCustomProfileField).toEqual({ id: String(id) });
+    const gone = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) { id } }', { id });
     expect(graphqlError(gone)).toEqual({ code: 'BAD_REQUEST', message: `Field id ${id} not found.` });
   });
 });

@@ -97,12 +97,12 @@ describeWithRedis('several processes sharing Redis', () => {
     const ws = createClient({ url: `${b.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: basicAuth(alice) }, retryAttempts: 0 });
     const received: any[] = [];
     const before = b.server.deps.bus.listenerCount ?? 0;
-    const stop = ws.subscribe({ query: 'subscription { events(eventTypes: ["realm_user"]) }' }, { next: (v) => received.push(v), error: () => {}, complete: () => {} });
+    const stop = ws.subscribe({ query: 'subscription { zulipEvents(eventTypes: ["realm_user"]) }' }, { next: (v) => received.push(v), error: () => {}, complete: () => {} });
     try {
       await waitUntil(() => (b.server.deps.bus.listenerCount ?? 0) > before);
       assertSuccess(await rename(a, bob, 'Bob Subscribed'));
       await waitUntil(() => received.length === 1);
-      expect(received[0].data.events).toEqual({ id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Subscribed' } });
+      expect(received[0].data.zulipEvents).toEqual({ id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Subscribed' } });
     } finally {
       stop();
       await ws.dispose();

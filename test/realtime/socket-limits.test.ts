@@ -79,7 +79,7 @@ test('operations running at once on one socket are bounded', async () => {
   const socket = await open();
   expect(await socket.init(alice)).toBe(true);
   const listeners = ts.server.deps.bus.listenerCount ?? 0;
-  for (const id of ['1', '2', '3', '4']) socket.subscribe(id, 'subscription { events }');
+  for (const id of ['1', '2', '3', '4']) socket.subscribe(id, 'subscription { zulipEvents }');
   await waitUntil(() => socket.messages.some((m) => m.id === '4'));
   expect(socket.messages.find((m) => m.id === '4')).toEqual({
     id: '4',
@@ -90,7 +90,7 @@ test('operations running at once on one socket are bounded', async () => {
   // Completing one makes room for another.
   socket.send({ id: '1', type: 'complete' });
   await waitUntil(() => (ts.server.deps.bus.listenerCount ?? 0) === listeners + 2);
-  socket.subscribe('5', 'subscription { events }');
+  socket.subscribe('5', 'subscription { zulipEvents }');
   await waitUntil(() => (ts.server.deps.bus.listenerCount ?? 0) === listeners + 3);
   expect(socket.messages.filter((m) => m.type === 'error')).toHaveLength(1);
 });

@@ -84,22 +84,22 @@ async function publish(userIds: number[], event: ZulipEvent, extra: Partial<Deli
 
 describe('events subscription', () => {
   test('yields the events a queue would, with ids from 0', async () => {
-    const sub = subscribe(connect(alice), 'subscription { events }');
+    const sub = subscribe(connect(alice), 'subscription { zulipEvents }');
     await sub.ready();
     assertSuccess(await client(ts, ts.owner).patch(`/users/${bob.id}`, { full_name: 'Bob Live' }));
     await publish([bob.id], { type: 'custom', secret: true });
     await publish([alice.id], { type: 'custom', n: 1 });
     await waitUntil(() => sub.results.length === 2);
     expect(sub.results).toEqual([
-      { data: { events: { id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Live' } } } },
-      { data: { events: { id: 1, type: 'custom', n: 1 } } },
+      { data: { zulipEvents: { id: 0, type: 'realm_user', op: 'update', person: { user_id: bob.id, full_name: 'Bob Live' } } } },
+      { data: { zulipEvents: { id: 1, type: 'custom', n: 1 } } },
     ]);
     sub.stop();
     await waitUntil(() => sub.completed || busListenerCount() === 0);
   });
 
   test('filters by event types and narrow, shaped for a modern client', async () => {
-    const sub = subscribe(connect(alice), 'subscription($types: [String!], $narrow: [[String!]!]) { events(eventTypes: $types, narrow: $narrow) }', {
+    const sub = subscribe(connect(alice), 'subscription($types: [String!], $narrow: [[String!]!]) { zulipEvents(eventTypes: $types, narrow: $narrow) }', {
       types: ['message', 'delete_message'],
       narrow: [['is', 'dm']],
     });
@@ -110,7 +110,7 @@ describe('events subscription', () => {
     await publish([alice.id], dm);
     await publish([alice.id], { type: 'delete_message', message_type: 'private', message_ids: [3] });
     await waitUntil(() => sub.results.length === 2);
-    expect(sub.results.map((r) => r.data.events)).toEqual([
+    expect(sub.results.map((r) => r.data.zulipEvents)).toEqual([
       // A message is delivered rendered: subscribers get HTML.
       { ...dm, message: { ...dm.message, content_type: 'text/html' }, id: 0 },
       // Every capability is declared: bulk deletion, the empty topic kept.
@@ -119,19 +119,19 @@ describe('events subscription', () => {
   });
 
   test('all_public_streams adds public-channel messages; guests may not ask for it', async () => {
-    const sub = subscribe(connect(bob), 'subscription { events(allPublicStreams: true, eventTypes: ["message"]) }');
+    const sub = subscribe(connect(bob), 'subscription { zulipEvents(allPublicStreams: true, eventTypes: ["message"]) }');
     await sub.ready();
     await publish([alice.id], { type: 'message', flags: [], message: { id: 4, type: 'stream', subject: 't', display_recipient: 'Denmark' } }, { publicChannel: true, perUser: { [alice.id]: { flags: ['read'] } } });
     await waitUntil(() => sub.results.length === 1);
-    expect(sub.results[0].data.events).toMatchObject({ id: 0, flags: [], message: { id: 4 } });
+    expect(sub.results[0].data.zulipEvents).toMatchObject({ id: 0, flags: [], message: { id: 4 } });
 
-    const refused = subscribe(connect(guest), 'subscription { events(allPublicStreams: true) }');
+    const refused = subscribe(connect(guest), 'subscription { zulipEvents(allPublicStreams: true) }');
     await waitUntil(() => refused.results.length > 0 || refused.error !== null);
     expect(refused.results[0].errors).toEqual([expect.objectContaining({ message: 'User not authorized for this query', extensions: { code: 'BAD_REQUEST' } })]);
   });
 
   test('a bad narrow is refused with the REST error', async () => {
-    const sub = subscribe(connect(alice), 'subscription { events(narrow: [["search", "x"]]) }');
+    const sub = subscribe(connect(alice), 'subscription { zulipEvents(narrow: [["search", "x"]]) }');
     await waitUntil(() => sub.results.length > 0);
     expect(sub.results[0].errors[0]).toMatchObject({ message: 'Operator search not supported.', extensions: { code: 'BAD_REQUEST' } });
   });
@@ -158,7 +158,7 @@ describe('typed subscriptions', () => {
     expect(sub.results[0].data.messages).toEqual({
       eventId: 0,
       flags: ['mentioned'],
-      message: { id: 9, senderId: bob.id, senderFullName: 'Bob', senderEmail: bob.email, type: 'stream', streamId: 3, topic: 'plans', content: '<p>hi</p>', timestamp: 1700000000, displayRecipient: 'Denmark' },
+      message: { id: '9', senderId: bob.id, senderFullName: 'Bob', senderEmail: bob.email, type: 'stream', streamId: 3, topic: 'plans', content: '<p>hi</p>', timestamp: 1700000000, displayRecipient: 'Denmark' },
     });
   });
 
@@ -189,7 +189,7 @@ describe('connection', () => {
     c.on('closed', (event) => {
       closeCode = (event as { code: number }).code;
     });
-    const sub = subscribe(c, 'subscription { events }');
+    const sub = subscribe(c, 'subscription { zulipEvents }');
     await waitUntil(() => closeCode !== null);
     expect(closeCode).toBe(4403);
     expect(sub.results).toEqual([]);
@@ -214,7 +214,7 @@ describe('connection', () => {
   });
 
   test('closing the server ends live subscriptions', async () => {
-    const sub = subscribe(connect(alice), 'subscription { events }');
+    const sub = subscribe(connect(alice), 'subscription { zulipEvents }');
     await sub.ready();
     await ts.server.close();
     await waitUntil(() => sub.error !== null || sub.completed);

@@ -44,7 +44,7 @@ describe('anchors beyond the id range', () => {
   test('GraphQL messages with the same anchor', async () => {
     const res = await graphql(ts, owner, '{ messages(anchor: "9999999999", numBefore: 5, numAfter: 5) { anchor foundNewest messages { id } } }');
     expect(res.errors).toBeUndefined();
-    expect(res.data!.messages).toEqual({ anchor: 9999999999, foundNewest: true, messages: [{ id: first }, { id: second }] });
+    expect(res.data!.messages).toEqual({ anchor: 9999999999, foundNewest: true, messages: [{ id: String(first) }, { id: String(second) }] });
   });
 
   test('ids past the range in narrows and paths name nothing', async () => {

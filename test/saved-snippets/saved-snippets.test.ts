@@ -180,7 +180,7 @@ describe('GraphQL', () => {
     const me = await makeUser(ts, 400);
     const created = await graphql(ts, me, 'mutation { createSavedSnippet(title: " Hi ", content: "Hello!") { id title content dateCreated } }');
     const snippet = created.data!.createSavedSnippet;
-    expect(snippet).toEqual({ id: expect.any(Number), title: 'Hi', content: 'Hello!', dateCreated: expect.any(Number) });
+    expect(snippet).toEqual({ id: expect.any(String), title: 'Hi', content: 'Hello!', dateCreated: expect.any(Number) });
     expect((await graphql(ts, me, '{ savedSnippets { id } }')).data!.savedSnippets).toEqual([{ id: snippet.id }]);
     const edited = await graphql(ts, me, `mutation { editSavedSnippet(id: ${snippet.id}, content: "Bye") { title content } }`);
     expect(edited.data!.editSavedSnippet).toEqual({ title: 'Hi', content: 'Bye' });
@@ -192,6 +192,6 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Saved snippet does not exist.',
     });
-    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) }`)).data).toEqual({ deleteSavedSnippet: true });
+    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) { id } }`)).data).toEqual({ deleteSavedSnippet: { id: String(snippet.id) } });
   });
 });

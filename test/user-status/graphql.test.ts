@@ -39,11 +39,11 @@ test('muting and unmuting', async () => {
   const mute = `mutation($id: Int!) { muteUser(userId: $id) { id timestamp } }`;
   await verifyAction(ts, alice, async () => {
     const res = await graphql(ts, alice, mute, { id: bob.id });
-    expect(res.data!.muteUser).toEqual([{ id: bob.id, timestamp: expect.any(Number) }]);
+    expect(res.data!.muteUser).toEqual([{ id: String(bob.id), timestamp: expect.any(Number) }]);
   });
   expect(graphqlError(await graphql(ts, alice, mute, { id: bob.id }))).toEqual({ code: 'BAD_REQUEST', message: 'User already muted' });
   expect(graphqlError(await graphql(ts, alice, mute, { id: alice.id }))).toEqual({ code: 'BAD_REQUEST', message: 'Cannot mute self' });
-  expect((await graphql(ts, alice, '{ mutedUsers { id } }')).data!.mutedUsers).toEqual([{ id: bob.id }]);
+  expect((await graphql(ts, alice, '{ mutedUsers { id } }')).data!.mutedUsers).toEqual([{ id: String(bob.id) }]);
   const unmuted = await graphql(ts, alice, `mutation($id: Int!) { unmuteUser(userId: $id) { id } }`, { id: bob.id });
   expect(unmuted.data!.unmuteUser).toEqual([]);
 });

@@ -220,3 +220,19 @@ export async function gatherSubscriptions(
 export async function listSubscriptions(deps: AppDeps, user: User, includeSubscribers: IncludeSubscribers): Promise<SubscriptionDict[]> {
   return (await gatherSubscriptions(deps.knex, user, { includeSubscribers, includeArchived: false })).subscriptions;
 }
+
+/**
+ * Many channels by id in a fixed number of statements, for batched object links; channels the
+ * viewer may not see, or that do not exist, come back as null.
+ */
+export async function getChannelsByIdForViewer(deps: AppDeps, user: User, ids: readonly number[]): Promise<(ChannelDict | null)[]> {
+  const wanted = ids.filter(isRowId);
+  if (wanted.length === 0) return ids.map(() => null);
+  const viewer = await loadViewer(deps.knex, user);
+  const streams = (await Stream.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', wanted))).filter((s) =>
+    hasMetadataAccess(viewer, s),
+  );
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+  const dicts = new Map(streams.map((s) => [s.id, channelDict(s, ctx)]));
+  return ids.map((id) => dicts.get(id) ?? null);
+}

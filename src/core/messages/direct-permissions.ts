@@ -1,41 +1,16 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../errors';
-import { tableCache, TableCacheSpec } from '../../db/table-cache';
 import { cachedSystemGroupIds, holdsGroupSetting, recursiveGroupIdsOf } from '../channels/group-settings';
 import type { GroupSettingValue } from '../groups/setting-values';
-import { storedRealmSettings } from '../realm/setting-store';
+import { cachedRealmSettings } from '../realm/setting-store';
 import type { User } from '../users/model';
 
 /**
  * The organization's direct-message permissions (Zulip's direct_message_permission_group and
  * direct_message_initiator_group), checked on every direct message. Their stored values come from
- * a per-process cache kept exact by `realm` events, so the default (everyone may) costs no query.
+ * the settings cache kept exact by `realm` events, so the default (everyone may) costs no query.
  */
-interface DirectMessageSettings {
-  permission: GroupSettingValue | undefined;
-  initiator: GroupSettingValue | undefined;
-}
-
-const spec: TableCacheSpec<Map<number, DirectMessageSettings>> = {
-  tables: ['realm_settings'],
-  eventTypes: ['realm'],
-  async load(knex: Knex) {
-    const rows: { realm_id: number }[] = await knex('realm_settings')
-      .whereIn('name', ['direct_message_permission_group', 'direct_message_initiator_group'])
-      .distinct('realm_id');
-    const out = new Map<number, DirectMessageSettings>();
-    for (const { realm_id } of rows) {
-      const stored = await storedRealmSettings(knex, realm_id);
-      out.set(realm_id, {
-        permission: stored.direct_message_permission_group as GroupSettingValue | undefined,
-        initiator: stored.direct_message_initiator_group as GroupSettingValue | undefined,
-      });
-    }
-    return out;
-  },
-};
-
 export const DIRECT_MESSAGES_DISABLED = 'Direct messages are disabled in this organization.';
 export const MISSING_AUTHORIZED_USERS = 'This conversation does not include any users who can authorize it.';
 export const CANNOT_INITIATE = 'You do not have permission to initiate direct message conversations.';
@@ -52,8 +27,12 @@ export async function checkDirectMessagePermissions(
   recipients: User[],
   conversationExists: () => Promise<boolean>,
 ): Promise<void> {
-  const settings = (await tableCache(deps, spec).get(db)).get(deps.realmId);
-  if (!settings || (settings.permission === undefined && settings.initiator === undefined)) return;
+  const stored = await cachedRealmSettings(deps, db);
+  const settings = {
+    permission: stored.direct_message_permission_group as GroupSettingValue | undefined,
+    initiator: stored.direct_message_initiator_group as GroupSettingValue | undefined,
+  };
+  if (settings.permission === undefined && settings.initiator === undefined) return;
   const others = recipients.filter((u) => u.id !== sender.id && !u.is_bot);
   if (others.length === 0) return;
   const system = await cachedSystemGroupIds(deps.knex, db, deps.realmId);

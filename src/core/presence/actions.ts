@@ -16,6 +16,7 @@ import { presenceEvents } from './events';
 import { presenceTimes } from './format';
 import { OwnPresence, readOwnPresence, writePresence } from './store';
 import { queuePresenceWrite } from './writer';
+import { cachedRealmSettings } from '../realm/setting-store';
 import { describeFailure } from '../../failure-log';
 import { log } from '../../log';
 
@@ -79,6 +80,8 @@ export async function reportPresence(deps: AppDeps, user: User, status: Presence
   cache.applyWrite(user.id, lastActive, lastConnected!, new Date(user.date_joined), true, updateId);
   await announceWrite(deps, updateId);
   if (!creating && !cameOnline) return;
+  // With presence off for the organization (presence_disabled) reports are kept, never announced.
+  if ((await cachedRealmSettings(deps)).presence_disabled === true) return;
   const deliveries = await presenceDeliveries(deps, deps.knex, user, lastActive, lastConnected!, false);
   await deps.bus.publish(deliveries);
 }

@@ -3,6 +3,7 @@ import { errors } from '../../errors';
 import { User } from '../users/model';
 import { canSeeDeliveryEmail, placeholderDomain, placeholderEmail } from '../users/view';
 import { presenceCache } from './cache';
+import { cachedRealmSettings } from '../realm/setting-store';
 import { OFFLINE_THRESHOLD_SECS, DEFAULT_HISTORY_LIMIT_DAYS } from './constants';
 import { legacyPresence, LegacyPresence, modernPresence, ModernPresence, PresenceTimes } from './format';
 import { PresenceRow, presenceRowForUser, presenceRows } from './store';
@@ -39,6 +40,8 @@ export async function realmPresence(deps: AppDeps, viewer: User, query: Presence
   const days = query.historyLimitDays ?? DEFAULT_HISTORY_LIMIT_DAYS;
   // Zero days means the client wants no presence data at all.
   if (days === 0) return { presences: {}, presence_last_update_id: lastUpdateId ?? -1 };
+  // The organization turned presence off (presence_disabled): nobody's is shown.
+  if ((await cachedRealmSettings(deps)).presence_disabled === true) return { presences: {}, presence_last_update_id: -1 };
   const since = new Date(now.getTime() - Math.min(days, MAX_HISTORY_DAYS) * DAY_MS);
   // A client that already holds data is limited by its update id alone.
   const connectedSince = lastUpdateId === null || lastUpdateId <= 0 ? since : null;

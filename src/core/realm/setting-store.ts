@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { tableCache, TableCacheSpec } from '../../db/table-cache';
+import type { EventBus } from '../../realtime/bus';
 
 /**
  * Organization settings that no feature keeps in its own tables: one JSON value per setting in
@@ -23,4 +25,32 @@ export async function writeRealmSetting(db: Knex, realmId: number, name: string,
     .insert({ realm_id: realmId, name, value: JSON.stringify({ v: value }) })
     .onConflict(['realm_id', 'name'])
     .merge();
+}
+
+const cacheSpec: TableCacheSpec<Map<number, Record<string, unknown>>> = {
+  tables: ['realm_settings'],
+  eventTypes: ['realm'],
+  async load(knex: Knex) {
+    const rows: { realm_id: number; name: string; value: unknown }[] = await knex('realm_settings').select('realm_id', 'name', 'value');
+    const out = new Map<number, Record<string, unknown>>();
+    for (const row of rows) {
+      let realm = out.get(row.realm_id);
+      if (!realm) out.set(row.realm_id, (realm = {}));
+      realm[row.name] = decode(row.value);
+    }
+    return out;
+  },
+};
+
+const NONE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/**
+ * The stored settings (changed from the catalog's default) from the process's cache, which `realm`
+ * events keep exact in every process: for the hot paths that obey a setting (direct messages,
+ * presence), where the default costs a map lookup.
+ */
+export async function cachedRealmSettings(deps: { knex: Knex; bus: EventBus; realmId: number }, db: Knex = deps.knex): Promise<Record<string, unknown>> {
+  const cache = tableCache(deps, cacheSpec);
+  const all = cache.current() ?? (await cache.get(db));
+  return all.get(deps.realmId) ?? NONE;
 }

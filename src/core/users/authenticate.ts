@@ -45,6 +45,21 @@ export async function authenticateKeyOnly(deps: AppDeps, apiKey: string): Promis
 }
 
 /**
+ * Resolves an API key alone (GraphQL's `Authorization: Bearer <key>`): a key names its account, so
+ * the address Basic carries beside it adds nothing to the check.
+ */
+export async function authenticateBearerKey(deps: AppDeps, apiKey: string, credentials: string): Promise<User> {
+  apiKey = apiKey.trim();
+  if (!API_KEY_RE.test(apiKey)) throw authError('Malformed API key');
+  const ticket = deps.authCache.ticket();
+  const owner = await findKeyOwner(deps, apiKey);
+  if (!owner) throw invalidApiKey();
+  const user = activeAccount(owner);
+  deps.authCache.remember(sha256Hex(credentials), owner, ticket);
+  return user;
+}
+
+/**
  * The account behind credentials that were accepted moments ago, while the cache still vouches for
  * them (every change to keys, addresses or accounts empties it): no parsing, no database, no address
  * check. Deactivation is still checked.

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { isRowId } from '../../db/ids';
+import { anyOf } from '../../db/lists';
 import { errors } from '../../errors';
 import { profileDataFor } from '../profile-fields/queries';
 import { User } from './model';
@@ -50,4 +51,12 @@ export async function listUsersForViewer(
   return users.map((u) =>
     userDict(deps.config, viewer, u, { clientGravatar: opts.clientGravatar, includeProfileData: opts.includeCustomProfileFields, profileData }),
   );
+}
+
+/** Many accounts by id in one statement, for batched object links; unknown ids come back as null. */
+export async function getUsersByIdForViewer(deps: AppDeps, viewer: User, ids: readonly number[]): Promise<(UserDict | null)[]> {
+  const wanted = ids.filter(isRowId);
+  const users = wanted.length === 0 ? [] : await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', wanted));
+  const dicts = new Map(users.map((u) => [u.id, userDict(deps.config, viewer, u, { clientGravatar: false, includeProfileData: false })]));
+  return ids.map((id) => dicts.get(id) ?? null);
 }
