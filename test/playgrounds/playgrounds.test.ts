@@ -72,6 +72,7 @@ describe('DELETE /realm/playgrounds/{id}', () => {
     const events = await verifySharedAction(ts, [admin, member], () => client(ts, admin).delete(`/realm/playgrounds/${id}`), { fetchEventTypes: ['realm_playgrounds'] });
     expect(events[0].realm_playgrounds.map((p: { id: number }) => p.id)).not.toContain(id);
     assertError(await client(ts, admin).delete(`/realm/playgrounds/${id}`), 'BAD_REQUEST', 'Invalid playground');
+    assertError(await client(ts, admin).delete('/realm/playgrounds/99999999999'), 'BAD_REQUEST', 'Invalid playground');
   });
 });
 

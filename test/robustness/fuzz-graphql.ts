@@ -86,6 +86,8 @@ export class GraphQLGenerator {
     const schema = buildSchema(schemaSdl());
     for (const [operation, root] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
       for (const field of Object.values((root as GraphQLObjectType | null)?.getFields() ?? {})) {
+        // Deactivating the organization would leave every later operation refused, testing nothing.
+        if (field.name === 'deactivateRealm') continue;
         this.fields.push({ operation, name: field.name, args: field.args, leaf: isLeafType(getNamedType(field.type)) });
       }
     }

@@ -83,7 +83,10 @@ test('generated requests to every endpoint never get a 5xx', async () => {
     channelNames: ['lobby', 'secret', 'missing'],
   });
   const planned: WireRequest[] = [];
-  for (let i = 0; i < REQUESTS; i++) planned.push(generator.forRoute(routes[i % routes.length]));
+  // Deactivating the organization would leave every later request answering REALM_DEACTIVATED,
+  // testing nothing more (its own tests cover it).
+  const fuzzed = routes.filter((route) => route.path !== '/realm/deactivate');
+  for (let i = 0; i < REQUESTS; i++) planned.push(generator.forRoute(fuzzed[i % fuzzed.length]));
 
   const failures: string[] = [];
   const started = Date.now();

@@ -8,6 +8,7 @@ import { eventRecipientsForMessages } from '../messages/access';
 import { refreshFirstMessageId } from '../messages/delete';
 import { deleteMessageEvent } from '../messages/events';
 import { storedRealmSetting } from './setting-store';
+import { releaseDeletedMessages } from '../uploads/claims';
 
 /**
  * Message retention (Zulip's message_retention_days): messages older than their channel's policy
@@ -53,6 +54,7 @@ async function deleteBefore(deps: AppDeps, streamId: number | null, before: Date
       const topics = stream ? await db('messages').whereRaw('id = ANY(?::int[])', [listParam(ids)]).select('id', 'topic') : [];
       await db('user_messages').whereRaw('message_id = ANY(?::int[])', [listParam(ids)]).delete();
       await db('messages').whereRaw('id = ANY(?::int[])', [listParam(ids)]).delete();
+      await releaseDeletedMessages(uow, deps.config, ids);
       if (stream) {
         await refreshFirstMessageId(uow, deps, stream, ids);
         // One event per topic, as the bulk delete_message event names a single topic.
