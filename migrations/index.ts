@@ -22,6 +22,7 @@ import * as realmAdministration from './20261126020000_realm_administration';
 import * as bots from './20261126030000_bots';
 import * as scheduledMessages from './20261126040000_scheduled_messages';
 import * as accountTokensAndWebSessions from './20261126050000_account_tokens_and_web_sessions';
+import * as notifications from './20261126060000_notifications';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -48,4 +49,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261126030000_bots', module: bots },
   { name: '20261126040000_scheduled_messages', module: scheduledMessages },
   { name: '20261126050000_account_tokens_and_web_sessions', module: accountTokensAndWebSessions },
+  { name: '20261126060000_notifications', module: notifications },
 ];

@@ -11,6 +11,7 @@ import { Metrics } from './ops/metrics';
 import { opsRouter, observeExpressRequests } from './ops/routes';
 import { graphQLHandler } from './schema/apollo';
 import { joinRouter } from './web/join';
+import { unsubscribeRouter } from './web/unsubscribe';
 import { dashboardRouter } from './web/dashboard';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
   app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.use(joinRouter(deps));
+  app.use(unsubscribeRouter(deps));
   app.use(dashboardRouter());
   app.use(loginRouter(deps));
   app.use(accountPagesRouter(deps));

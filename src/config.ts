@@ -26,6 +26,8 @@ export interface Config {
   corsOrigins: string[];
   /** The push bouncer's NaCl key pair; null when push notifications are not set up. */
   pushBouncer: PushBouncerKeys | null;
+  /** Zulip's mobile push notification service; null sends no mobile notifications. */
+  pushService: PushServiceConfig | null;
   /** smtp:// or smtps:// URL for outgoing email; null writes email to the outbox under dataDir. */
   smtpUrl: string | null;
   /** Sender address of outgoing email. */
@@ -107,6 +109,13 @@ export interface PushBouncerKeys {
   secretKey: Buffer;
 }
 
+/** Where mobile notifications go, and this server's registration there (Zulip's ZULIP_ORG_ID/KEY). */
+export interface PushServiceConfig {
+  url: string;
+  orgId: string;
+  orgKey: string;
+}
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -168,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
     corsOrigins: corsOrigins(env),
     pushBouncer: pushBouncerKeys(env),
+    pushService: pushService(env),
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: emailFrom(env, externalUrl),
     invitesDailyMax: intVar(env, 'PARLEY_INVITES_DAILY_MAX', 100, 0, 1_000_000),
@@ -359,6 +369,22 @@ function pushBouncerKeys(env: Env): PushBouncerKeys | null {
     throw new ConfigError('PARLEY_PUSH_BOUNCER_PUBLIC_KEY is not the public half of PARLEY_PUSH_BOUNCER_SECRET_KEY');
   }
   return { publicKey, secretKey };
+}
+
+/** The service's URL with the registration's id and key: all three, or none. */
+function pushService(env: Env): PushServiceConfig | null {
+  const url = urlVar(env, 'PARLEY_PUSH_BOUNCER_URL', ['http:', 'https:']);
+  const orgId = (env.PARLEY_PUSH_BOUNCER_ORG_ID ?? '').trim();
+  const orgKey = (env.PARLEY_PUSH_BOUNCER_ORG_KEY ?? '').trim();
+  if (!url && !orgId && !orgKey) return null;
+  if (!url || !orgId || !orgKey) {
+    throw new ConfigError('PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_BOUNCER_ORG_ID and PARLEY_PUSH_BOUNCER_ORG_KEY must be set together');
+  }
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orgId)) {
+    throw new ConfigError(`PARLEY_PUSH_BOUNCER_ORG_ID must be a UUID, got "${orgId}"`);
+  }
+  if (!/^[\x21-\x7e]{16,}$/.test(orgKey)) throw new ConfigError('PARLEY_PUSH_BOUNCER_ORG_KEY must be at least 16 printable characters');
+  return { url: url.replace(/\/+$/, ''), orgId, orgKey };
 }
 
 function emailFrom(env: Env, externalUrl: string): string {

@@ -15,6 +15,7 @@ import { startRetentionJob } from './core/realm/retention';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
+import { NotificationWorker } from './core/notifications/worker';
 import { Scheduler } from './core/scheduled-messages/scheduler';
 import { listenOperatorSocket } from './operator/socket';
 import { runInServer } from './operator/run';
@@ -26,6 +27,8 @@ export interface RunningServer {
   http: http.Server;
   url: string;
   owner: OwnerCredentials | null;
+  /** Decides and delivers email and mobile notifications. */
+  notifications: NotificationWorker;
   close(): Promise<void>;
 }
 
@@ -84,10 +87,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
     res.on('close', onClose);
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
+  const notifications = new NotificationWorker(deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  notifications.start();
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
   realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
@@ -105,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
+      await notifications.stop();
       await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
@@ -124,7 +130,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.close();
       if (!options.database) await db.close();
     })());
-  return { deps, db, http: server, url: `http://${host}:${port}`, owner, close };
+  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, close };
 }
 
 /**

@@ -49,6 +49,8 @@ export interface ParleyOptions extends ChildOptions {
    * the database (the embedded one can only be reached from that process).
    */
   seed?: string;
+  /** More environment for the server (e.g. the email and push services it should use). */
+  env?: Record<string, string>;
   /**
    * Start this server on the database of one already running (PostgreSQL only), for a deployment
    * of several processes; pass `redisUrl` too so they share events.
@@ -179,7 +181,7 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null, o
   let started;
   try {
     const seed: Record<string, string> = options.seed ? { BENCH_SEED: options.seed } : {};
-    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1', ...rateLimiting() }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
+    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1', ...rateLimiting(), ...(options.env ?? {}) }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
   } catch (error) {
     await db.drop();
     throw error;

@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import knexFactory, { Knex } from 'knex';
+import sodium from 'libsodium-wrappers';
 import { runPrepared } from '../../src/db/prepared';
 import { api, authOf, channelWithSubscribers, type Account } from '../lib/api';
 import type { Target } from '../lib/load';
@@ -62,13 +66,67 @@ export async function insertMessageRows(host: WorkHost, args: InsertArgs): Promi
   };
 }
 
+/** A stand-in for the push service on loopback: answers every request as the service does. */
+async function pushServiceSink(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+  let count = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ result: 'success', msg: '', delete_device_ids: [], deleted_devices: { android_devices: [], apple_devices: [] } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => count,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The environment that configures email (the outbox) and mobile notifications (to the sink). */
+async function notificationEnv(sinkUrl: string): Promise<Record<string, string>> {
+  await sodium.ready;
+  const keys = sodium.crypto_box_keypair();
+  return {
+    PARLEY_PUSH_BOUNCER_URL: sinkUrl,
+    PARLEY_PUSH_BOUNCER_ORG_ID: crypto.randomUUID(),
+    PARLEY_PUSH_BOUNCER_ORG_KEY: crypto.randomBytes(24).toString('hex'),
+    PARLEY_PUSH_BOUNCER_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+    PARLEY_PUSH_BOUNCER_SECRET_KEY: Buffer.from(keys.privateKey).toString('base64'),
+  };
+}
+
 export const scenario: Scenario = {
   name: 'message-send',
   description: `POST /api/v1/messages to channels of ${SIZES.join(' and ')} subscribers, ${SENDERS} senders, against the same rows inserted in SQL`,
+  options: {
+    notifications:
+      '"on": email and mobile notifications configured, every recipient away (no presence) with default settings; ' +
+      '"all": also every recipient with channel email and push notifications on and a registered device, so each message is due to everyone',
+  },
   async run(ctx) {
-    const parley = await ctx.startParley();
+    const mode = ctx.options.notifications ?? 'off';
+    if (!['off', 'on', 'all'].includes(mode)) throw new Error('--notifications must be off, on or all');
+    const sink = mode === 'off' ? null : await pushServiceSink();
+    const parley = await ctx.startParley(sink ? { env: await notificationEnv(sink.url) } : {});
     try {
       const users = await parley.call<Account[]>('createUsers', { count: Math.max(...SIZES), prefix: 'bench-send' });
+      if (mode === 'all') {
+        const ids = users.map((u) => u.id);
+        await parley.call('sql', {
+          sql: 'UPDATE user_settings SET enable_stream_email_notifications = true, enable_stream_push_notifications = true WHERE user_id = ANY(?::int[])',
+          bindings: [ids],
+        });
+        await sodium.ready;
+        const deviceKey = Buffer.from(sodium.crypto_box_keypair().publicKey).toString('base64');
+        await parley.call('sql', {
+          sql: `INSERT INTO push_devices (realm_id, user_id, push_account_id, token_kind, token, push_public_key, registered_at)
+                SELECT realm_id, id, id, 'fcm', 'bench-token-' || id, ?, now() FROM users WHERE id = ANY(?::int[])`,
+          bindings: [deviceKey, ids],
+        });
+      }
       const senders = users.slice(0, SENDERS);
       const targets: Target[] = [];
       const pairs: { size: number }[] = [];
@@ -116,8 +174,9 @@ export const scenario: Scenario = {
         pairs.push({ size });
       }
       const results = await ctx.measure(targets);
-      const counts = await parley.call<{ messages: number; rows: number }[]>('sql', {
-        sql: 'SELECT (SELECT count(*) FROM messages)::int AS messages, (SELECT count(*) FROM user_messages)::int AS rows',
+      const counts = await parley.call<{ messages: number; rows: number; jobs: number; decided: number }[]>('sql', {
+        sql: `SELECT (SELECT count(*) FROM messages)::int AS messages, (SELECT count(*) FROM user_messages)::int AS rows,
+                     (SELECT count(*) FROM notification_jobs)::int AS jobs, (SELECT coalesce(max(last_message_id), 0) FROM notification_cursors)::int AS decided`,
       });
       return {
         results,
@@ -130,10 +189,13 @@ export const scenario: Scenario = {
           `${SENDERS} connections / ${SENDERS} SQL workers, each a different sender; one message = 1 messages row + 1 user_messages row per subscriber, in one statement`,
           `server CPU µs/req is the server process's (for PGlite it includes the database; for PostgreSQL the database's own processes are not counted)`,
           `tables at the end: ${counts[0].messages.toLocaleString('en-US')} messages, ${counts[0].rows.toLocaleString('en-US')} user_messages rows`,
+          `notifications ${mode}` +
+            (sink ? `: decided up to message ${counts[0].decided.toLocaleString('en-US')}, ${counts[0].jobs.toLocaleString('en-US')} jobs waiting, ${sink.requests().toLocaleString('en-US')} push service requests` : ''),
         ],
       };
     } finally {
       await parley.stop();
+      await sink?.close();
     }
   },
 };

@@ -12,6 +12,7 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string;
+  headers?: Record<string, string>;
 }
 
 export interface OutboxEntry extends OutgoingEmail {

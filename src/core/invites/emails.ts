@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { OutgoingEmail } from '../email/outbox';
+import { invitationEmail as renderInvitation } from '../email/templates';
 import { inviteLink } from './view';
 
 /** The invitation email: who invited whom to which organization, and the link to join. */
@@ -7,11 +8,6 @@ export function invitationEmail(
   config: Config,
   input: { to: string; key: string; referrerName: string; referrerEmail: string; realmName: string; expiryDate: Date | null },
 ): OutgoingEmail {
-  const link = inviteLink(config, input.key);
-  const expiry = input.expiryDate ? `\nThis invitation expires on ${input.expiryDate.toUTCString()}.\n` : '';
-  const text =
-    `Hi,\n\n${input.referrerName} (${input.referrerEmail}) has invited you to join ${input.realmName}, ` +
-    `a team chat organization.\n\nTo create your account, open this link:\n\n${link}\n${expiry}\n` +
-    `If you were not expecting this invitation, you can ignore this email.\n`;
-  return { to: input.to, subject: `${input.referrerName} invited you to join ${input.realmName}`, text };
+  const { key, ...rest } = input;
+  return renderInvitation({ ...rest, link: inviteLink(config, key) });
 }

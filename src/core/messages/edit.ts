@@ -22,7 +22,7 @@ import { checkCanCreateTopic, checkTopicsPolicy, topicParticipantIds } from './s
 import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkTopicPrintable, truncateTopic, unresolvedName } from './topics';
 import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
-import { anyOf, noneOf } from '../../db/lists';
+import { anyOf, listParam, noneOf } from '../../db/lists';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
 import type { AttachmentDict } from '../uploads/view';
 
@@ -242,13 +242,20 @@ async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, 
   const participants = message.stream_id !== null && rendering.mentions.topicWildcard ? await topicParticipantIds(db, message.stream_id, topic) : new Set<number>();
   if (rendering.mentions.topicWildcard) participants.add(message.sender_id);
   const rows: { user_id: number; flags: number }[] = await db('user_messages').where('message_id', message.id).select('user_id', 'flags');
+  const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
+  const newlyMentioned: number[] = [];
   for (const row of rows) {
-    let flags = row.flags & ~(FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word);
+    let flags = row.flags & ~mentionBits;
     if (mentioned.has(row.user_id)) flags |= FLAG_BITS.mentioned;
     if (alerted.has(row.user_id)) flags |= FLAG_BITS.has_alert_word;
     if (rendering.mentions.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (participants.has(row.user_id)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     if (flags !== row.flags) await db('user_messages').where({ user_id: row.user_id, message_id: message.id }).update({ flags });
+    if ((flags & mentionBits & ~row.flags) !== 0 && row.user_id !== message.sender_id) newlyMentioned.push(row.user_id);
+  }
+  // Decided by the notification worker, as a new message would be (core/notifications/decide.ts).
+  if (newlyMentioned.length > 0) {
+    await db('notification_edits').insert({ realm_id: message.realm_id, message_id: message.id, user_ids: listParam(newlyMentioned) });
   }
 }
 

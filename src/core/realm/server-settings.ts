@@ -14,7 +14,7 @@ export async function serverSettings(deps: AppDeps): Promise<Record<string, unkn
     email_auth_enabled: true,
     // Directory usernames are not addresses when the directory supplies the address.
     require_email_format_usernames: !(deps.config.ldap && deps.config.ldap.emailAttr !== null),
-    push_notifications_enabled: false,
+    push_notifications_enabled: deps.config.pushService !== null,
     is_incompatible: false,
     realm_uri: deps.config.externalUrl,
     realm_url: deps.config.externalUrl,

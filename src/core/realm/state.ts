@@ -68,6 +68,8 @@ export const realmSlice: StateSlice = {
     const { realm, systemGroups, values } = await currentRealmSettings(deps);
     const state: RegisterState = { ...serverRealmInfo(deps.config) };
     for (const [name, value] of Object.entries(values)) state[`realm_${name}`] = value;
+    // Whether the server can send mobile notifications is the server's configuration.
+    state.realm_push_notifications_enabled = deps.config.pushService !== null;
     state.realm_date_created = Math.floor(realm.date_created.getTime() / 1000);
     state.realm_icon_url = realmIconUrl(realm);
     state.realm_icon_source = realm.icon_source;

@@ -1,0 +1,190 @@
+import type { OutgoingEmail } from './outbox';
+
+/**
+ * Every email the server sends, rendered here from plain data: invitations, account emails
+ * (password reset, address change), missed-message notifications and digests. Each has a plain-text part and, except the invitation, an HTML part.
+ * Message HTML comes from the Markdown renderer (already sanitized); everything else is escaped.
+ */
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/** Rendered message HTML as readable text (paragraphs and line breaks kept). */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h[1-6]|blockquote|pre|tr)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z0-9]+);/gi, (whole, name: string) => {
+      if (name[0] === '#') {
+        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+      }
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function page(bodyHtml: string): string {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="font-family: sans-serif; line-height: 1.4">${bodyHtml}</body></html>`;
+}
+
+export function invitationEmail(input: {
+  to: string;
+  link: string;
+  referrerName: string;
+  referrerEmail: string;
+  realmName: string;
+  expiryDate: Date | null;
+}): OutgoingEmail {
+  const expiry = input.expiryDate ? `\nThis invitation expires on ${input.expiryDate.toUTCString()}.\n` : '';
+  const text =
+    `Hi,\n\n${input.referrerName} (${input.referrerEmail}) has invited you to join ${input.realmName}, ` +
+    `a team chat organization.\n\nTo create your account, open this link:\n\n${input.link}\n${expiry}\n` +
+    `If you were not expecting this invitation, you can ignore this email.\n`;
+  return { to: input.to, subject: `${input.referrerName} invited you to join ${input.realmName}`, text };
+}
+
+export function passwordResetEmail(input: { to: string; realmName: string; link: string; validMinutes: number }): OutgoingEmail {
+  return {
+    to: input.to,
+    subject: `Reset your password for ${input.realmName}`,
+    text:
+      `Somebody (possibly you) requested a new password for your account ${input.to} in ${input.realmName}.\n\n` +
+      `Click the link below to choose a new password:\n${input.link}\n\n` +
+      `The link works once and expires in ${input.validMinutes} minutes. If you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function noAccountEmail(input: { to: string; realmName: string; realmUrl: string; deactivated: boolean }): OutgoingEmail {
+  const why = input.deactivated ? 'the account with this address has been deactivated' : 'there is no account with this address';
+  return {
+    to: input.to,
+    subject: `Password reset request for ${input.realmName}`,
+    text:
+      `Somebody (possibly you) requested a password reset for ${input.to} in ${input.realmName} (${input.realmUrl}), ` +
+      `but ${why}. If you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function emailChangeConfirmationEmail(input: { to: string; realmName: string; oldEmail: string; link: string }): OutgoingEmail {
+  return {
+    to: input.to,
+    subject: `Verify your new email address for ${input.realmName}`,
+    text:
+      `We received a request to change the email address for the account ${input.oldEmail} in ${input.realmName} to ${input.to}.\n\n` +
+      `Click the link below to confirm the change:\n${input.link}\n\nIf you did not request this, you can ignore this email.\n`,
+  };
+}
+
+export function emailChangedNoticeEmail(input: { realmName: string; realmUrl: string; oldEmail: string; newEmail: string }): OutgoingEmail {
+  return {
+    to: input.oldEmail,
+    subject: `Email address changed for ${input.realmName}`,
+    text:
+      `The email address for your account in ${input.realmName} (${input.realmUrl}) has been changed from ${input.oldEmail} to ${input.newEmail}.\n\n` +
+      `If you did not make this change, contact your organization's administrators right away.\n`,
+  };
+}
+
+export interface MissedMessage {
+  senderName: string;
+  /** Rendered HTML of the message. */
+  html: string;
+  time: Date;
+}
+
+export interface MissedMessagesInput {
+  to: string;
+  /** The conversation: "#channel > topic", or the other participants of a direct message. */
+  conversation: { kind: 'channel'; channel: string; topic: string } | { kind: 'direct'; names: string[] };
+  /** Why the user is told (Zulip's triggers), for the closing line. */
+  reason: 'direct_message' | 'mentioned' | 'wildcard' | 'followed_topic' | 'channel';
+  messages: MissedMessage[];
+  includeContent: boolean;
+  /** Prefixed to the subject when set. */
+  realmName: string | null;
+  realmUrl: string;
+  conversationUrl: string;
+  settingsUrl: string;
+  unsubscribeUrl: string;
+}
+
+const REASONS: Record<MissedMessagesInput['reason'], string> = {
+  direct_message: 'You are receiving this because you received direct messages while you were away.',
+  mentioned: 'You are receiving this because you were mentioned while you were away.',
+  wildcard: 'You are receiving this because everyone was mentioned in a conversation you take part in.',
+  followed_topic: 'You are receiving this because you have email notifications enabled for topics you follow.',
+  channel: 'You are receiving this because you have email notifications enabled for this channel.',
+};
+
+export function missedMessagesEmail(input: MissedMessagesInput): OutgoingEmail {
+  const c = input.conversation;
+  const title =
+    c.kind === 'channel' ? `#${c.channel} > ${c.topic}` : c.names.length === 1 ? `DMs with ${c.names[0]}` : `Group DMs with ${c.names.join(', ')}`;
+  const subject = `${input.realmName ? `[${input.realmName}] ` : ''}${title}`;
+  const count = input.messages.length;
+
+  const textParts: string[] = [];
+  const htmlParts: string[] = [];
+  if (input.includeContent) {
+    for (const m of input.messages) {
+      textParts.push(`${m.senderName}:\n${htmlToText(m.html)}`);
+      htmlParts.push(`<div style="margin: 12px 0"><b>${escapeHtml(m.senderName)}</b><div>${m.html}</div></div>`);
+    }
+  } else {
+    const senders = [...new Set(input.messages.map((m) => m.senderName))].join(', ');
+    const line = `${count} new message${count === 1 ? '' : 's'} from ${senders}. Message content is not included, as set in your notification settings.`;
+    textParts.push(line);
+    htmlParts.push(`<p>${escapeHtml(line)}</p>`);
+  }
+  const text =
+    `${title}\n\n${textParts.join('\n\n')}\n\n` +
+    `Open the conversation: ${input.conversationUrl}\n\n` +
+    `${REASONS[input.reason]}\nManage your notification settings: ${input.settingsUrl}\n` +
+    `Unsubscribe from missed-message emails: ${input.unsubscribeUrl}\n`;
+  const html = page(
+    `<h3>${escapeHtml(title)}</h3>${htmlParts.join('')}` +
+      `<p><a href="${escapeHtml(input.conversationUrl)}">Open the conversation</a></p>` +
+      `<p style="color: #666; font-size: small">${escapeHtml(REASONS[input.reason])}<br>` +
+      `<a href="${escapeHtml(input.settingsUrl)}">Manage your notification settings</a> · ` +
+      `<a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe from missed-message emails</a></p>`,
+  );
+  return { to: input.to, subject, text, html, headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` } };
+}
+
+export interface DigestInput {
+  to: string;
+  realmName: string;
+  realmUrl: string;
+  conversations: { title: string; url: string; messageCount: number; senders: string[] }[];
+  newChannels: { name: string; url: string }[];
+  unsubscribeUrl: string;
+}
+
+export function digestEmail(input: DigestInput): OutgoingEmail {
+  const subject = `${input.realmName}: what you missed`;
+  const describe = (c: DigestInput['conversations'][number]) => `${c.title} (${c.messageCount} message${c.messageCount === 1 ? '' : 's'} from ${c.senders.join(', ')})`;
+  const convText = input.conversations.map((c) => `- ${describe(c)}: ${c.url}`);
+  const chanText = input.newChannels.map((c) => `- #${c.name}: ${c.url}`);
+  const text =
+    `Here is what happened in ${input.realmName} while you were away.\n\n` +
+    (convText.length ? `Hot conversations:\n${convText.join('\n')}\n\n` : '') +
+    (chanText.length ? `New channels:\n${chanText.join('\n')}\n\n` : '') +
+    `Open ${input.realmName}: ${input.realmUrl}\n\nUnsubscribe from digest emails: ${input.unsubscribeUrl}\n`;
+  const li = (href: string, label: string) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`;
+  const html = page(
+    `<p>Here is what happened in ${escapeHtml(input.realmName)} while you were away.</p>` +
+      (input.conversations.length
+        ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, describe(c))).join('')}</ul>`
+        : '') +
+      (input.newChannels.length ? `<h3>New channels</h3><ul>${input.newChannels.map((c) => li(c.url, `#${c.name}`)).join('')}</ul>` : '') +
+      `<p><a href="${escapeHtml(input.realmUrl)}">Open ${escapeHtml(input.realmName)}</a></p>` +
+      `<p style="color: #666; font-size: small"><a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe from digest emails</a></p>`,
+  );
+  return { to: input.to, subject, text, html, headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` } };
+}

@@ -1,0 +1,100 @@
+import type { AppDeps } from '../../deps';
+import { listParam } from '../../db/lists';
+import { describeFailure } from '../../failure-log';
+import { sendEmail } from '../email/outbox';
+import { MissedMessagesInput, missedMessagesEmail } from '../email/templates';
+import { conversationKey, conversationUrl, loadNotifiedMessages, NotifiedMessage } from './messages';
+import { claimEmailJobs, finishJobs, JobRow, retryJobs } from './queue';
+import { unsubscribeUrl } from './unsubscribe';
+
+/**
+ * Missed-message emails. Once a user's first pending email is due, everything waiting for them is
+ * sent, one email per conversation; messages read (or deleted) meanwhile are left out, and a batch
+ * left empty sends nothing. A failed send is retried with backoff, then given up.
+ */
+export const EMAIL_MAX_ATTEMPTS = 5;
+
+function reasonOf(triggers: string[]): MissedMessagesInput['reason'] {
+  if (triggers.includes('direct_message')) return 'direct_message';
+  if (triggers.includes('mentioned')) return 'mentioned';
+  if (triggers.some((t) => t.includes('wildcard'))) return 'wildcard';
+  if (triggers.includes('followed_topic_email_notify')) return 'followed_topic';
+  return 'channel';
+}
+
+export async function deliverDueEmails(deps: AppDeps, now = new Date()): Promise<number> {
+  const jobs = await claimEmailJobs(deps.knex, deps.realmId, now);
+  if (jobs.length === 0) return 0;
+  const byUser = new Map<number, JobRow[]>();
+  for (const job of jobs) byUser.set(job.user_id, [...(byUser.get(job.user_id) ?? []), job]);
+  let sent = 0;
+  for (const [userId, userJobs] of byUser) {
+    try {
+      sent += await emailUser(deps, userId, userJobs);
+      await finishJobs(deps.knex, userJobs.map((j) => j.id));
+    } catch (error) {
+      const attempts = Math.max(...userJobs.map((j) => j.attempts)) + 1;
+      console.error(`missed-message email to user ${userId} failed (attempt ${attempts}): ${describeFailure(error)}`);
+      if (attempts >= EMAIL_MAX_ATTEMPTS) await finishJobs(deps.knex, userJobs.map((j) => j.id));
+      else await retryJobs(deps.knex, userJobs.map((j) => j.id), new Date(Date.now() + 2 ** attempts * 1000));
+    }
+  }
+  return sent;
+}
+
+async function emailUser(deps: AppDeps, userId: number, jobs: JobRow[]): Promise<number> {
+  const user = await deps.knex('users').where({ id: userId }).first();
+  const settings = await deps.knex('user_settings').where({ user_id: userId }).first();
+  if (!user || !user.is_active || !settings) return 0;
+  // Read since: cancelled.
+  const unread = new Set(
+    (
+      (
+        await deps.knex.raw('SELECT message_id FROM user_messages WHERE user_id = ? AND message_id = ANY(?::int[]) AND (flags & 1) = 0', [
+          userId,
+          listParam(jobs.map((j) => j.message_id!)),
+        ])
+      ).rows as { message_id: number }[]
+    ).map((r) => r.message_id),
+  );
+  const messages = await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [...unread]);
+  const conversations = new Map<string, { messages: NotifiedMessage[]; triggers: string[] }>();
+  for (const job of [...jobs].sort((a, b) => a.message_id! - b.message_id!)) {
+    const m = messages.get(job.message_id!);
+    if (!m) continue;
+    const key = conversationKey(m);
+    const entry = conversations.get(key) ?? { messages: [], triggers: [] };
+    entry.messages.push(m);
+    entry.triggers.push(job.trigger);
+    conversations.set(key, entry);
+  }
+  if (conversations.size === 0) return 0;
+  const realm = await deps.knex('realms').where({ id: deps.realmId }).first();
+  // 1 automatic (one organization per server: left out), 2 always, 3 never.
+  const realmName = settings.realm_name_in_email_notifications_policy === 2 ? (realm?.name as string) : null;
+  const unsubscribe = await unsubscribeUrl(deps, userId, 'missed_messages');
+  for (const { messages: list, triggers } of conversations.values()) {
+    const first = list[0];
+    const conversation: MissedMessagesInput['conversation'] =
+      first.streamId !== null
+        ? { kind: 'channel', channel: first.streamName ?? '', topic: first.topic }
+        : { kind: 'direct', names: first.dmUserIds.filter((id) => id !== userId).map((id) => first.names.get(id) ?? '') };
+    if (conversation.kind === 'direct' && conversation.names.length === 0) conversation.names.push(user.full_name);
+    await sendEmail(
+      deps.config,
+      missedMessagesEmail({
+        to: user.delivery_email,
+        conversation,
+        reason: reasonOf(triggers),
+        messages: list.map((m) => ({ senderName: m.senderName, html: m.html, time: m.time })),
+        includeContent: Boolean(settings.message_content_in_email_notifications),
+        realmName,
+        realmUrl: deps.config.externalUrl,
+        conversationUrl: conversationUrl(deps.config, first, userId),
+        settingsUrl: `${deps.config.externalUrl}/#settings/notifications`,
+        unsubscribeUrl: unsubscribe,
+      }),
+    );
+  }
+  return conversations.size;
+}

@@ -1,0 +1,190 @@
+import type { AppDeps } from '../../deps';
+import { listParam } from '../../db/lists';
+import { describeFailure } from '../../failure-log';
+import type { Delivery } from '../../realtime/bus';
+import { FLAG_BITS } from '../messages/flags';
+import { decidePending, SETTLE_MS } from './decide';
+import { sendDigests } from './digest';
+import { deliverDueEmails } from './email';
+import { deliverDuePushes } from './push';
+import { addRemoveJob } from './queue';
+
+/**
+ * Runs the notification steps in every server process: deciding (decide.ts), then delivering due
+ * mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
+ * is published (the bus tells every process) and on a timer; the database arbitrates between
+ * processes, so any number may run. Nothing here runs on the request that sent the message.
+ */
+/** The longest sleep: picks up work left by a process that died holding it, and the digest check. */
+export const IDLE_POLL_MS = 30_000;
+const DIGEST_CHECK_MS = 60 * 60 * 1000;
+const MIN_PASS_INTERVAL_MS = 1000;
+
+export class NotificationWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private lastDigestCheck = 0;
+  /** When this process last heard of a new message: until it has settled, the worker comes back for it. */
+  private lastMessageAt = 0;
+  private lastRunAt = 0;
+  private readonly pending = new Set<Promise<void>>();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly deps: AppDeps) {}
+
+  start(): void {
+    this.unsubscribe = this.deps.bus.subscribe((deliveries) => this.onDeliveries(deliveries));
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    await this.running;
+    await Promise.all([...this.pending]);
+  }
+
+  /** Runs the steps now (or again right after the run in progress); resolves when done. */
+  async runNow(): Promise<void> {
+    this.wake();
+    while (this.running) await this.running;
+  }
+
+  private onDeliveries(deliveries: Delivery[]): void {
+    for (const delivery of deliveries) {
+      const event = delivery.event;
+      if (event.type === 'message') {
+        this.lastMessageAt = Date.now();
+        this.wakeSoon();
+      }
+      else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
+        const ids = Array.isArray(event.messages) ? (event.messages as number[]) : [];
+        for (const userId of delivery.userIds) this.track(this.removeNotifications(userId, ids));
+      }
+    }
+  }
+
+  /**
+   * After the settle time, so that the new message is old enough to be decided, and no sooner than
+   * MIN_PASS_INTERVAL_MS after the last run: under a stream of sends, one pass decides many.
+   */
+  private wakeSoon(): void {
+    if (this.soon || this.stopped) return;
+    const delay = Math.max(SETTLE_MS + 20, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      this.wake();
+    }, delay);
+    this.soon.unref();
+  }
+
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => (this.running = null));
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      this.lastRunAt = Date.now();
+      try {
+        await this.step();
+      } catch (error) {
+        console.error(`notification worker: ${describeFailure(error)}`);
+      }
+      if (this.again && !this.stopped) {
+        const rest = this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now();
+        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+      }
+    } while (this.again && !this.stopped);
+    if (!this.stopped) await this.sleepUntilNextDue();
+  }
+
+  /** Until the next job falls due (or a claim runs out), at most IDLE_POLL_MS. */
+  private async sleepUntilNextDue(): Promise<void> {
+    let wait = IDLE_POLL_MS;
+    const settled = this.lastMessageAt + SETTLE_MS + 20 - Date.now();
+    if (settled > 0) wait = settled;
+    try {
+      const next = await this.nextDue();
+      if (next !== null) wait = Math.min(wait, Math.max(20, next - Date.now() + 10));
+    } catch (error) {
+      console.error(`notification worker: ${describeFailure(error)}`);
+    }
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.wake();
+    }, wait);
+    this.timer.unref();
+  }
+
+  /** When the next job falls due (or a claim on it runs out), in ms; null when none waits. */
+  private async nextDue(): Promise<number | null> {
+    const row = (
+      await this.deps.knex.raw(
+        'SELECT min(CASE WHEN claimed_until > now() THEN claimed_until ELSE due_at END) AS next FROM notification_jobs WHERE realm_id = ?',
+        [this.deps.realmId],
+      )
+    ).rows[0] as { next: Date | null } | undefined;
+    return row?.next ? new Date(row.next).getTime() : null;
+  }
+
+  private cursorReady = false;
+
+  private async step(): Promise<void> {
+    const { deps } = this;
+    if (!this.cursorReady) {
+      await deps.knex.raw('INSERT INTO notification_cursors (realm_id, last_message_id) VALUES (?, 0) ON CONFLICT (realm_id) DO NOTHING', [deps.realmId]);
+      this.cursorReady = true;
+    }
+    for (let i = 0; i < 20 && !this.stopped; i++) {
+      if ((await decidePending(deps.knex, deps.realmId, deps.config.pushService !== null)) === 0) break;
+    }
+    if (this.stopped) return;
+    // Claiming takes a transaction each: only when something is due.
+    const next = await this.nextDue();
+    if (next !== null && next <= Date.now()) {
+      await deliverDuePushes(deps);
+      if (this.stopped) return;
+      await deliverDueEmails(deps);
+    }
+    if (Date.now() - this.lastDigestCheck >= DIGEST_CHECK_MS && !this.stopped) {
+      this.lastDigestCheck = Date.now();
+      await sendDigests(deps);
+    }
+  }
+
+  /**
+   * Messages read with a mobile notification showing: the notification is taken back. Clearing the
+   * flag and reading which were set is one statement, so one process alone queues the removal.
+   */
+  private async removeNotifications(userId: number, messageIds: number[]): Promise<void> {
+    if (messageIds.length === 0) return;
+    const bit = FLAG_BITS.active_mobile_push_notification;
+    const rows = (
+      await this.deps.knex.raw(
+        `UPDATE user_messages SET flags = flags & ~${bit} WHERE user_id = ? AND message_id = ANY(?::int[]) AND (flags & ${bit}) <> 0 RETURNING message_id`,
+        [userId, listParam(messageIds)],
+      )
+    ).rows as { message_id: number }[];
+    if (rows.length === 0) return;
+    await addRemoveJob(this.deps.knex, this.deps.realmId, userId, rows.map((r) => r.message_id).sort((a, b) => a - b), new Date());
+    this.wake();
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error) => console.error(`notification removal: ${describeFailure(error)}`)).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+}

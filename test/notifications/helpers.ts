@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import sodium from 'libsodium-wrappers';
+import { assertSuccess, client } from '../helpers/api';
+import type { TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
+import { Bouncer, openPayload } from './bouncer';
+import type { CapturedMail } from './smtp';
+
+export const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+export interface ServiceKeys {
+  bouncer: { publicKey: Uint8Array; privateKey: Uint8Array };
+  orgId: string;
+  orgKey: string;
+}
+
+export async function serviceKeys(): Promise<ServiceKeys> {
+  await sodium.ready;
+  return { bouncer: sodium.crypto_box_keypair(), orgId: crypto.randomUUID(), orgKey: crypto.randomBytes(24).toString('hex') };
+}
+
+/** The environment of a server that sends email to `smtpUrl` and mobile notifications to the stand-in. */
+export function notificationEnv(keys: ServiceKeys, smtpUrl: string, bouncerUrl: string): Record<string, string> {
+  return {
+    SMTP_URL: smtpUrl,
+    PARLEY_PUSH_BOUNCER_URL: bouncerUrl,
+    PARLEY_PUSH_BOUNCER_ORG_ID: keys.orgId,
+    PARLEY_PUSH_BOUNCER_ORG_KEY: keys.orgKey,
+    PARLEY_PUSH_BOUNCER_PUBLIC_KEY: b64(keys.bouncer.publicKey),
+    PARLEY_PUSH_BOUNCER_SECRET_KEY: b64(keys.bouncer.privateKey),
+  };
+}
+
+export interface Device {
+  pushAccountId: number;
+  keys: { publicKey: Uint8Array; privateKey: Uint8Array };
+}
+
+let nextAccount = 1000;
+
+/** Registers an E2EE device for the user, as the app does with POST /mobile_push/register. */
+export async function registerDevice(ts: TestServer, who: TestUser, keys: ServiceKeys): Promise<Device> {
+  await sodium.ready;
+  const device = { pushAccountId: nextAccount++, keys: sodium.crypto_box_keypair() };
+  const registration = { token: `fcm-token-${device.pushAccountId}`, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
+  assertSuccess(
+    await client(ts, who).post('/mobile_push/register', {
+      token_kind: 'fcm',
+      push_account_id: device.pushAccountId,
+      push_public_key: b64(device.keys.publicKey),
+      bouncer_public_key: b64(keys.bouncer.publicKey),
+      encrypted_push_registration: b64(sodium.crypto_box_seal(Buffer.from(JSON.stringify(registration)), keys.bouncer.publicKey)),
+    }),
+  );
+  return device;
+}
+
+/** Every E2EE payload the stand-in received for the device, decrypted. */
+export async function e2eePayloads(bouncer: Bouncer, device: Device): Promise<any[]> {
+  const out: any[] = [];
+  for (const request of bouncer.requests) {
+    if (!request.path.endsWith('/e2ee/notify')) continue;
+    for (const push of request.body.push_requests) {
+      if (push.device_id === device.pushAccountId) out.push(await openPayload(push.payload.encrypted_data, device.keys));
+    }
+  }
+  return out;
+}
+
+export const messagePushes = async (bouncer: Bouncer, device: Device) => (await e2eePayloads(bouncer, device)).filter((p) => p.type === 'message');
+
+export async function setSettings(ts: TestServer, who: TestUser, settings: Record<string, unknown>): Promise<void> {
+  assertSuccess(await client(ts, who).patch('/settings', settings));
+}
+
+export async function setSubscription(ts: TestServer, who: TestUser, streamId: number, property: string, value: unknown): Promise<void> {
+  assertSuccess(await client(ts, who).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property, value }] }));
+}
+
+export const mailsTo = (mails: CapturedMail[], who: TestUser) => mails.filter((m) => m.to.includes(who.email));
+
+/** Waits until the push for `messageId` has reached the device. */
+export async function waitForPush(bouncer: Bouncer, device: Device, messageId: number): Promise<any> {
+  let found: any;
+  await waitUntil(async () => {
+    found = (await messagePushes(bouncer, device)).find((p) => p.message_id === messageId);
+    return found !== undefined;
+  });
+  return found;
+}
