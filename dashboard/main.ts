@@ -153,7 +153,9 @@ function renderTyping() {
   const list = $('typing');
   const now = Date.now();
   for (const [key, typist] of state.typing) if (typist.until < now) state.typing.delete(key);
-  const items = [...state.typing.values()].map((t) => el('li', { 'data-user-id': String(t.userId) }, `${state.names.get(t.userId) ?? `user ${t.userId}`} ${t.where}`));
+  const items = [...state.typing.values()].map((t) =>
+    el('li', { 'data-user-id': String(t.userId) }, `${state.names.get(t.userId) ?? `user ${t.userId}`} ${t.where}`),
+  );
   list.replaceChildren(...items);
   if (items.length === 0) list.append(el('li', { class: 'hint' }, 'nobody is typing'));
 }
@@ -192,7 +194,9 @@ interface Initial {
   subscriptions: { channel: { id: string; name: string } }[];
   presences: { presences: { userId: number; activeTimestamp: number }[] };
   messages: {
-    edges: { node: { id: string; content: string; timestamp: number; topic: string; channel: { id: string; name: string } | null; sender: { fullName: string } } }[];
+    edges: {
+      node: { id: string; content: string; timestamp: number; topic: string; channel: { id: string; name: string } | null; sender: { fullName: string } };
+    }[];
   };
 }
 

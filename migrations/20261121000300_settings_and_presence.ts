@@ -91,7 +91,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('user_settings', (t) => {
     t.integer('user_id').primary().references('users.id').onDelete('CASCADE');
     t.integer('realm_id').notNullable().references('realms.id').onDelete('CASCADE');
-    addColumns(t, SETTING_COLUMNS.filter(([name]) => !ON_USERS_ROW.has(name)));
+    addColumns(
+      t,
+      SETTING_COLUMNS.filter(([name]) => !ON_USERS_ROW.has(name)),
+    );
   });
 
   // Existing organizations and accounts start from Zulip's defaults (the column defaults).

@@ -65,10 +65,7 @@ async function rewireFullMembers(knex: Knex): Promise<void> {
       { supergroup_id: fullMembers, subgroup_id: moderators },
       { supergroup_id: members, subgroup_id: fullMembers },
     ]);
-    await knex('user_group_members')
-      .where('group_id', fullMembers)
-      .whereIn('user_id', knex('users').whereNot('role', 400).select('id'))
-      .delete();
+    await knex('user_group_members').where('group_id', fullMembers).whereIn('user_id', knex('users').whereNot('role', 400).select('id')).delete();
   }
 }
 

@@ -43,9 +43,7 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('has_image').notNullable().defaultTo(false);
     t.boolean('has_attachment').notNullable().defaultTo(false);
   });
-  await knex.raw(
-    "ALTER TABLE messages ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', topic || ' ' || rendered_content)) STORED",
-  );
+  await knex.raw("ALTER TABLE messages ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', topic || ' ' || rendered_content)) STORED");
   await knex.raw('CREATE INDEX messages_search ON messages USING gin (search_tsv)');
   // Channel + topic narrows (topics compare without letter case, as in Zulip).
   await knex.raw('CREATE INDEX messages_stream_topic ON messages (stream_id, lower(topic), id) WHERE stream_id IS NOT NULL');

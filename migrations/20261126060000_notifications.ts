@@ -43,7 +43,7 @@ export async function up(knex: Knex): Promise<void> {
     // A worker holds the row until then; a crashed worker's claim runs out and another retries.
     t.timestamp('claimed_until', { useTz: true }).nullable();
   });
-  await knex.raw("CREATE UNIQUE INDEX notification_jobs_once ON notification_jobs (user_id, message_id, kind) WHERE message_id IS NOT NULL");
+  await knex.raw('CREATE UNIQUE INDEX notification_jobs_once ON notification_jobs (user_id, message_id, kind) WHERE message_id IS NOT NULL');
   await knex.raw('CREATE INDEX notification_jobs_due ON notification_jobs (kind, due_at)');
 
   // When each user last received a digest.

@@ -7,7 +7,19 @@ const { spawnSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'migrations', 'bench', 'web', 'dashboard', 'scripts/build-graphiql.js', 'scripts/build-dashboard.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const inputs = [
+  'src',
+  'migrations',
+  'bench',
+  'web',
+  'dashboard',
+  'scripts/build-graphiql.js',
+  'scripts/build-dashboard.js',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
 
 /** Newest modification time (ms) under `file`, 0 when it does not exist. */
 function newest(file) {

@@ -63,7 +63,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(accountPagesRouter(deps));
   app.use(oidcRouter(deps));
   app.get('/', (_req, res) => {
-    res.type('text/plain').send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql, a live dashboard at /dashboard.\n');
+    res
+      .type('text/plain')
+      .send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql, a live dashboard at /dashboard.\n');
   });
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);

@@ -186,7 +186,10 @@ export function loadConfig(env: Env = process.env): Config {
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
-    uploadQuotaMib: env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === '' ? null : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
+    uploadQuotaMib:
+      env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === ''
+        ? null
+        : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
@@ -276,7 +279,10 @@ function logLevel(env: Env): LogLevel {
 
 /** Origins as browsers send them: scheme, host and port only, no path. `*` allows any. */
 function corsOrigins(env: Env): string[] {
-  const entries = (env.PARLEY_CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env.PARLEY_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return entries.map((entry) => {
     if (entry === '*') return entry;
     let url: URL | null = null;
@@ -324,7 +330,10 @@ function boolVar(env: Env, name: string, fallback: boolean): boolean {
 }
 
 function trustedProxies(env: Env): string[] {
-  const entries = (env.PARLEY_TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env.PARLEY_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (!parseProxyEntry(entry)) throw new ConfigError(`PARLEY_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "${entry}"`);
   }

@@ -24,9 +24,15 @@ export const errors = {
   missing: (name: string) => new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name }),
   invalidJson: (name: string) => new ApiError('INVALID_JSON', `Argument "${name}" is not valid JSON.`, 400),
   unauthorized: () =>
-    new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, {
-      'WWW-Authenticate': 'Basic realm="zulip"',
-    }),
+    new ApiError(
+      'UNAUTHORIZED',
+      'Not logged in: API authentication or user session required',
+      401,
+      {},
+      {
+        'WWW-Authenticate': 'Basic realm="zulip"',
+      },
+    ),
   insufficientPermission: () => new ApiError('BAD_REQUEST', 'Insufficient permission', 400),
   mustBeAdmin: () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 400),
   mustBeOwner: () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400),

@@ -64,8 +64,9 @@ function isDatabaseError(error: unknown): error is DatabaseErrorShape {
 
 /** PostgreSQL quotes the offending value in many messages; names of types, columns etc. stay. */
 function hideValues(message: string): string {
-  return message.replace(/(\b(?:relation|column|type|encoding|constraint|table|function|operator|index|schema|database)\s+)?"([^"]*)"/g, (match, named: string | undefined) =>
-    named ? match : '"…"',
+  return message.replace(
+    /(\b(?:relation|column|type|encoding|constraint|table|function|operator|index|schema|database)\s+)?"([^"]*)"/g,
+    (match, named: string | undefined) => (named ? match : '"…"'),
   );
 }
 

@@ -52,7 +52,12 @@ async function main(): Promise<void> {
   const earlierOwner = readUnseenOwner(unseenOwnerFile);
   let server;
   try {
-    server = await startServer(config, { pgliteDir: embeddedDatabaseDir(config), zuliprcDir: config.dataDir, operatorSocket: operatorSocketPath(config), unseenOwnerFile });
+    server = await startServer(config, {
+      pgliteDir: embeddedDatabaseDir(config),
+      zuliprcDir: config.dataDir,
+      operatorSocket: operatorSocketPath(config),
+      unseenOwnerFile,
+    });
   } catch (error) {
     const known = startupFailure(error, config);
     const message = known?.message ?? `Parley failed to start: ${describeFailure(error)}`;

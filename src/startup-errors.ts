@@ -45,7 +45,10 @@ export function startupFailure(error: unknown, config: Config): StartupFailure |
   if (error instanceof DatabaseInUseError) return { message: error.message, exitCode: EXIT_DATA_DIR_LOCKED };
   const codes = codesOf(error);
   if (codes.includes('EADDRINUSE')) {
-    return { message: `Port ${config.port} on ${config.host} is already in use (is Parley already running?). Set PORT to another port.`, exitCode: EXIT_PORT_IN_USE };
+    return {
+      message: `Port ${config.port} on ${config.host} is already in use (is Parley already running?). Set PORT to another port.`,
+      exitCode: EXIT_PORT_IN_USE,
+    };
   }
   if (codes.includes('EADDRNOTAVAIL')) {
     return { message: `Cannot listen on ${config.host}: no such address on this machine. Check HOST.`, exitCode: EXIT_PORT_IN_USE };
@@ -53,7 +56,11 @@ export function startupFailure(error: unknown, config: Config): StartupFailure |
   if (config.databaseUrl) {
     const where = describeDatabaseUrl(config.databaseUrl);
     const unreachable = codes.find((code) => UNREACHABLE.has(code));
-    if (unreachable) return { message: `Cannot reach the database at ${where} (${unreachable}). Check DATABASE_URL and that PostgreSQL is running.`, exitCode: EXIT_DATABASE_UNREACHABLE };
+    if (unreachable)
+      return {
+        message: `Cannot reach the database at ${where} (${unreachable}). Check DATABASE_URL and that PostgreSQL is running.`,
+        exitCode: EXIT_DATABASE_UNREACHABLE,
+      };
     const refused = codes.find((code) => code in REFUSED);
     if (refused) return { message: `Cannot use the database at ${where}: ${REFUSED[refused]}. Check DATABASE_URL.`, exitCode: EXIT_DATABASE_UNREACHABLE };
   }

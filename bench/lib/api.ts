@@ -19,13 +19,7 @@ export function manySocketsAgent(): http.Agent {
  * One request with node:http (no client-side pooling limits beyond the agent's); resolves with the
  * parsed JSON body and rejects on a transport error or a body that is not a success.
  */
-export function api(
-  url: string,
-  method: string,
-  auth: string,
-  form?: Record<string, string>,
-  agent?: http.Agent,
-): Promise<Record<string, any>> {
+export function api(url: string, method: string, auth: string, form?: Record<string, string>, agent?: http.Agent): Promise<Record<string, any>> {
   const body = form ? new URLSearchParams(form).toString() : undefined;
   const headers: Record<string, string | number> = { authorization: auth };
   if (body !== undefined) {

@@ -114,12 +114,15 @@ async function simulate(user: SimUser, model: Model): Promise<void> {
   if (!registered) return;
   const state = JSON.parse(registered) as { queue_id: string; last_event_id: number };
   const narrow = encodeURIComponent(JSON.stringify([{ operator: 'channel', operand: user.channelId }]));
-  const fetchNewest = () => timed(user, 'others', 'GET', `/api/v1/messages?anchor=newest&num_before=50&num_after=0&narrow=${narrow}&apply_markdown=true&client_gravatar=true`);
+  const fetchNewest = () =>
+    timed(user, 'others', 'GET', `/api/v1/messages?anchor=newest&num_before=50&num_after=0&narrow=${narrow}&apply_markdown=true&client_gravatar=true`);
   await fetchNewest();
   started++;
   const loops = [
     poll(user, state.queue_id, state.last_event_id, model),
-    every(model.presenceEverySeconds, () => timed(user, 'others', 'POST', '/api/v1/users/me/presence', { status: 'active', new_user_input: 'true', ping_only: 'false', slim_presence: 'true' })),
+    every(model.presenceEverySeconds, () =>
+      timed(user, 'others', 'POST', '/api/v1/users/me/presence', { status: 'active', new_user_input: 'true', ping_only: 'false', slim_presence: 'true' }),
+    ),
     every(model.fetchEverySeconds, fetchNewest),
     every(model.sendEverySeconds, async () => {
       const topic = `topic ${user.id % 5}`;

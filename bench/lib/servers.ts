@@ -181,7 +181,10 @@ export async function startParley(kind: DatabaseKind, adminUrl: string | null, o
   let started;
   try {
     const seed: Record<string, string> = options.seed ? { BENCH_SEED: options.seed } : {};
-    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1', ...rateLimiting(), ...(options.env ?? {}) }, [...profile, ...(options.exposeGc ? ['--expose-gc'] : [])]);
+    started = await startChild('parley.js', { ...db.env, ...seed, PORT: '0', HOST: '127.0.0.1', ...rateLimiting(), ...(options.env ?? {}) }, [
+      ...profile,
+      ...(options.exposeGc ? ['--expose-gc'] : []),
+    ]);
   } catch (error) {
     await db.drop();
     throw error;

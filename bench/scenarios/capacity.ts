@@ -39,7 +39,7 @@ export const scenario: Scenario = {
     steps: 'users at each step, comma-separated (default 500,1000,2000,3500,5000,7000)',
     compress: 'time compression: every interval of the model is divided by it (default 1, real time)',
     window: 'seconds measured per step, after it settles (default 60)',
-    settle: 'seconds between adding a step\'s users and measuring (default 45)',
+    settle: "seconds between adding a step's users and measuring (default 45)",
     clients: 'load-generator processes (default 3)',
     'channel-size': 'subscribers of each channel; users are spread over channels of this size (default 50)',
   },
@@ -70,7 +70,21 @@ export const scenario: Scenario = {
     };
     const tables: Table[] = runs.map(({ label, figures }) => ({
       title: `${label}: time compression ${compress}×, a measured window of ${numberOption(ctx, 'window', 60)} s per step`,
-      columns: ['users', 'req/s', 'send p50', 'send p99', 'send mean', 'delivery p50', 'delivery p99', 'delivery mean', 'other p99', 'failures', 'server CPU', 'load gen CPU', 'holds'],
+      columns: [
+        'users',
+        'req/s',
+        'send p50',
+        'send p99',
+        'send mean',
+        'delivery p50',
+        'delivery p99',
+        'delivery mean',
+        'other p99',
+        'failures',
+        'server CPU',
+        'load gen CPU',
+        'holds',
+      ],
       rows: figures.map((f) => [
         String(f.users),
         f.rps,
@@ -93,11 +107,17 @@ export const scenario: Scenario = {
     notes.push('latencies in ms; CPU as a share of one core over the window (server: all its processes; load generator: all its processes)');
     // The goal is set for PostgreSQL; on the embedded database the figure is reported only.
     const goalRuns = ctx.database === 'postgres' ? runs : [];
-    for (const { label, figures } of runs.filter((r) => !goalRuns.includes(r))) notes.unshift(`largest number of users that holds, ${label}: ${largest(figures)}`);
+    for (const { label, figures } of runs.filter((r) => !goalRuns.includes(r)))
+      notes.unshift(`largest number of users that holds, ${label}: ${largest(figures)}`);
     return {
       results: [],
       tables,
-      goals: goalRuns.map(({ label, figures }) => ({ label: `largest number of users that holds, ${label}`, value: largest(figures), atLeast: 5000, unit: 'users' })),
+      goals: goalRuns.map(({ label, figures }) => ({
+        label: `largest number of users that holds, ${label}`,
+        value: largest(figures),
+        atLeast: 5000,
+        unit: 'users',
+      })),
       notes,
     };
   },
@@ -121,7 +141,11 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       const simulated: SimUser[] = [];
       for (let i = 0; i < accounts.length; i += channelSize) {
         const members = accounts.slice(i, i + channelSize);
-        const channelId = await channelWithSubscribers(servers[0], `capacity ${users + i}`, members.map((a) => a.id));
+        const channelId = await channelWithSubscribers(
+          servers[0],
+          `capacity ${users + i}`,
+          members.map((a) => a.id),
+        );
         members.forEach((a, j) => simulated.push({ ...a, url: servers[(users + i + j) % servers.length].url, channelId }));
       }
       simulated.forEach((user, i) => clients[i % clients.length].send({ type: 'add', users: [user], model }));
@@ -133,9 +157,15 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       await new Promise((r) => setTimeout(r, windowSeconds * 1000));
       const reports = await Promise.all(clients.map((c) => c.report()));
       const cpuAfter = await Promise.all(servers.map((s) => s.cpuMicros()));
-      const step = figuresOf(users, reports, cpuAfter.reduce((n, c, i) => n + c - cpuBefore[i], 0));
+      const step = figuresOf(
+        users,
+        reports,
+        cpuAfter.reduce((n, c, i) => n + c - cpuBefore[i], 0),
+      );
       figures.push(step);
-      ctx.log(`${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ${step.holds ? 'holds' : 'does not hold'}`);
+      ctx.log(
+        `${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ${step.holds ? 'holds' : 'does not hold'}`,
+      );
       if (!step.holds) break;
     }
   } finally {

@@ -36,10 +36,20 @@ export const scenario: Scenario = {
     let baselineServer: Awaited<ReturnType<typeof ctx.startBaseline>> | null = null;
     try {
       const [sender, ...receivers] = await parley.call<Account[]>('createUsers', { count: n + 1, prefix: 'bench-events' });
-      const streamId = await channelWithSubscribers(parley, 'bench events', [sender, ...receivers].map((u) => u.id));
+      const streamId = await channelWithSubscribers(
+        parley,
+        'bench events',
+        [sender, ...receivers].map((u) => u.id),
+      );
       const send = async (i: number) => {
         const t0 = performance.now();
-        await api(`${parley.url}/api/v1/messages`, 'POST', authOf(sender), { type: 'stream', to: String(streamId), topic: 'latency', content: `event ${i}` }, agent);
+        await api(
+          `${parley.url}/api/v1/messages`,
+          'POST',
+          authOf(sender),
+          { type: 'stream', to: String(streamId), topic: 'latency', content: `event ${i}` },
+          agent,
+        );
         return { t0, sendMs: performance.now() - t0 };
       };
       const waitingIs = (count: number) => async () => (await parley.call<number>('waiting')) === count;
@@ -76,10 +86,18 @@ export const scenario: Scenario = {
       let measuring = false;
       let failure: unknown = null;
       await inBatches(receivers, 50, async (account) => {
-        sockets.push(await subscribe(wsUrl, authOf(account), QUERY, (at) => {
-          if (measuring) graphql.push(at - t0);
-          received++;
-        }, (error) => (failure ??= error)));
+        sockets.push(
+          await subscribe(
+            wsUrl,
+            authOf(account),
+            QUERY,
+            (at) => {
+              if (measuring) graphql.push(at - t0);
+              received++;
+            },
+            (error) => (failure ??= error),
+          ),
+        );
       });
       try {
         await until(async () => failure !== null || (await parley.call<number | null>('listeners')) === listenersBefore + n, 'every subscription to start');
@@ -126,7 +144,16 @@ export const scenario: Scenario = {
           {
             title: `delivery of one event to ${n.toLocaleString('en-US')} waiting clients, ${sends} events each:`,
             columns: ['', 'first ms', 'p50 ms', 'p99 ms', 'max ms', 'deliveries', 'p50 / baseline', 'p99 / baseline'],
-            rows: figures.map(([label, f]) => [label, f.minMs, f.p50Ms, f.p99Ms, f.maxMs, String(f.samples), (f.p50Ms / base.p50Ms).toFixed(1), (f.p99Ms / base.p99Ms).toFixed(1)]),
+            rows: figures.map(([label, f]) => [
+              label,
+              f.minMs,
+              f.p50Ms,
+              f.p99Ms,
+              f.maxMs,
+              String(f.samples),
+              (f.p50Ms / base.p50Ms).toFixed(1),
+              (f.p99Ms / base.p99Ms).toFixed(1),
+            ]),
           },
         ],
         // p99 delivery as a multiple of the bare server's p99 in the same run.

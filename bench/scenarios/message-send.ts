@@ -40,7 +40,8 @@ interface InsertArgs {
 export async function insertMessageRows(host: WorkHost, args: InsertArgs): Promise<PreparedTask> {
   // On PostgreSQL the workers get their own pool, one connection each, as Parley's pool would give
   // its concurrent requests; PGlite has one connection in the process, which they share.
-  const own: Knex | null = host.database === 'postgres' ? knexFactory({ client: 'pg', connection: host.databaseUrl!, pool: { min: args.workers, max: args.workers } }) : null;
+  const own: Knex | null =
+    host.database === 'postgres' ? knexFactory({ client: 'pg', connection: host.databaseUrl!, pool: { min: args.workers, max: args.workers } }) : null;
   const knex = own ?? host.knex!;
   return {
     async run(worker) {
@@ -56,7 +57,19 @@ export async function insertMessageRows(host: WorkHost, args: InsertArgs): Promi
            VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, now(), false, false, false) RETURNING id
          )
          INSERT INTO user_messages (user_id, message_id, realm_id, flags) SELECT u, m.id, ?, f FROM m, unnest(?::int[], ?::int[]) AS t(u, f)`,
-          [args.realmId, sender, args.recipientId, args.streamId, args.topic, args.content, args.renderedContent, args.sendingClient, args.realmId, args.subscriberIds, flags],
+          [
+            args.realmId,
+            sender,
+            args.recipientId,
+            args.streamId,
+            args.topic,
+            args.content,
+            args.renderedContent,
+            args.sendingClient,
+            args.realmId,
+            args.subscriberIds,
+            flags,
+          ],
         ),
       );
     },
@@ -132,7 +145,11 @@ export const scenario: Scenario = {
       const pairs: { size: number }[] = [];
       for (const size of SIZES) {
         const members = users.slice(0, size);
-        const streamId = await channelWithSubscribers(parley, `bench ${size} subscribers`, members.map((u) => u.id));
+        const streamId = await channelWithSubscribers(
+          parley,
+          `bench ${size} subscribers`,
+          members.map((u) => u.id),
+        );
         const form = { type: 'stream', to: String(streamId), topic: TOPIC, content: CONTENT };
         const body = new URLSearchParams(form).toString();
         // One send through the API: checks the fixtures, and gives the rows the baseline copies.
@@ -157,7 +174,10 @@ export const scenario: Scenario = {
           workers: SENDERS,
         };
         targets.push(
-          { label: `SQL inserts, ${size} subscribers`, work: { server: parley, workers: SENDERS, task: { module: __filename, name: 'insertMessageRows', args } } },
+          {
+            label: `SQL inserts, ${size} subscribers`,
+            work: { server: parley, workers: SENDERS, task: { module: __filename, name: 'insertMessageRows', args } },
+          },
           {
             label: `Parley, ${size} subscribers`,
             options: {
@@ -190,7 +210,9 @@ export const scenario: Scenario = {
           `server CPU µs/req is the server process's (for PGlite it includes the database; for PostgreSQL the database's own processes are not counted)`,
           `tables at the end: ${counts[0].messages.toLocaleString('en-US')} messages, ${counts[0].rows.toLocaleString('en-US')} user_messages rows`,
           `notifications ${mode}` +
-            (sink ? `: decided up to message ${counts[0].decided.toLocaleString('en-US')}, ${counts[0].jobs.toLocaleString('en-US')} jobs waiting, ${sink.requests().toLocaleString('en-US')} push service requests` : ''),
+            (sink
+              ? `: decided up to message ${counts[0].decided.toLocaleString('en-US')}, ${counts[0].jobs.toLocaleString('en-US')} jobs waiting, ${sink.requests().toLocaleString('en-US')} push service requests`
+              : ''),
         ],
       };
     } finally {

@@ -66,7 +66,12 @@ export const scenario: Scenario = {
       for (let c = 0; c < CHANNELS; c++) {
         const streamId = await channelWithSubscribers(parley, `bench fetch ${c}`, members);
         // A first message through the API creates the channel's recipient row.
-        await api(`${parley.url}/api/v1/messages`, 'POST', authOf(senders[c % SENDERS]), { type: 'stream', to: String(streamId), topic: HOT_TOPIC, content: 'first' });
+        await api(`${parley.url}/api/v1/messages`, 'POST', authOf(senders[c % SENDERS]), {
+          type: 'stream',
+          to: String(streamId),
+          topic: HOT_TOPIC,
+          content: 'first',
+        });
         const [row] = await sql<{ id: number }>('SELECT id FROM message_recipients WHERE stream_id = ?', [streamId]);
         channels.push({ streamId, recipientId: row.id });
       }
@@ -87,7 +92,18 @@ export const scenario: Scenario = {
                   now() - (? - s.g) * interval '1 second'
            FROM (SELECT g, floor(? * power(random(), 2))::int AS c, floor(? * power(random(), 3))::int AS t
                  FROM generate_series(?::int, ?::int) AS g ORDER BY g) s`,
-          [realmId, senders.map((u) => u.id), SENDERS, channels.map((c) => c.streamId), channels.map((c) => c.recipientId), total, CHANNELS, TOPICS_PER_CHANNEL, from, to],
+          [
+            realmId,
+            senders.map((u) => u.id),
+            SENDERS,
+            channels.map((c) => c.streamId),
+            channels.map((c) => c.recipientId),
+            total,
+            CHANNELS,
+            TOPICS_PER_CHANNEL,
+            from,
+            to,
+          ],
         );
         await sql(
           `INSERT INTO user_messages (user_id, message_id, realm_id, flags)
@@ -141,7 +157,10 @@ export const scenario: Scenario = {
         const got = await api(url, 'GET', authOf(reader));
         const expected = await sql<{ id: number }>(n.query.sql, n.query.bindings);
         const ids = (got.messages as { id: number }[]).map((m) => m.id).join(',');
-        const want = expected.map((r) => Number(r.id)).sort((a, b) => a - b).join(',');
+        const want = expected
+          .map((r) => Number(r.id))
+          .sort((a, b) => a - b)
+          .join(',');
         if (ids !== want) throw new Error(`${n.name}: Parley returned other messages than the query`);
         targets.push(
           { label: `SQL query, ${n.name}`, work: { server: parley, workers: clients, task: { module: __filename, name: 'runQuery', args: n.query } } },

@@ -126,7 +126,9 @@ export const scenario: Scenario = {
          SELECT ${userColumns.join(', ')}, 'bench-user-' || g || '@example.com', 'Bench User ' || g FROM users, generate_series(1, ?) g WHERE id = ?`,
         [USERS - 2, sender.id],
       );
-      await sql(`INSERT INTO user_settings (user_id, realm_id) SELECT id, realm_id FROM users u WHERE NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = u.id)`);
+      await sql(
+        `INSERT INTO user_settings (user_id, realm_id) SELECT id, realm_id FROM users u WHERE NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = u.id)`,
+      );
       await sql(
         `INSERT INTO user_group_members (group_id, user_id)
          SELECT m.group_id, u.id FROM user_group_members m, users u WHERE m.user_id = ? AND u.delivery_email LIKE 'bench-user-%'`,
@@ -137,7 +139,11 @@ export const scenario: Scenario = {
 
       // Custom profile fields, filled in for everyone.
       const fields: number[] = [];
-      for (const [name, type] of [['Phone', 1], ['About me', 2], ['Pronouns', 8]] as const) {
+      for (const [name, type] of [
+        ['Phone', 1],
+        ['About me', 2],
+        ['Pronouns', 8],
+      ] as const) {
         const created = await api(`${parley.url}/api/v1/realm/profile_fields`, 'POST', parley.ownerAuth, { name, field_type: String(type) });
         fields.push(created.id);
       }
@@ -157,7 +163,9 @@ export const scenario: Scenario = {
         [CHANNELS - 1, template],
       );
       const streams = (await sql<{ id: number }>(`SELECT id FROM streams WHERE name LIKE 'bench register %' ORDER BY id`)).map((r) => r.id);
-      await sql(`INSERT INTO message_recipients (realm_id, stream_id) SELECT realm_id, id FROM streams WHERE id = ANY(?::int[]) ON CONFLICT DO NOTHING`, [streams]);
+      await sql(`INSERT INTO message_recipients (realm_id, stream_id) SELECT realm_id, id FROM streams WHERE id = ANY(?::int[]) ON CONFLICT DO NOTHING`, [
+        streams,
+      ]);
       const subscriptionColumns = await columnsOf('subscriptions', ['id', 'user_id', 'stream_id']);
       const [templateSub] = await sql<{ id: number }>('SELECT id FROM subscriptions WHERE stream_id = ? AND user_id = ?', [template, user.id]);
       // Channel c has subscribers ids[k] for k < size(c), shifted so that channels differ; the user is in the first SUBSCRIBED.
@@ -198,7 +206,10 @@ export const scenario: Scenario = {
       }
 
       // Messages in the user's channels, all received by the user, the newest UNREAD unread.
-      const recipients = await sql<{ id: number; stream_id: number }>('SELECT id, stream_id FROM message_recipients WHERE stream_id = ANY(?::int[]) ORDER BY stream_id', [subscribedStreams]);
+      const recipients = await sql<{ id: number; stream_id: number }>(
+        'SELECT id, stream_id FROM message_recipients WHERE stream_id = ANY(?::int[]) ORDER BY stream_id',
+        [subscribedStreams],
+      );
       const [{ start }] = await sql<{ start: number }>('SELECT coalesce(max(id), 0)::int AS start FROM messages');
       for (let from = 1; from <= total; from += BATCH) {
         const to = Math.min(total, from + BATCH - 1);
@@ -216,18 +227,29 @@ export const scenario: Scenario = {
          SELECT ?, id, realm_id, CASE WHEN id > (SELECT max(id) FROM messages) - ? THEN 0 ELSE 1 END FROM messages WHERE id > ?`,
         [user.id, UNREAD, start],
       );
-      for (const table of ['messages', 'user_messages', 'subscriptions', 'users', 'user_group_members', 'custom_profile_field_values']) await sql(`VACUUM ANALYZE ${table}`);
+      for (const table of ['messages', 'user_messages', 'subscriptions', 'users', 'user_group_members', 'custom_profile_field_values'])
+        await sql(`VACUUM ANALYZE ${table}`);
       const seedSeconds = Math.round((Date.now() - started) / 1000);
 
       const url = `${parley.url}/api/v1/register`;
       const variants = [
         { name: 'mobile app', body: new URLSearchParams(MOBILE_REGISTER).toString(), withSubscribers: false },
-        { name: 'mobile app + include_subscribers', body: new URLSearchParams({ ...MOBILE_REGISTER, include_subscribers: 'true' }).toString(), withSubscribers: true },
+        {
+          name: 'mobile app + include_subscribers',
+          body: new URLSearchParams({ ...MOBILE_REGISTER, include_subscribers: 'true' }).toString(),
+          withSubscribers: true,
+        },
       ];
-      const notes = [`seeded in ${seedSeconds} s: ${ids.length.toLocaleString('en-US')} users, ${streams.length} channels, ${total.toLocaleString('en-US')} messages, ${UNREAD} unread`];
+      const notes = [
+        `seeded in ${seedSeconds} s: ${ids.length.toLocaleString('en-US')} users, ${streams.length} channels, ${total.toLocaleString('en-US')} messages, ${UNREAD} unread`,
+      ];
       const targets = [];
       for (const v of variants) {
-        const probe = await fetch(url, { method: 'POST', headers: { authorization: authOf(user), 'content-type': 'application/x-www-form-urlencoded' }, body: v.body });
+        const probe = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: authOf(user), 'content-type': 'application/x-www-form-urlencoded' },
+          body: v.body,
+        });
         const text = await probe.text();
         if (probe.status !== 200) throw new Error(`POST /register answered ${probe.status}: ${text.slice(0, 300)}`);
         const state = JSON.parse(text);
@@ -255,7 +277,9 @@ export const scenario: Scenario = {
       const goals = [];
       for (let i = 0; i < variants.length; i++) {
         const [baseline, measured] = [results[2 * i], results[2 * i + 1]];
-        notes.push(`${variants[i].name}: p50 ${measured.p50Ms.toFixed(1)} ms vs ${baseline.p50Ms.toFixed(1)} ms (× ${(measured.p50Ms / baseline.p50Ms).toFixed(1)})`);
+        notes.push(
+          `${variants[i].name}: p50 ${measured.p50Ms.toFixed(1)} ms vs ${baseline.p50Ms.toFixed(1)} ms (× ${(measured.p50Ms / baseline.p50Ms).toFixed(1)})`,
+        );
         if (i === 0) {
           goals.push({ label: 'Parley p50 / SQL p50, mobile app', value: measured.p50Ms / baseline.p50Ms, atMost: 2 });
           if (ctx.database === 'postgres') goals.push({ label: 'Parley p50, mobile app', value: measured.p50Ms, atMost: 150, unit: 'ms' });

@@ -18,7 +18,9 @@ const MIB = 1024 * 1024;
 
 function multipart(data: Buffer, fileName: string): { body: Buffer; type: string } {
   const boundary = `----parley-bench-${crypto.randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { body: Buffer.concat([head, data, tail]), type: `multipart/form-data; boundary=${boundary}` };
 }
@@ -57,7 +59,11 @@ export const scenario: Scenario = {
     try {
       const auth = parley.ownerAuth;
       const upload = async () => {
-        const res = await request(`${parley.url}/api/v1/user_uploads`, { method: 'POST', agent, headers: { authorization: auth, 'content-type': type, 'content-length': body.length } }, body);
+        const res = await request(
+          `${parley.url}/api/v1/user_uploads`,
+          { method: 'POST', agent, headers: { authorization: auth, 'content-type': type, 'content-length': body.length } },
+          body,
+        );
         if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${res.text}`);
         return JSON.parse(res.text).url as string;
       };
@@ -108,8 +114,16 @@ export const scenario: Scenario = {
       ctx.log(`uploads: ${rows.map((r) => `${r[0]} ${Number(r[1]).toFixed(0)} MiB/s vs ${Number(r[2]).toFixed(0)} MiB/s`).join('; ')}`);
       return {
         results: [],
-        tables: [{ title: `${size / MIB} MiB file, ${transfers * ctx.settings.rounds} transfers each way`, columns: ['', 'Parley MiB/s', 'node:fs MiB/s', 'ratio'], rows }],
-        notes: ['node:fs writes the whole buffer with writeFile and reads with a stream; Parley streams both ways through HTTP, multipart parsing and the database row.'],
+        tables: [
+          {
+            title: `${size / MIB} MiB file, ${transfers * ctx.settings.rounds} transfers each way`,
+            columns: ['', 'Parley MiB/s', 'node:fs MiB/s', 'ratio'],
+            rows,
+          },
+        ],
+        notes: [
+          'node:fs writes the whole buffer with writeFile and reads with a stream; Parley streams both ways through HTTP, multipart parsing and the database row.',
+        ],
       };
     } finally {
       agent.destroy();

@@ -146,7 +146,8 @@ export function announceReady(message: ReadyMessage, stop: () => Promise<void>, 
         })
         .then(
           (result) => process.send!({ type: 'reply', id, result } satisfies ReplyMessage),
-          (error: unknown) => process.send!({ type: 'reply', id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies ReplyMessage),
+          (error: unknown) =>
+            process.send!({ type: 'reply', id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies ReplyMessage),
         );
     }
   });

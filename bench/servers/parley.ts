@@ -31,23 +31,27 @@ async function main(): Promise<void> {
     fixtures = await seed(server);
   }
   const { deps } = server;
-  announceReady({ url: server.url, owner: owner ? { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } : undefined, fixtures }, () => server.close(), {
-    sql: async ({ sql, bindings }: { sql: string; bindings?: unknown[] }) => {
-      const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
-      return result.rows ?? [];
+  announceReady(
+    { url: server.url, owner: owner ? { email: owner.email, apiKey: owner.apiKey, userId: owner.userId } : undefined, fixtures },
+    () => server.close(),
+    {
+      sql: async ({ sql, bindings }: { sql: string; bindings?: unknown[] }) => {
+        const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
+        return result.rows ?? [];
+      },
+      createUsers: async ({ count, prefix }: { count: number; prefix: string }) => {
+        const accounts: { id: number; email: string; apiKey: string }[] = [];
+        for (let i = 0; i < count; i++) {
+          const { user, apiKey } = await createUser(deps, null, { email: `${prefix}-${i}@example.com`, fullName: `${prefix} ${i}`, password: null });
+          accounts.push({ id: user.id, email: user.delivery_email, apiKey });
+        }
+        return accounts;
+      },
+      waiting: () => deps.realtime!.queues.waitingCount,
+      listeners: () => deps.bus.listenerCount ?? null,
+      ...workCommands({ knex: server.db.knex, database: server.db.kind, databaseUrl: config.databaseUrl }),
     },
-    createUsers: async ({ count, prefix }: { count: number; prefix: string }) => {
-      const accounts: { id: number; email: string; apiKey: string }[] = [];
-      for (let i = 0; i < count; i++) {
-        const { user, apiKey } = await createUser(deps, null, { email: `${prefix}-${i}@example.com`, fullName: `${prefix} ${i}`, password: null });
-        accounts.push({ id: user.id, email: user.delivery_email, apiKey });
-      }
-      return accounts;
-    },
-    waiting: () => deps.realtime!.queues.waitingCount,
-    listeners: () => deps.bus.listenerCount ?? null,
-    ...workCommands({ knex: server.db.knex, database: server.db.kind, databaseUrl: config.databaseUrl }),
-  });
+  );
 }
 
 main().catch((error) => {

@@ -44,6 +44,8 @@ export async function runPrepared(db: Knex, name: string, query: Knex.Raw | Knex
     await client.releaseConnection(connection);
   }
   if (prepared) return prepared.rows;
-  const result = (await ('toSQL' in query ? query : db.raw(query.sql, query.bindings as Knex.RawBinding[]))) as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
+  const result = (await ('toSQL' in query ? query : db.raw(query.sql, query.bindings as Knex.RawBinding[]))) as
+    | Record<string, unknown>[]
+    | { rows: Record<string, unknown>[] };
   return Array.isArray(result) ? result : result.rows;
 }

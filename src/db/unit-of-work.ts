@@ -44,11 +44,7 @@ export class UnitOfWork {
  * without the BEGIN and COMMIT round trips, and its events are published once it has returned (its
  * write has committed by then). The work must not write more than once.
  */
-export async function inSingleStatement<T>(
-  deps: { knex: Knex; bus: EventBus },
-  realmId: number,
-  work: (uow: UnitOfWork) => Promise<T>,
-): Promise<T> {
+export async function inSingleStatement<T>(deps: { knex: Knex; bus: EventBus }, realmId: number, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
   const uow = new UnitOfWork(deps.knex, realmId);
   const result = await work(uow);
   uow.runAfterCommit();
@@ -56,11 +52,7 @@ export async function inSingleStatement<T>(
   return result;
 }
 
-export async function inTransaction<T>(
-  deps: { knex: Knex; bus: EventBus },
-  realmId: number,
-  work: (uow: UnitOfWork) => Promise<T>,
-): Promise<T> {
+export async function inTransaction<T>(deps: { knex: Knex; bus: EventBus }, realmId: number, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
   let uow: UnitOfWork | undefined;
   const result = await deps.knex.transaction(async (trx) => {
     uow = new UnitOfWork(trx, realmId);

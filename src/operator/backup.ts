@@ -34,7 +34,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.once('error', (error) => reject(new CommandError(`could not run ${command}: ${error.message}`)));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new CommandError(`${command} failed (exit code ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new CommandError(`${command} failed (exit code ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`)),
+    );
   });
 }
 
@@ -92,7 +94,9 @@ export async function writeBackup(db: Database, config: Config, file: string, ou
     fs.renameSync(partial, file);
     progress(1, 'done');
     const size = fs.statSync(file).size;
-    out(`Backed up the ${db.kind === 'pglite' ? 'embedded database' : `PostgreSQL database at ${describeDatabaseUrl(config.databaseUrl!)}`}${uploads ? ' and uploads' : ''} to ${file} (${(size / 1024 / 1024).toFixed(1)} MiB).`);
+    out(
+      `Backed up the ${db.kind === 'pglite' ? 'embedded database' : `PostgreSQL database at ${describeDatabaseUrl(config.databaseUrl!)}`}${uploads ? ' and uploads' : ''} to ${file} (${(size / 1024 / 1024).toFixed(1)} MiB).`,
+    );
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -118,7 +122,9 @@ export async function restoreBackup(config: Config, file: string, out: Out, prog
     const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
     const target = config.databaseUrl ? 'postgres' : 'pglite';
     if (manifest.database !== target) {
-      throw new CommandError(`this backup holds ${manifest.database === 'pglite' ? 'an embedded (PGlite)' : 'a PostgreSQL'} database; restore it with ${manifest.database === 'pglite' ? 'DATABASE_URL unset' : 'DATABASE_URL set'}`);
+      throw new CommandError(
+        `this backup holds ${manifest.database === 'pglite' ? 'an embedded (PGlite)' : 'a PostgreSQL'} database; restore it with ${manifest.database === 'pglite' ? 'DATABASE_URL unset' : 'DATABASE_URL set'}`,
+      );
     }
     const uploadsDir = path.join(config.dataDir, 'uploads');
     if (manifest.uploads && !isEmptyDir(uploadsDir)) throw new CommandError(`${uploadsDir} is not empty; restore into an empty DATA_DIR`);

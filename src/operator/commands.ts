@@ -9,16 +9,7 @@ import { progressFor } from './step-progress';
 import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';
-import {
-  createUser,
-  deactivateUser,
-  issueApiKey,
-  reactivateUser,
-  regenerateApiKey,
-  setCanCreateUsers,
-  setPassword,
-  updateUser,
-} from '../core/users/actions';
+import { createUser, deactivateUser, issueApiKey, reactivateUser, regenerateApiKey, setCanCreateUsers, setPassword, updateUser } from '../core/users/actions';
 import { generatePassword } from '../core/users/credentials';
 import { reactivateRealm } from '../core/realm/activation';
 import { User } from '../core/users/model';
@@ -340,7 +331,7 @@ export const COMMANDS: Command[] = [
     usage: 'export FILE',
     summary:
       "Write the organization in Zulip's export format (as manage.py export writes it): a directory, or a .tar.gz when FILE ends so. " +
-      "Passwords (Argon2) carry over; API keys are kept only as hashes, so they carry over to Parley but not to Zulip.",
+      'Passwords (Argon2) carry over; API keys are kept only as hashes, so they carry over to Parley but not to Zulip.',
     options: {},
     positionals: ['FILE'],
     failure: 'could not export the organization',
@@ -370,7 +361,9 @@ export const COMMANDS: Command[] = [
           await migrateLatest(knex);
           const summary = await importOrganization(knex, file, (realmId) => organizationDeps(knex, config, realmId), progressFor(process.stderr));
           await ensureSystemBots(knex);
-          out(`Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`);
+          out(
+            `Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`,
+          );
         },
       };
     },

@@ -30,9 +30,9 @@ function overview(): string {
     '  help [COMMAND]',
     '      Show this help, or the help of one command.',
     '',
-    'USER is an account\'s email address or user id. ROLE is one of owner, admin, moderator, member, guest.',
-    'The database is the server\'s, from the same environment (DATA_DIR or DATABASE_URL). Commands',
-    'other than migrate first prepare it as the server\'s start does: pending migrations are applied,',
+    "USER is an account's email address or user id. ROLE is one of owner, admin, moderator, member, guest.",
+    "The database is the server's, from the same environment (DATA_DIR or DATABASE_URL). Commands",
+    "other than migrate first prepare it as the server's start does: pending migrations are applied,",
     'and an empty database gets its organization and owner.',
   );
   return lines.join('\n');
@@ -168,7 +168,11 @@ function reportFailure(command: Command, error: unknown, err: Out): void {
 }
 
 /** A command sent over the operator socket, run by the server with its own database and event bus. */
-export async function runInServer(request: OperatorRequest, context: { deps: AppDeps; db: Database }, send: (message: OperatorMessage) => void): Promise<number> {
+export async function runInServer(
+  request: OperatorRequest,
+  context: { deps: AppDeps; db: Database },
+  send: (message: OperatorMessage) => void,
+): Promise<number> {
   const out: Out = (line) => send({ out: line });
   const err: Out = (line) => send({ err: line });
   const progress: Progress = (fraction, label) => send({ progress: fraction, label });

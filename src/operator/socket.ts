@@ -24,7 +24,11 @@ export interface OperatorRequest {
 
 export type OperatorMessage = { out: string } | { err: string } | { progress: number; label: string } | { exit: number };
 
-export type ServerCommandRunner = (request: OperatorRequest, context: { deps: AppDeps; db: Database }, send: (message: OperatorMessage) => void) => Promise<number>;
+export type ServerCommandRunner = (
+  request: OperatorRequest,
+  context: { deps: AppDeps; db: Database },
+  send: (message: OperatorMessage) => void,
+) => Promise<number>;
 
 function isLive(file: string): Promise<boolean> {
   return new Promise((resolve) => {

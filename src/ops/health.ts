@@ -29,10 +29,7 @@ async function check(run: () => Promise<unknown>): Promise<CheckResult> {
 export async function readiness(deps: AppDeps): Promise<Readiness> {
   const checks: Record<string, CheckResult> = {};
   const connections = deps.realtime?.redis;
-  const [database, redis] = await Promise.all([
-    check(() => deps.knex.raw('select 1')),
-    connections ? check(() => connections.command.ping()) : null,
-  ]);
+  const [database, redis] = await Promise.all([check(() => deps.knex.raw('select 1')), connections ? check(() => connections.command.ping()) : null]);
   checks.database = database;
   if (redis) checks.redis = redis;
   return { ready: Object.values(checks).every((result) => result === 'ok'), checks };

@@ -22,7 +22,10 @@ export async function saveQueues(knex: Knex, store: MemoryQueueStore): Promise<n
   const queues = store.snapshot();
   await knex.transaction(async (trx) => {
     const ids = queues.map((q) => q.descriptor.id);
-    if (ids.length > 0) await trx(TABLE).whereRaw(...anyOf('queue_id', ids, 'text')).delete();
+    if (ids.length > 0)
+      await trx(TABLE)
+        .whereRaw(...anyOf('queue_id', ids, 'text'))
+        .delete();
     // Batches keep each statement well below parameter limits.
     for (let i = 0; i < queues.length; i += 500) {
       await trx(TABLE).insert(

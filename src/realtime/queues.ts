@@ -7,8 +7,7 @@ import { eventsForQueue } from './transforms';
 import { describeFailure } from '../failure-log';
 import { log } from '../log';
 
-export const badEventQueueId = (queueId: string) =>
-  new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
+export const badEventQueueId = (queueId: string) => new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
 
 /** Answers a GET /events that waited: with the events, or the error that ended it. */
 export type EventsAnswer = (error: unknown, events?: StoredEvent[]) => void;

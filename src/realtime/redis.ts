@@ -68,8 +68,6 @@ export class RedisConnections {
  * which every process of a deployment reads identically.
  */
 export async function namespaceFor(knex: Knex, realmId: number): Promise<string> {
-  const row = await knex('realms')
-    .where('id', realmId)
-    .first(knex.raw("md5(string_id || ':' || id || ':' || extract(epoch from date_created)::text) as ns"));
+  const row = await knex('realms').where('id', realmId).first(knex.raw("md5(string_id || ':' || id || ':' || extract(epoch from date_created)::text) as ns"));
   return `parley:${String(row.ns).slice(0, 12)}:`;
 }

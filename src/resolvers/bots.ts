@@ -64,7 +64,7 @@ export class BotResolver {
   }
 
   @Authorized()
-  @Mutation(() => RegenerateBotApiKeyPayload, { description: 'Replaces a bot\'s API keys with one new key.' })
+  @Mutation(() => RegenerateBotApiKeyPayload, { description: "Replaces a bot's API keys with one new key." })
   async regenerateBotApiKey(@Arg('botId', () => Int) botId: number, @Ctx() ctx: GraphQLContext): Promise<RegenerateBotApiKeyPayload> {
     const apiKey = await regenerateBotApiKey(ctx.deps, me(ctx), botId);
     return Object.assign(new RegenerateBotApiKeyPayload(), { bot: Bot.from(await botDictById(ctx.deps, botId)), apiKey });

@@ -21,20 +21,13 @@ async function folder(ctx: GraphQLContext, id: number): Promise<ChannelFolderTyp
 export class ChannelFolderResolver {
   @Authorized()
   @Query(() => [ChannelFolderType])
-  async channelFolders(
-    @Arg('includeArchived', { defaultValue: false }) includeArchived: boolean,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<ChannelFolderType[]> {
+  async channelFolders(@Arg('includeArchived', { defaultValue: false }) includeArchived: boolean, @Ctx() ctx: GraphQLContext): Promise<ChannelFolderType[]> {
     return (await listFolders(ctx.deps, includeArchived)).map(ChannelFolderType.from);
   }
 
   @Authorized()
   @Mutation(() => ChannelFolderType, { description: 'Administrators only.' })
-  async createChannelFolder(
-    @Arg('name') name: string,
-    @Arg('description') description: string,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<ChannelFolderType> {
+  async createChannelFolder(@Arg('name') name: string, @Arg('description') description: string, @Ctx() ctx: GraphQLContext): Promise<ChannelFolderType> {
     const id = await createFolder(ctx.deps, me(ctx), { name: checkName(name), description: checkDescription(description) });
     return folder(ctx, id);
   }

@@ -171,7 +171,9 @@ export class ChannelResolver {
   }
 
   @Authorized()
-  @Query(() => String, { description: "The channel's incoming-email address: empty, as this server has no email gateway (REST: GET /streams/{id}/email_address)." })
+  @Query(() => String, {
+    description: "The channel's incoming-email address: empty, as this server has no email gateway (REST: GET /streams/{id}/email_address).",
+  })
   async channelEmailAddress(
     @Arg('streamId', () => Int) streamId: number,
     @Arg('senderId', () => Int, { nullable: true }) senderId: number | null,
@@ -181,7 +183,9 @@ export class ChannelResolver {
   }
 
   @Authorized()
-  @Mutation(() => UpdateSubscriptionsResultType, { description: 'Subscribes you to `add` and unsubscribes you from `remove` (REST: PATCH /users/me/subscriptions).' })
+  @Mutation(() => UpdateSubscriptionsResultType, {
+    description: 'Subscribes you to `add` and unsubscribes you from `remove` (REST: PATCH /users/me/subscriptions).',
+  })
   async updateSubscriptions(
     @Arg('add', () => [NewChannelInput], { defaultValue: [] }) add: NewChannelInput[],
     @Arg('remove', () => [String], { defaultValue: [] }) remove: string[],
@@ -210,11 +214,7 @@ export class ChannelResolver {
 
   @Authorized()
   @Mutation(() => ChannelType, { description: 'Channel administrators and organization administrators.' })
-  async updateChannel(
-    @Arg('id', () => Int) id: number,
-    @Arg('input') input: UpdateChannelInput,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<ChannelType> {
+  async updateChannel(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateChannelInput, @Ctx() ctx: GraphQLContext): Promise<ChannelType> {
     const changes: ChannelChanges = {
       newName: input.newName ?? undefined,
       description: input.description ?? undefined,

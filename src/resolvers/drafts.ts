@@ -26,18 +26,18 @@ export class DraftResolver {
   @Authorized()
   @Mutation(() => [DraftType], { description: 'Creates drafts; they come back in the order given.' })
   async createDrafts(@Arg('drafts', () => [DraftInput]) drafts: DraftInput[], @Ctx() ctx: GraphQLContext): Promise<DraftType[]> {
-    const ids = await createDrafts(ctx.deps, me(ctx), drafts.map((d, i) => submitted(d, `drafts[${i}]`)));
+    const ids = await createDrafts(
+      ctx.deps,
+      me(ctx),
+      drafts.map((d, i) => submitted(d, `drafts[${i}]`)),
+    );
     const byId = new Map((await listDrafts(ctx.deps, me(ctx))).map((d) => [d.id, d]));
     return ids.map((id) => DraftType.from(byId.get(id)!));
   }
 
   @Authorized()
   @Mutation(() => DraftType, { description: 'Replaces one of your drafts.' })
-  async editDraft(
-    @Arg('id', () => Int) id: number,
-    @Arg('draft', () => DraftInput) draft: DraftInput,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<DraftType> {
+  async editDraft(@Arg('id', () => Int) id: number, @Arg('draft', () => DraftInput) draft: DraftInput, @Ctx() ctx: GraphQLContext): Promise<DraftType> {
     await editDraft(ctx.deps, me(ctx), id, submitted(draft, 'draft'));
     return DraftType.from((await listDrafts(ctx.deps, me(ctx))).find((d) => d.id === id)!);
   }

@@ -50,7 +50,7 @@ export class EventsResolver {
   @Authorized()
   @Subscription(() => GraphQLJSONObject, {
     subscribe: subscribeWith(null),
-    description: 'The same events as `events`, in Zulip\'s REST shape (snake_case JSON, each with an id from 0).',
+    description: "The same events as `events`, in Zulip's REST shape (snake_case JSON, each with an id from 0).",
   })
   zulipEvents(
     @Root() event: ZulipEvent,

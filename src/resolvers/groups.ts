@@ -4,13 +4,7 @@ import { getGroup, groupMemberIds, groupSubgroupIds, isGroupMember, listGroups }
 import type { GroupPermissionSetting, GroupSettingChange, GroupSettingValue } from '../core/groups/setting-values';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
-import {
-  CreateUserGroupInput,
-  SETTING_FIELDS,
-  toGroupSettingValue,
-  UpdateUserGroupInput,
-  UserGroupType,
-} from '../schema/groups';
+import { CreateUserGroupInput, SETTING_FIELDS, toGroupSettingValue, UpdateUserGroupInput, UserGroupType } from '../schema/groups';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 const settingNames = Object.keys(SETTING_FIELDS) as GroupPermissionSetting[];
@@ -19,10 +13,7 @@ const settingNames = Object.keys(SETTING_FIELDS) as GroupPermissionSetting[];
 export class UserGroupResolver {
   @Authorized()
   @Query(() => [UserGroupType], { description: 'Named groups; members and administrators only.' })
-  async userGroups(
-    @Arg('includeDeactivated', { defaultValue: false }) includeDeactivated: boolean,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<UserGroupType[]> {
+  async userGroups(@Arg('includeDeactivated', { defaultValue: false }) includeDeactivated: boolean, @Ctx() ctx: GraphQLContext): Promise<UserGroupType[]> {
     return (await listGroups(ctx.deps, me(ctx), includeDeactivated)).map(UserGroupType.from);
   }
 
@@ -83,11 +74,7 @@ export class UserGroupResolver {
 
   @Authorized()
   @Mutation(() => UserGroupType)
-  async updateUserGroup(
-    @Arg('id', () => Int) id: number,
-    @Arg('input') input: UpdateUserGroupInput,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<UserGroupType> {
+  async updateUserGroup(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateUserGroupInput, @Ctx() ctx: GraphQLContext): Promise<UserGroupType> {
     const settings: Partial<Record<GroupPermissionSetting, GroupSettingChange>> = {};
     for (const name of settingNames) {
       const change = input[SETTING_FIELDS[name]];

@@ -136,7 +136,9 @@ export class MessageResolver {
     @Arg('allowEmptyTopicName', { defaultValue: false }) allowEmptyTopicName: boolean,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TopicType[]> {
-    return (await channelTopics(ctx.deps, me(ctx), streamId, allowEmptyTopicName)).map((t) => Object.assign(new TopicType(), { name: t.name, maxId: t.max_id }));
+    return (await channelTopics(ctx.deps, me(ctx), streamId, allowEmptyTopicName)).map((t) =>
+      Object.assign(new TopicType(), { name: t.name, maxId: t.max_id }),
+    );
   }
 
   @Authorized()

@@ -19,7 +19,7 @@ function checkUpdateId(value: number | null | undefined): number | null {
 @Resolver()
 export class PresenceResolver {
   @Authorized()
-  @Mutation(() => PresenceSnapshotType, { description: 'Reports your presence and, unless pingOnly, returns everyone\'s.' })
+  @Mutation(() => PresenceSnapshotType, { description: "Reports your presence and, unless pingOnly, returns everyone's." })
   async updatePresence(@Arg('input') input: UpdatePresenceInput, @Ctx() ctx: GraphQLContext): Promise<PresenceSnapshotType> {
     requireHuman(me(ctx));
     const status = parseStatus(input.status);

@@ -1,12 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import {
-  createField,
-  deleteField,
-  removeOwnProfileData,
-  reorderFields,
-  updateField,
-  updateOwnProfileData,
-} from '../core/profile-fields/actions';
+import { createField, deleteField, removeOwnProfileData, reorderFields, updateField, updateOwnProfileData } from '../core/profile-fields/actions';
 import { listFields, profileDataFor } from '../core/profile-fields/queries';
 import { FieldData, fieldDataValidator } from '../core/profile-fields/validation';
 import type { User } from '../core/users/model';

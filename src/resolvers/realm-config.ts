@@ -27,7 +27,7 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Replaces a linkifier\'s pattern and template (administrators).' })
+  @Mutation(() => Boolean, { description: "Replaces a linkifier's pattern and template (administrators)." })
   async updateLinkifier(
     @Arg('id', () => Int) id: number,
     @Arg('pattern') pattern: string,
@@ -53,7 +53,7 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Query(() => [CodePlaygroundType], { description: 'The organization\'s code playgrounds.' })
+  @Query(() => [CodePlaygroundType], { description: "The organization's code playgrounds." })
   async codePlaygrounds(@Ctx() ctx: GraphQLContext): Promise<CodePlaygroundType[]> {
     return (await listPlaygrounds(ctx.deps.knex, ctx.deps.realmId)).map(CodePlaygroundType.from);
   }

@@ -21,11 +21,7 @@ export class SavedSnippetResolver {
 
   @Authorized()
   @Mutation(() => SavedSnippetType)
-  async createSavedSnippet(
-    @Arg('title') title: string,
-    @Arg('content') content: string,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<SavedSnippetType> {
+  async createSavedSnippet(@Arg('title') title: string, @Arg('content') content: string, @Ctx() ctx: GraphQLContext): Promise<SavedSnippetType> {
     return load(ctx, await createSavedSnippet(ctx.deps, me(ctx), { title, content }));
   }
 

@@ -43,7 +43,10 @@ export class ScheduledMessageResolver {
 
   @Authorized()
   @Mutation(() => ScheduledMessagePayload, { description: 'Schedules a message, checked as sending it now would be.' })
-  async createScheduledMessage(@Arg('input', () => CreateScheduledMessageInput) input: CreateScheduledMessageInput, @Ctx() ctx: GraphQLContext): Promise<ScheduledMessagePayload> {
+  async createScheduledMessage(
+    @Arg('input', () => CreateScheduledMessageInput) input: CreateScheduledMessageInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<ScheduledMessagePayload> {
     const to = restTo(input.channelId, input.recipientIds);
     if (to === undefined) throw errors.missing('to');
     const id = await createScheduledMessage(ctx.deps, me(ctx), {

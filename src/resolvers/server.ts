@@ -13,7 +13,7 @@ const ALL_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name
 @Resolver()
 export class ServerResolver {
   @Query(() => GraphQLJSONObject, {
-    description: 'What a client may learn before signing in, in REST\'s shape (REST: GET /server_settings); needs no authentication.',
+    description: "What a client may learn before signing in, in REST's shape (REST: GET /server_settings); needs no authentication.",
   })
   async serverSettings(@Ctx() ctx: GraphQLContext): Promise<Record<string, unknown>> {
     return serverSettings(ctx.deps);

@@ -58,7 +58,11 @@ export class SettingsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<RealmUserSettingsDefaultsType> {
     requireAdmin(me(ctx));
-    await updateRealmDefaults(ctx.deps, me(ctx), checkSettings(settingsFromInput(input, REALM_DEFAULT_SETTINGS), (s) => s.realmDefault));
+    await updateRealmDefaults(
+      ctx.deps,
+      me(ctx),
+      checkSettings(settingsFromInput(input, REALM_DEFAULT_SETTINGS), (s) => s.realmDefault),
+    );
     return RealmUserSettingsDefaultsType.from(await realmDefaults(ctx.deps.knex, ctx.deps.realmId));
   }
 }

@@ -9,7 +9,17 @@ import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
-import { Attachment, AttachmentList, AvatarInput, AvatarPayload, DeleteAttachmentPayload, RealmImagePayload, TemporaryFileUrl, UploadFileInput, UploadFilePayload } from '../schema/uploads';
+import {
+  Attachment,
+  AttachmentList,
+  AvatarInput,
+  AvatarPayload,
+  DeleteAttachmentPayload,
+  RealmImagePayload,
+  TemporaryFileUrl,
+  UploadFileInput,
+  UploadFilePayload,
+} from '../schema/uploads';
 import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
 import { deleteRealmIcon, deleteRealmLogo, uploadRealmIcon, uploadRealmLogo } from '../core/uploads/realm-images';
 import { Realm } from '../core/realm/model';
@@ -37,7 +47,10 @@ export class UploadResolver {
 
   @Authorized()
   @Query(() => TemporaryFileUrl, { description: 'A short-lived link to a file you may read, for clients that cannot send credentials.' })
-  async fileTemporaryUrl(@Arg('url', { description: 'The file\'s /user_uploads/<realm id>/<path> URL.' }) url: string, @Ctx() ctx: GraphQLContext): Promise<TemporaryFileUrl> {
+  async fileTemporaryUrl(
+    @Arg('url', { description: "The file's /user_uploads/<realm id>/<path> URL." }) url: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TemporaryFileUrl> {
     const match = /^\/user_uploads\/([^/]+)\/(.+)$/.exec(url);
     if (!match) throw errors.badRequest('Invalid file URL');
     let path: string;
@@ -75,7 +88,9 @@ export class UploadResolver {
   }
 
   @Authorized()
-  @Mutation(() => RealmImagePayload, { description: 'Sets the organization icon, or the day or night logo (POST /realm/icon, /realm/logo); administrators only.' })
+  @Mutation(() => RealmImagePayload, {
+    description: 'Sets the organization icon, or the day or night logo (POST /realm/icon, /realm/logo); administrators only.',
+  })
   async uploadRealmImage(
     @Arg('image', { description: '"icon", "logo" or "night_logo".' }) image: string,
     @Arg('contentBase64') contentBase64: string,
@@ -90,7 +105,10 @@ export class UploadResolver {
 
   @Authorized()
   @Mutation(() => RealmImagePayload, { description: 'Puts the organization icon or a logo back to the default (DELETE /realm/icon, /realm/logo).' })
-  async deleteRealmImage(@Arg('image', { description: '"icon", "logo" or "night_logo".' }) image: string, @Ctx() ctx: GraphQLContext): Promise<RealmImagePayload> {
+  async deleteRealmImage(
+    @Arg('image', { description: '"icon", "logo" or "night_logo".' }) image: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<RealmImagePayload> {
     const kind = realmImageKind(image);
     if (kind === 'icon') await deleteRealmIcon(ctx.deps, me(ctx));
     else await deleteRealmLogo(ctx.deps, me(ctx), kind === 'night_logo');

@@ -38,11 +38,7 @@ export class UserResolver {
 
   @Authorized()
   @Mutation(() => UserType)
-  async updateUser(
-    @Arg('id', () => Int) id: number,
-    @Arg('input') input: UpdateUserInput,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<UserType> {
+  async updateUser(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateUserInput, @Ctx() ctx: GraphQLContext): Promise<UserType> {
     await updateUser(ctx.deps, me(ctx), id, { fullName: input.fullName ?? undefined, role: input.role ?? undefined });
     return UserType.from(await getUserForViewer(ctx.deps, me(ctx), id, view));
   }
@@ -68,11 +64,7 @@ export class UserResolver {
   }
 
   @Mutation(() => ApiKeyResult, { description: 'Exchanges an email and password for an API key; needs no authentication.' })
-  async fetchApiKey(
-    @Arg('username') username: string,
-    @Arg('password') password: string,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<ApiKeyResult> {
+  async fetchApiKey(@Arg('username') username: string, @Arg('password') password: string, @Ctx() ctx: GraphQLContext): Promise<ApiKeyResult> {
     const result = await loginWithPassword(ctx.deps, username, password, ctx.address);
     return Object.assign(new ApiKeyResult(), { apiKey: result.api_key, email: result.email, userId: result.user_id });
   }

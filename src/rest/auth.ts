@@ -14,9 +14,15 @@ export function parseBasicAuth(header: string | undefined): { email: string; api
   const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) {
-    throw new ApiError('UNAUTHORIZED', 'Invalid authorization header for basic auth', 401, {}, {
-      'WWW-Authenticate': 'Basic realm="zulip"',
-    });
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'Invalid authorization header for basic auth',
+      401,
+      {},
+      {
+        'WWW-Authenticate': 'Basic realm="zulip"',
+      },
+    );
   }
   return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
 }

@@ -86,9 +86,7 @@ export function redirectToAvatar(deps: AppDeps, size: 'small' | 'medium') {
     } else {
       user = await User.query(deps.knex).where({ realm_id: deps.realmId }).whereRaw('lower(delivery_email) = lower(?)', [key]).first();
     }
-    let url = user
-      ? (userDict(deps.config, null, user, { clientGravatar: false, includeProfileData: false }).avatar_url as string)
-      : gravatarUrl(key, 1);
+    let url = user ? (userDict(deps.config, null, user, { clientGravatar: false, includeProfileData: false }).avatar_url as string) : gravatarUrl(key, 1);
     if (size === 'medium') url = mediumAvatarUrl(url);
     const query = req.url.indexOf('?');
     if (query >= 0) url += `&${req.url.slice(query + 1)}`;

@@ -7,12 +7,7 @@ import {
   updateChannel,
   updateSubscriptionProperties,
 } from '../core/channels/actions';
-import {
-  CHANNEL_PERMISSION_SETTING_NAMES,
-  ChannelPermissionSetting,
-  MAX_CHANNEL_DESCRIPTION_LENGTH,
-  TOPICS_POLICIES,
-} from '../core/channels/constants';
+import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, MAX_CHANNEL_DESCRIPTION_LENGTH, TOPICS_POLICIES } from '../core/channels/constants';
 import type { AnonymousGroupValue, GroupSettingValue } from '../core/channels/group-settings';
 import {
   getChannelForViewer,

@@ -14,7 +14,10 @@ export function clientAddress(req: IncomingMessage, trustedProxies: readonly str
   const trusted = blockListFor(trustedProxies);
   if (!isIn(trusted, peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((hop) => normalize(hop.trim())).filter((hop) => net.isIP(hop));
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((hop) => normalize(hop.trim()))
+    .filter((hop) => net.isIP(hop));
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!isIn(trusted, hops[i])) return hops[i];
   }

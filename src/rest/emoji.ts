@@ -48,8 +48,7 @@ export const emojiRoutes: Route[] = [
 export function serveRealmEmojiImage(deps: AppDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const realmId = Number(req.params.realmId);
-    const found =
-      realmId === deps.realmId ? await realmEmojiImage(deps.knex, deps.realmId, String(req.params.fileName)) : undefined;
+    const found = realmId === deps.realmId ? await realmEmojiImage(deps.knex, deps.realmId, String(req.params.fileName)) : undefined;
     if (!found) {
       sendError(res, errors.notFound());
       return;

@@ -48,7 +48,10 @@ export class Param<T> {
 
 const kinded = <T>(decode: (raw: string, name: string) => T, kind: ParamKind) => new Param<T>(decode, true, undefined, 'request', [], kind);
 
-const json = <T>(validator: Validator<T>) => (raw: string, name: string) => validator(parseJsonParam(raw, name), name);
+const json =
+  <T>(validator: Validator<T>) =>
+  (raw: string, name: string) =>
+    validator(parseJsonParam(raw, name), name);
 
 export const p = {
   /** A plain string, used as sent. */
@@ -60,7 +63,10 @@ export const p = {
   bool: () => kinded<boolean>(json(v.bool()), { type: 'bool' }),
   /** A JSON integer from a fixed set ("Invalid x" otherwise). */
   intIn: <T extends number>(values: readonly T[]) =>
-    kinded<T>(json((value, name) => v.oneOf(values)(v.int()(value, name), name)), { type: 'enum', values }),
+    kinded<T>(
+      json((value, name) => v.oneOf(values)(v.int()(value, name), name)),
+      { type: 'enum', values },
+    ),
   json: <T>(validator: Validator<T>) => kinded<T>(json(validator), { type: 'json' }),
   intList: () => kinded<number[]>(json(v.list(v.int())), { type: 'intList' }),
   /** Path segments; a segment of the wrong shape means the route does not exist. */
@@ -215,5 +221,7 @@ function unknownParams(specs: ParamMap, request: Record<string, string>): string
     for (const alias of param.aliases) known.add(alias);
   }
   // Sorted, as Zulip lists them.
-  return Object.keys(request).filter((key) => !known.has(key)).sort();
+  return Object.keys(request)
+    .filter((key) => !known.has(key))
+    .sort();
 }

@@ -98,7 +98,14 @@ export function parseForm(body: string): Fields | typeof TOO_MANY_PARAMETERS | n
  * repeated names come back as arrays, which the router reduces to their last value.
  */
 function parseWithQs(body: string, parameterCount: number): Record<string, string> | null {
-  const options = { allowPrototypes: true, arrayLimit: parameterCount, depth: 0, charset: 'utf-8' as const, parameterLimit: PARAMETER_LIMIT, strictDepth: true };
+  const options = {
+    allowPrototypes: true,
+    arrayLimit: parameterCount,
+    depth: 0,
+    charset: 'utf-8' as const,
+    parameterLimit: PARAMETER_LIMIT,
+    strictDepth: true,
+  };
   try {
     return qs.parse(body, options) as Record<string, string>;
   } catch {

@@ -49,18 +49,17 @@ export const messageRoutes: Route[] = [
         read_by_sender: p.bool().optional(),
         client: p.string().optional(),
       },
-      handler: async ({ deps, user, params, req }) =>
-        ({
-          ...(await sendMessage(deps, user, {
-            addressee: parseAddressee(params.type, params.to),
-            topic: params.topic ?? null,
-            content: params.content,
-            client: clientName(req, params.client),
-            localId: params.local_id,
-            queueId: params.queue_id,
-            readBySender: params.read_by_sender,
-          })),
-        }),
+      handler: async ({ deps, user, params, req }) => ({
+        ...(await sendMessage(deps, user, {
+          addressee: parseAddressee(params.type, params.to),
+          topic: params.topic ?? null,
+          content: params.content,
+          client: clientName(req, params.client),
+          localId: params.local_id,
+          queueId: params.queue_id,
+          readBySender: params.read_by_sender,
+        })),
+      }),
     }),
   },
   {
@@ -107,7 +106,9 @@ export const messageRoutes: Route[] = [
         if (params.num_after === undefined) throw errors.missing('num_after');
         return getMessages(deps, user, {
           // Spectators have nothing unread: their first unread message is the newest.
-          anchor: account ? parseAnchor(params.anchor, params.use_first_unread_anchor) : (parseAnchor(params.anchor, params.use_first_unread_anchor) ?? LARGER_THAN_MAX_MESSAGE_ID),
+          anchor: account
+            ? parseAnchor(params.anchor, params.use_first_unread_anchor)
+            : (parseAnchor(params.anchor, params.use_first_unread_anchor) ?? LARGER_THAN_MAX_MESSAGE_ID),
           includeAnchor: params.include_anchor,
           numBefore: params.num_before,
           numAfter: params.num_after,

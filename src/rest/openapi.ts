@@ -170,7 +170,10 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string): Sc
         },
       },
       responses: {
-        Success: { description: 'Success; the endpoint’s fields sit beside result and msg', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
+        Success: {
+          description: 'Success; the endpoint’s fields sit beside result and msg',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+        },
         BadRequest: errorResponse('A parameter is missing or invalid, or the action is not allowed'),
         Unauthorized: errorResponse('Missing or invalid credentials'),
         NotFound: errorResponse('No such object'),

@@ -1,11 +1,4 @@
-import {
-  createField,
-  deleteField,
-  removeOwnProfileData,
-  reorderFields,
-  updateField,
-  updateOwnProfileData,
-} from '../core/profile-fields/actions';
+import { createField, deleteField, removeOwnProfileData, reorderFields, updateField, updateOwnProfileData } from '../core/profile-fields/actions';
 import { listFields } from '../core/profile-fields/queries';
 import { fieldDataValidator, profileDataValidator, ProfileValue } from '../core/profile-fields/validation';
 import { requireAdmin } from '../core/users/access';

@@ -7,10 +7,7 @@ import type { Route } from './router';
 
 /** One optional parameter per settable organization setting, decoded as Zulip decodes it. */
 const settingParams: Record<string, Param<unknown>> = Object.fromEntries(
-  REALM_SETTING_INPUTS.map((input) => [
-    input.name,
-    (input.rawString ? p.string().optional() : p.json(input.validate).optional()) as Param<unknown>,
-  ]),
+  REALM_SETTING_INPUTS.map((input) => [input.name, (input.rawString ? p.string().optional() : p.json(input.validate).optional()) as Param<unknown>]),
 );
 const rawStringInputs = REALM_SETTING_INPUTS.filter((input) => input.rawString);
 

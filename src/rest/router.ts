@@ -205,7 +205,11 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
       const user = await admitRequest(deps, req, res, ep.auth);
       userId = user?.id ?? null;
       if (user !== null && user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !ep.allowIncomingWebhooks) throw incomingWebhookRefused();
-      const reading = ep.streamsBody ? null : ep.rawBody ? readRawBody(req, deps.config.maxRequestBodyBytes) : readBody(req, res, deps.config.maxRequestBodyBytes);
+      const reading = ep.streamsBody
+        ? null
+        : ep.rawBody
+          ? readRawBody(req, deps.config.maxRequestBodyBytes)
+          : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
       const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
       const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };

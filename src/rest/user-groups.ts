@@ -1,10 +1,4 @@
-import {
-  createGroup,
-  deactivateGroup,
-  updateGroup,
-  updateMembers,
-  updateSubgroups,
-} from '../core/groups/actions';
+import { createGroup, deactivateGroup, updateGroup, updateMembers, updateSubgroups } from '../core/groups/actions';
 import { requireCanCreateGroups, requireMemberOrAdmin } from '../core/groups/access';
 import { groupMemberIds, groupSubgroupIds, isGroupMember, listGroups } from '../core/groups/queries';
 import { groupSettingChangeValidator, groupSettingValueValidator } from '../core/groups/setting-values';

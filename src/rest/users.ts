@@ -1,10 +1,4 @@
-import {
-  createUser,
-  deactivateUser,
-  reactivateUser,
-  regenerateApiKey,
-  updateUser,
-} from '../core/users/actions';
+import { createUser, deactivateUser, reactivateUser, regenerateApiKey, updateUser } from '../core/users/actions';
 import { loginWithPassword } from '../core/users/authenticate';
 import { deactivateOwnAccount } from '../core/accounts/leave';
 import { getUserForViewer, listUsersForViewer } from '../core/users/queries';

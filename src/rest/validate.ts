@@ -64,10 +64,7 @@ export const v = {
     },
 
   dict:
-    <T extends Record<string, unknown>>(
-      required: { [K in keyof T]?: Validator<T[K]> },
-      optional: { [K in keyof T]?: Validator<T[K]> } = {},
-    ): Validator<T> =>
+    <T extends Record<string, unknown>>(required: { [K in keyof T]?: Validator<T[K]> }, optional: { [K in keyof T]?: Validator<T[K]> } = {}): Validator<T> =>
     (value, name) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(`${name} is not a dict`);
       const input = value as Record<string, unknown>;

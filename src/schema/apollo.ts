@@ -29,7 +29,13 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
         metrics?.graphqlOperation(operation.operation, 'http');
         // The operation's name and type only: variables may hold message text or passwords.
         log().info(
-          { requestId: contextValue.requestId, transport: 'http', type: operation.operation, operation: operation.name?.value ?? null, userId: contextValue.user?.id ?? null },
+          {
+            requestId: contextValue.requestId,
+            transport: 'http',
+            type: operation.operation,
+            operation: operation.name?.value ?? null,
+            userId: contextValue.user?.id ?? null,
+          },
           'graphql operation',
         );
         checkOperationLimits(schema, document, operation, request.variables, await realmSizes(deps), deps.config.graphqlLimits);

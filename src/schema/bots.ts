@@ -4,7 +4,7 @@ import type { BotDict } from '../core/bots/view';
 @ObjectType({ description: 'The service an outgoing-webhook bot calls.' })
 export class BotService {
   @Field() baseUrl!: string;
-  @Field(() => Int, { description: '1: Zulip\'s format; 2: Slack\'s outgoing webhooks.' }) interface!: number;
+  @Field(() => Int, { description: "1: Zulip's format; 2: Slack's outgoing webhooks." }) interface!: number;
   @Field({ description: 'Sent with every request, so the service can tell it comes from this server.' }) token!: string;
 }
 
@@ -57,7 +57,7 @@ export class DeactivateBotPayload {
   @Field(() => Bot) bot!: Bot;
 }
 
-@ObjectType({ description: 'The bot\'s one new key; its earlier keys no longer work.' })
+@ObjectType({ description: "The bot's one new key; its earlier keys no longer work." })
 export class RegenerateBotApiKeyPayload {
   @Field(() => Bot) bot!: Bot;
   @Field() apiKey!: string;
@@ -66,7 +66,7 @@ export class RegenerateBotApiKeyPayload {
 @InputType()
 export class CreateBotInput {
   @Field() fullName!: string;
-  @Field({ description: 'The bot\'s address is <shortName>-bot@<organization domain>.' }) shortName!: string;
+  @Field({ description: "The bot's address is <shortName>-bot@<organization domain>." }) shortName!: string;
   @Field(() => Int, { defaultValue: 1 }) botType!: number;
   @Field({ defaultValue: '', description: 'Outgoing-webhook bots: the URL messages are posted to.' }) payloadUrl!: string;
   @Field(() => Int, { defaultValue: 1 }) interfaceType!: number;

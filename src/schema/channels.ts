@@ -7,7 +7,7 @@ import { errors } from '../errors';
 @ObjectType('Channel', { description: 'A channel (called a stream in older API names), as the requester may see it.' })
 export class ChannelType {
   @Field(() => ID) id!: number;
-  @Field(() => Int, { description: 'The same as id, as a number (the REST API\'s stream_id).' }) streamId!: number;
+  @Field(() => Int, { description: "The same as id, as a number (the REST API's stream_id)." }) streamId!: number;
   @Field() name!: string;
   @Field() isArchived!: boolean;
   @Field({ description: 'Markdown source.' }) description!: string;

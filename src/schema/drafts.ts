@@ -1,11 +1,11 @@
 import { Field, Float, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { DraftDict } from '../core/drafts/view';
 
-@ObjectType('Draft', { description: 'A message draft kept on the server so the owner\'s clients stay in step.' })
+@ObjectType('Draft', { description: "A message draft kept on the server so the owner's clients stay in step." })
 export class DraftType {
   @Field(() => ID) id!: number;
   @Field({ description: '"" (unaddressed), "stream" or "private".' }) type!: string;
-  @Field(() => [Int], { description: 'The channel id, or the other participants\' user ids.' }) to!: number[];
+  @Field(() => [Int], { description: "The channel id, or the other participants' user ids." }) to!: number[];
   @Field() topic!: string;
   @Field() content!: string;
   @Field(() => Int, { description: 'UNIX seconds of the last edit.' }) timestamp!: number;

@@ -25,7 +25,7 @@ export class LiveMessage {
 export class MessageEventType {
   @Field(() => Int, { description: 'Position of the event in this subscription, from 0.' }) eventId!: number;
   @Field(() => LiveMessage) message!: LiveMessage;
-  @Field(() => [String], { description: 'The subscriber\'s flags on the message (read, mentioned, ...).' }) flags!: string[];
+  @Field(() => [String], { description: "The subscriber's flags on the message (read, mentioned, ...)." }) flags!: string[];
 
   static from(event: ZulipEvent): MessageEventType {
     const m = (event.message ?? {}) as Record<string, unknown>;

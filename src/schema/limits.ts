@@ -49,7 +49,10 @@ export function checkOperationLimits(
   let measure: OperationMeasure;
   try {
     // A field visited costs at least 1 unless a list is empty; documents without fragments visit at most their tokens.
-    measure = measureOperation(schema, document, operation, variables ?? {}, sizes, { maxVisits: limits.maxCost + limits.maxTokens, maxDepth: limits.maxDepth });
+    measure = measureOperation(schema, document, operation, variables ?? {}, sizes, {
+      maxVisits: limits.maxCost + limits.maxTokens,
+      maxDepth: limits.maxDepth,
+    });
   } catch (error) {
     if (error instanceof MeasureAborted) throw tooBig(`Query is too expensive: it exceeds the maximum cost of ${limits.maxCost}`);
     throw error;

@@ -61,7 +61,9 @@ export class MessageType {
       streamId: dict.stream_id ?? null,
       channelName: direct ? null : dict.display_recipient,
       directRecipients: direct
-        ? direct.map((r: { id: number; email: string; full_name: string }) => Object.assign(new DirectRecipientType(), { id: r.id, email: r.email, fullName: r.full_name }))
+        ? direct.map((r: { id: number; email: string; full_name: string }) =>
+            Object.assign(new DirectRecipientType(), { id: r.id, email: r.email, fullName: r.full_name }),
+          )
         : null,
       topic: dict.subject,
       timestamp: dict.timestamp,
@@ -93,7 +95,7 @@ export class PageInfo {
 }
 
 @ObjectType('MessageConnection', {
-  description: 'A window of messages in a narrow, oldest first: a Relay connection (edges, pageInfo) that also carries Zulip\'s anchor fields.',
+  description: "A window of messages in a narrow, oldest first: a Relay connection (edges, pageInfo) that also carries Zulip's anchor fields.",
 })
 export class MessagePageType {
   @Field(() => [MessageType], { description: 'The nodes of edges, for clients that do not need cursors.' }) messages!: MessageType[];

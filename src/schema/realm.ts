@@ -4,8 +4,7 @@ import { REALM_SETTINGS, RealmSettingSpec } from '../core/realm/catalog';
 import type { RealmSettingValues } from '../core/realm/values';
 import { camelName } from './settings';
 
-const scalarFor = (spec: RealmSettingSpec) =>
-  spec.kind === 'group' ? GraphQLJSON : spec.kind === 'bool' ? Boolean : spec.kind === 'int' ? Int : String;
+const scalarFor = (spec: RealmSettingSpec) => (spec.kind === 'group' ? GraphQLJSON : spec.kind === 'bool' ? Boolean : spec.kind === 'int' ? Int : String);
 
 /** The organization's settings: one field per catalog entry, camelCased (waiting_period_threshold → waitingPeriodThreshold). */
 @ObjectType('RealmSettings', { description: "The organization's settings, as POST /register reports them (realm_<name>)." })

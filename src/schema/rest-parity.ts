@@ -134,7 +134,7 @@ export const REST_PARITY: Record<string, string> = {
   'PATCH /bots/:bot_id': 'Mutation.updateBot',
   'DELETE /bots/:bot_id': 'Mutation.deactivateBot',
   'POST /bots/:bot_id/api_key/regenerate': 'Mutation.regenerateBotApiKey',
-  'POST /external/:integration': 'exempt: incoming webhooks take each third-party service\'s own JSON, and webhook bots may use nothing else',
+  'POST /external/:integration': "exempt: incoming webhooks take each third-party service's own JSON, and webhook bots may use nothing else",
   'PATCH /realm': 'Mutation.updateRealmSettings',
   'POST /realm/deactivate': 'Mutation.deactivateRealm',
   'GET /default_streams': 'Query.defaultChannelIds',

@@ -29,10 +29,10 @@ export class Attachment {
   }
 }
 
-@ObjectType({ description: 'Your uploaded files and the organization\'s total upload size.' })
+@ObjectType({ description: "Your uploaded files and the organization's total upload size." })
 export class AttachmentList {
   @Field(() => [Attachment]) attachments!: Attachment[];
-  @Field(() => Float, { description: 'Bytes of every file the organization\'s users uploaded.' }) uploadSpaceUsed!: number;
+  @Field(() => Float, { description: "Bytes of every file the organization's users uploaded." }) uploadSpaceUsed!: number;
 }
 
 @InputType({
@@ -41,13 +41,13 @@ export class AttachmentList {
 })
 export class UploadFileInput {
   @Field() filename!: string;
-  @Field(() => String, { nullable: true, description: 'The file\'s media type; guessed from its name when absent.' }) contentType?: string | null;
+  @Field(() => String, { nullable: true, description: "The file's media type; guessed from its name when absent." }) contentType?: string | null;
   @Field() contentBase64!: string;
 }
 
 @ObjectType()
 export class UploadFilePayload {
-  @Field({ description: 'The file\'s URL, relative to the server.' }) url!: string;
+  @Field({ description: "The file's URL, relative to the server." }) url!: string;
   @Field({ description: 'The name the file was stored as; link it as [filename](url).' }) filename!: string;
   @Field(() => Attachment) attachment!: Attachment;
 }
@@ -69,11 +69,11 @@ export class AvatarInput {
 
 @ObjectType()
 export class AvatarPayload {
-  @Field({ description: 'Your avatar\'s URL now.' }) avatarUrl!: string;
+  @Field({ description: "Your avatar's URL now." }) avatarUrl!: string;
 }
 
 @ObjectType()
 export class RealmImagePayload {
-  @Field({ description: 'The image\'s URL now (the default one after a deletion).' }) url!: string;
+  @Field({ description: "The image's URL now (the default one after a deletion)." }) url!: string;
   @Field({ description: '"U" when uploaded; otherwise the default ("G" for the icon, "D" for logos).' }) source!: string;
 }

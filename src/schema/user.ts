@@ -4,7 +4,7 @@ import type { UserDict } from '../core/users/view';
 @ObjectType('User', { description: 'An account of the organization, as the requester may see it.' })
 export class UserType {
   @Field(() => ID) id!: number;
-  @Field(() => Int, { description: 'The same as id, as a number (the REST API\'s user_id).' }) userId!: number;
+  @Field(() => Int, { description: "The same as id, as a number (the REST API's user_id)." }) userId!: number;
   @Field({ description: 'API email: a placeholder when the requester may not see the real address.' }) email!: string;
   @Field(() => String, { nullable: true, description: 'Real address; null when hidden from the requester.' })
   deliveryEmail!: string | null;

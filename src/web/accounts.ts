@@ -59,16 +59,21 @@ export function accountPagesRouter(deps: AppDeps): Router {
         await requestPasswordReset(deps, email, clientAddress(req, config.trustedProxies));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code === 'RATE_LIMIT_HIT') throw error;
-        res.status(error.httpStatus).type('html').send(requestForm(csrfToken(req, res, config), email, error.message));
+        res
+          .status(error.httpStatus)
+          .type('html')
+          .send(requestForm(csrfToken(req, res, config), email, error.message));
         return;
       }
-      res.type('html').send(
-        page(
-          'Check your email',
-          `<h1>Check your email</h1><p>If <strong>${escape(email.trim())}</strong> has an account here, an email with a link to ` +
-            `choose a new password is on its way. The link works once and expires in an hour.</p>`,
-        ),
-      );
+      res
+        .type('html')
+        .send(
+          page(
+            'Check your email',
+            `<h1>Check your email</h1><p>If <strong>${escape(email.trim())}</strong> has an account here, an email with a link to ` +
+              `choose a new password is on its way. The link works once and expires in an hour.</p>`,
+          ),
+        );
     }),
   );
 
@@ -101,12 +106,15 @@ export function accountPagesRouter(deps: AppDeps): Router {
         }
       }
       if (error !== undefined) {
-        res.status(400).type('html').send(newPasswordForm(csrfToken(req, res, config), user.delivery_email, error));
+        res
+          .status(400)
+          .type('html')
+          .send(newPasswordForm(csrfToken(req, res, config), user.delivery_email, error));
         return;
       }
-      res.type('html').send(
-        page('Password reset', `<h1>Password reset</h1><p>Your password has been changed. <a href="/login/">Log in</a> with your new password.</p>`),
-      );
+      res
+        .type('html')
+        .send(page('Password reset', `<h1>Password reset</h1><p>Your password has been changed. <a href="/login/">Log in</a> with your new password.</p>`));
     }),
   );
 
@@ -132,13 +140,15 @@ export function accountPagesRouter(deps: AppDeps): Router {
     pageHandler(async (req, res) => {
       checkCsrf(req, fieldsOf(req));
       const { oldEmail, newEmail } = await confirmEmailChange(deps, String(req.params.token));
-      res.type('html').send(
-        page(
-          'Email address changed',
-          `<h1>Email address changed</h1><p>The address of your account is now <strong>${escape(newEmail)}</strong> ` +
-            `(it was ${escape(oldEmail)}); ${escape(oldEmail)} has been told.</p>`,
-        ),
-      );
+      res
+        .type('html')
+        .send(
+          page(
+            'Email address changed',
+            `<h1>Email address changed</h1><p>The address of your account is now <strong>${escape(newEmail)}</strong> ` +
+              `(it was ${escape(oldEmail)}); ${escape(oldEmail)} has been told.</p>`,
+          ),
+        );
     }),
   );
   return router;

@@ -12,7 +12,8 @@ const FILES: Record<string, { name: string; type: string }> = {
   '/dashboard/app.css': { name: 'app.css', type: 'text/css; charset=utf-8' },
 };
 
-const POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+const POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The project's root: the nearest directory above this file holding package.json (src/ or dist/src/). */
 function projectRoot(): string {

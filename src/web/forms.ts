@@ -25,7 +25,10 @@ export function pageHandler(work: (req: Request, res: Response) => Promise<void>
         return;
       }
       if (res.headersSent) return;
-      res.status(error.httpStatus).type('html').send(page('Error', `<h1>Whoops.</h1>${errorParagraph(error.message)}`));
+      res
+        .status(error.httpStatus)
+        .type('html')
+        .send(page('Error', `<h1>Whoops.</h1>${errorParagraph(error.message)}`));
     }
   };
 }

@@ -65,7 +65,11 @@ export function graphiqlRouter(): express.Router {
     // Browsers navigating here ask for HTML first; API clients ask for JSON (or anything).
     if (req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html') return next();
     const built = fs.existsSync(path.join(assets, 'graphiql.js'));
-    res.status(built ? 200 : 503).set({ 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' }).type('html').send(built ? PAGE : MISSING);
+    res
+      .status(built ? 200 : 503)
+      .set({ 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' })
+      .type('html')
+      .send(built ? PAGE : MISSING);
   });
   router.use(GRAPHIQL_ASSETS, express.static(assets, { index: false, maxAge: '1h', fallthrough: true }));
   return router;

@@ -34,7 +34,10 @@ async function realmName(deps: AppDeps): Promise<string> {
 
 function sendFailure(res: Response, error: unknown): void {
   if (!(error instanceof ApiError)) throw error;
-  res.status(error.httpStatus).type('html').send(page('Invitation', `<h1>Whoops.</h1><p class="error">${escape(error.message)}</p>`));
+  res
+    .status(error.httpStatus)
+    .type('html')
+    .send(page('Invitation', `<h1>Whoops.</h1><p class="error">${escape(error.message)}</p>`));
 }
 
 /** The sign-up form has three short fields. */
@@ -70,13 +73,15 @@ export function joinRouter(deps: AppDeps): Router {
         email: invite.is_multiuse ? (body.email ?? '') : undefined,
       });
       const name = await realmName(deps);
-      res.type('html').send(
-        page(
-          `Welcome to ${name}`,
-          `<h1>Welcome, ${escape(user.full_name)}!</h1><p>Your account <strong>${escape(user.delivery_email)}</strong> is ready. ` +
-            `Log in from any Zulip client at <code>${escape(deps.config.externalUrl)}</code> with your email and password.</p>`,
-        ),
-      );
+      res
+        .type('html')
+        .send(
+          page(
+            `Welcome to ${name}`,
+            `<h1>Welcome, ${escape(user.full_name)}!</h1><p>Your account <strong>${escape(user.delivery_email)}</strong> is ready. ` +
+              `Log in from any Zulip client at <code>${escape(deps.config.externalUrl)}</code> with your email and password.</p>`,
+          ),
+        );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       res

@@ -49,7 +49,12 @@ function externalButtons(deps: AppDeps, otp: string | null): string {
     .join('')}</section>`;
 }
 
-async function loginForm(deps: AppDeps, req: Request, res: Response, fields: { username?: string; otp: string | null; next?: string; error?: string }): Promise<string> {
+async function loginForm(
+  deps: AppDeps,
+  req: Request,
+  res: Response,
+  fields: { username?: string; otp: string | null; next?: string; error?: string },
+): Promise<string> {
   const realm = await getRealm(deps);
   const label = deps.config.ldap && deps.config.ldap.emailAttr !== null ? 'Username' : 'Email';
   return page(
@@ -112,7 +117,10 @@ export function loginRouter(deps: AppDeps): Router {
         user = await checkPasswordLogin(deps, username, field(req, 'password'), clientAddress(req, deps.config.trustedProxies));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'AUTHENTICATION_FAILED') throw error;
-        res.status(401).type('html').send(await loginForm(deps, req, res, { username, otp, next: field(req, 'next') || undefined, error: error.message }));
+        res
+          .status(401)
+          .type('html')
+          .send(await loginForm(deps, req, res, { username, otp, next: field(req, 'next') || undefined, error: error.message }));
         return;
       }
       if (otp) return finishMobileFlow(deps, res, user, otp);
@@ -123,9 +131,14 @@ export function loginRouter(deps: AppDeps): Router {
   router.get(
     '/logout/',
     pageHandler(async (req, res) => {
-      res.type('html').send(
-        page('Log out', `<h1>Log out</h1><form method="post" action="/logout/">${csrfInput(csrfToken(req, res, deps.config))}<button type="submit">Log out</button></form>`),
-      );
+      res
+        .type('html')
+        .send(
+          page(
+            'Log out',
+            `<h1>Log out</h1><form method="post" action="/logout/">${csrfInput(csrfToken(req, res, deps.config))}<button type="submit">Log out</button></form>`,
+          ),
+        );
     }),
   );
 

@@ -85,7 +85,9 @@ test('only members who may see the real address hear of it', async () => {
   expect(admins).toContainEqual(expect.objectContaining({ person: { user_id: user.id, delivery_email: newEmail } }));
   // Others learn only the new gravatar, never the address.
   expect(JSON.stringify(others)).not.toContain(newEmail);
-  expect(others.map((e) => Object.keys(e.person as object).sort())).toEqual([['avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version', 'user_id']]);
+  expect(others.map((e) => Object.keys(e.person as object).sort())).toEqual([
+    ['avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version', 'user_id'],
+  ]);
 });
 
 test('refusals: address in use, invalid address, a newer request replaces the older link', async () => {
@@ -159,7 +161,11 @@ test("the organization's email_changes_disabled stops members, not administrator
   const user = await makeUser(ts, 400);
   assertSuccess(await client(ts, ts.owner).patch('/realm', { email_changes_disabled: true }));
   try {
-    assertError(await client(ts, user).patch('/settings', { email: `blocked-${user.id}@example.net` }), 'BAD_REQUEST', 'Email address changes are disabled in this organization.');
+    assertError(
+      await client(ts, user).patch('/settings', { email: `blocked-${user.id}@example.net` }),
+      'BAD_REQUEST',
+      'Email address changes are disabled in this organization.',
+    );
     expect(mailsTo(ts, `blocked-${user.id}@example.net`)).toHaveLength(0);
     assertSuccess(await client(ts, admin).patch('/settings', { email: `admin-moves-${admin.id}@example.net` }));
     expect(lastLinkTo(ts, `admin-moves-${admin.id}@example.net`, CONFIRM)).toMatch(/^\/accounts\/confirm_new_email\//);

@@ -16,7 +16,12 @@ test('DELETE /users/me deactivates the caller; everyone hears it', async () => {
   const events = await verifyAction(ts, ts.owner, () => client(ts, user).delete('/users/me'));
   expect(events).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } }));
   assertError(await client(ts, user).get('/users/me'), 'UNAUTHORIZED', 'Account is deactivated', 401);
-  assertError(await client(ts, null).post('/fetch_api_key', { username: user.email, password: user.password }), 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+  assertError(
+    await client(ts, null).post('/fetch_api_key', { username: user.email, password: user.password }),
+    'AUTHENTICATION_FAILED',
+    'Your username or password is incorrect',
+    401,
+  );
 });
 
 test('the only user cannot leave, nor the only owner; with a second owner they can', async () => {

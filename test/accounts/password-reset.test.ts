@@ -89,7 +89,10 @@ describe('password reset by email', () => {
     const web = new WebClient(ts);
     await requestReset(web, member.email);
     const link = lastLinkTo(ts, member.email, RESET);
-    await ts.server.deps.knex('account_tokens').where({ user_id: member.id, purpose: 'password_reset' }).update({ expires_at: new Date(Date.now() - 1000) });
+    await ts.server.deps
+      .knex('account_tokens')
+      .where({ user_id: member.id, purpose: 'password_reset' })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const page = await web.get(link);
     expect(page.status).toBe(400);
     expect(page.html).toContain('The confirmation link has expired or been deactivated.');
@@ -194,7 +197,8 @@ describe('rate limits', () => {
   test('password changes count against the address, as logins do', async () => {
     const user = await makeUser(limited, 400);
     const me = client(limited, user);
-    for (let i = 0; i < 3; i++) assertError(await me.patch('/settings', { old_password: `wrong-${i}`, new_password: 'brand new secret 42' }), 'BAD_REQUEST', 'Wrong password!');
+    for (let i = 0; i < 3; i++)
+      assertError(await me.patch('/settings', { old_password: `wrong-${i}`, new_password: 'brand new secret 42' }), 'BAD_REQUEST', 'Wrong password!');
     const res = await me.patch('/settings', { old_password: user.password, new_password: 'brand new secret 42' });
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('RATE_LIMIT_HIT');

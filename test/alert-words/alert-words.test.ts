@@ -38,8 +38,8 @@ test("Zulip's validation errors change nothing", async () => {
   assertError(await add(user, '"word"'), 'BAD_REQUEST', 'alert_words is not a list');
   assertError(await add(user, 'word'), 'INVALID_JSON', 'Argument "alert_words" is not valid JSON.');
   assertError(await add(user, [1]), 'BAD_REQUEST', 'alert_words[0] is not a string');
-  assertError(await client(ts, user).post('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', 'Missing \'alert_words\' argument');
-  assertError(await client(ts, user).delete('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', 'Missing \'alert_words\' argument');
+  assertError(await client(ts, user).post('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', "Missing 'alert_words' argument");
+  assertError(await client(ts, user).delete('/users/me/alert_words', {}), 'REQUEST_VARIABLE_MISSING', "Missing 'alert_words' argument");
   assertSuccess(await add(user, ['y'.repeat(100)]));
   expect(await list(user)).toEqual(['kept', 'y'.repeat(100)]);
 });
@@ -69,7 +69,7 @@ describe("matching follows Zulip's rules", () => {
     ['This one? should alert', [1]],
     ['Definitely time for three.', [3]],
     ["One two three o'clock", [1, 2, 3]],
-    ['Case of ONE, won\'t stop me', [1]],
+    ["Case of ONE, won't stop me", [1]],
     ['a multi-word word here', [4]],
     ['snow ☃ man', [5]],
     ['**one**', [1]],
@@ -114,7 +114,10 @@ test("messages holding a recipient's alert word carry has_alert_word for them, i
   expect(await messageFlags(ts, user, miss)).toEqual([]);
   expect(await messageFlags(ts, user, direct)).toEqual(['has_alert_word']);
   expect(await messageFlags(ts, bob, hit)).toEqual([]);
-  const flags = capture.for(user.id).filter((e) => e.type === 'message').map((e) => e.flags);
+  const flags = capture
+    .for(user.id)
+    .filter((e) => e.type === 'message')
+    .map((e) => e.flags);
   expect(flags).toEqual([['has_alert_word'], [], ['has_alert_word']]);
   const fetched = assertSuccess(await client(ts, user).get('/messages', { anchor: hit, num_before: 0, num_after: 0 }));
   expect(fetched.messages[0].flags).toEqual(['has_alert_word']);

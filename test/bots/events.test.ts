@@ -29,7 +29,12 @@ async function botOf(owner: TestUser, extra: Record<string, unknown> = {}): Prom
 
 test('creating a bot: realm_user add for everyone, realm_bot add for its owner and the administrators', async () => {
   const [alice, admin, bob] = await watch(() =>
-    client(ts, cast.alice).post('/bots', { full_name: 'Created Bot', short_name: 'created', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/hook') }),
+    client(ts, cast.alice).post('/bots', {
+      full_name: 'Created Bot',
+      short_name: 'created',
+      bot_type: 3,
+      payload_url: JSON.stringify('http://127.0.0.1:9/hook'),
+    }),
   );
   const botAdd = (events: Record<string, any>[]) => events.find((e) => e.type === 'realm_bot');
   expect(botAdd(alice)).toMatchObject({
@@ -45,7 +50,10 @@ test('creating a bot: realm_user add for everyone, realm_bot add for its owner a
   expect(botAdd(alice)!.bot).not.toHaveProperty('api_key');
   expect(botAdd(admin)).toMatchObject({ op: 'add' });
   expect(botAdd(bob)).toBeUndefined();
-  expect(bob.find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: cast.alice.id } });
+  expect(bob.find((e) => e.type === 'realm_user')).toMatchObject({
+    op: 'add',
+    person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: cast.alice.id },
+  });
 });
 
 test('renaming, default channels, all public channels, service URL', async () => {
@@ -53,13 +61,24 @@ test('renaming, default channels, all public channels, service URL', async () =>
   await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { full_name: 'Renamed Event Bot' }));
   await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { default_sending_stream: 'general', default_all_public_streams: true }));
   await watch(() => client(ts, cast.admin).patch(`/bots/${id}`, { default_sending_stream: '' }));
-  const [alice] = await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { service_payload_url: JSON.stringify('http://127.0.0.1:9/b'), service_interface: 2 }));
-  expect(alice).toEqual([expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: id, services: [expect.objectContaining({ base_url: 'http://127.0.0.1:9/b', interface: 2 })] } })]);
+  const [alice] = await watch(() =>
+    client(ts, cast.alice).patch(`/bots/${id}`, { service_payload_url: JSON.stringify('http://127.0.0.1:9/b'), service_interface: 2 }),
+  );
+  expect(alice).toEqual([
+    expect.objectContaining({
+      type: 'realm_bot',
+      op: 'update',
+      bot: { user_id: id, services: [expect.objectContaining({ base_url: 'http://127.0.0.1:9/b', interface: 2 })] },
+    }),
+  ]);
 });
 
 test('a private default channel', async () => {
   const id = await botOf(ts.owner);
-  const [owner, admin, bob] = await watch(() => client(ts, ts.owner).patch(`/bots/${id}`, { default_sending_stream: 'hidden' }), [ts.owner, cast.admin, cast.bob]);
+  const [owner, admin, bob] = await watch(
+    () => client(ts, ts.owner).patch(`/bots/${id}`, { default_sending_stream: 'hidden' }),
+    [ts.owner, cast.admin, cast.bob],
+  );
   expect(owner).toHaveLength(1);
   expect(admin).toHaveLength(1);
   expect(bob).toEqual([]);

@@ -21,17 +21,20 @@ const BOT_FIELDS = 'id userId email fullName botType isActive ownerId defaultSen
 test('create, list, update, regenerate and deactivate through GraphQL, with the REST events', async () => {
   let created: Record<string, any> = {};
   await verifyActionFor(ts, [alice, ts.owner, bob], async () => {
-    const res = await graphql(
-      ts,
-      alice,
-      `mutation($input: CreateBotInput!) { createBot(input: $input) { apiKey bot { ${BOT_FIELDS} } } }`,
-      { input: { fullName: 'Graph Bot', shortName: 'graph', botType: 3, payloadUrl: 'http://127.0.0.1:9/graph' } },
-    );
+    const res = await graphql(ts, alice, `mutation($input: CreateBotInput!) { createBot(input: $input) { apiKey bot { ${BOT_FIELDS} } } }`, {
+      input: { fullName: 'Graph Bot', shortName: 'graph', botType: 3, payloadUrl: 'http://127.0.0.1:9/graph' },
+    });
     expect(res.errors).toBeUndefined();
     created = res.data!.createBot;
   });
   expect(created.apiKey).toMatch(/^[A-Za-z0-9]{32}$/);
-  expect(created.bot).toMatchObject({ fullName: 'Graph Bot', botType: 3, isActive: true, ownerId: alice.id, services: [{ baseUrl: 'http://127.0.0.1:9/graph', interface: 1 }] });
+  expect(created.bot).toMatchObject({
+    fullName: 'Graph Bot',
+    botType: 3,
+    isActive: true,
+    ownerId: alice.id,
+    services: [{ baseUrl: 'http://127.0.0.1:9/graph', interface: 1 }],
+  });
   const botId = created.bot.userId as number;
   expect(created.bot.id).toBe(String(botId));
 
@@ -40,7 +43,11 @@ test('create, list, update, regenerate and deactivate through GraphQL, with the 
   expect((await graphql(ts, bob, `{ bots { userId } }`)).data!.bots).toEqual([]);
 
   await verifyActionFor(ts, [alice, ts.owner, bob], async () => {
-    const res = await graphql(ts, alice, `mutation { updateBot(botId: ${botId}, input: { fullName: "Graph Bot 2", defaultAllPublicStreams: true }) { bot { fullName defaultAllPublicStreams } } }`);
+    const res = await graphql(
+      ts,
+      alice,
+      `mutation { updateBot(botId: ${botId}, input: { fullName: "Graph Bot 2", defaultAllPublicStreams: true }) { bot { fullName defaultAllPublicStreams } } }`,
+    );
     expect(res.data!.updateBot.bot).toEqual({ fullName: 'Graph Bot 2', defaultAllPublicStreams: true });
   });
 
@@ -61,7 +68,10 @@ test('errors are REST’s', async () => {
     code: 'BAD_REQUEST',
     message: 'Insufficient permission',
   });
-  expect(graphqlError(await graphql(ts, bob, `mutation { deactivateBot(botId: ${bob.id}) { bot { id } } }`))).toEqual({ code: 'BAD_REQUEST', message: 'No such bot' });
+  expect(graphqlError(await graphql(ts, bob, `mutation { deactivateBot(botId: ${bob.id}) { bot { id } } }`))).toEqual({
+    code: 'BAD_REQUEST',
+    message: 'No such bot',
+  });
   const bad = await graphql(ts, bob, `mutation { createBot(input: { fullName: "X", shortName: "x", botType: 3, payloadUrl: "ftp://x" }) { apiKey } }`);
   expect(graphqlError(bad)).toEqual({ code: 'BAD_REQUEST', message: 'payload_url is not a URL' });
 });

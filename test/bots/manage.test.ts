@@ -26,7 +26,12 @@ const newBot = async (who = cast.alice, extra: Record<string, unknown> = {}) => 
 describe('creating bots', () => {
   test('a member creates a generic bot that can authenticate and send messages', async () => {
     const res = assertSuccess(
-      await client(ts, cast.alice).post('/bots', { full_name: 'Weather Bot', short_name: 'weather', default_sending_stream: 'general', default_all_public_streams: true }),
+      await client(ts, cast.alice).post('/bots', {
+        full_name: 'Weather Bot',
+        short_name: 'weather',
+        default_sending_stream: 'general',
+        default_all_public_streams: true,
+      }),
     );
     expect(res).toEqual({
       result: 'success',
@@ -39,7 +44,13 @@ describe('creating bots', () => {
       default_all_public_streams: true,
     });
     const user = assertSuccess(await client(ts, cast.bob).get(`/users/${res.user_id}`)).user;
-    expect(user).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: cast.alice.id, full_name: 'Weather Bot', email: expect.stringMatching(/^weather-bot@/) });
+    expect(user).toMatchObject({
+      is_bot: true,
+      bot_type: 1,
+      bot_owner_id: cast.alice.id,
+      full_name: 'Weather Bot',
+      email: expect.stringMatching(/^weather-bot@/),
+    });
     const bot = { email: user.email, apiKey: res.api_key };
     const me = assertSuccess(await client(ts, bot).get('/users/me'));
     expect(me).toMatchObject({ user_id: res.user_id, is_bot: true });
@@ -84,8 +95,16 @@ describe('creating bots', () => {
     assertError(await alice.post('/bots', { full_name: 'Alice Liddell', short_name: 'alice' }), 'BAD_REQUEST', 'Name is already in use!');
     assertError(await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', bot_type: 4 }), 'BAD_REQUEST', 'Invalid bot type');
     assertError(await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', bot_type: 3, interface_type: 7 }), 'BAD_REQUEST', 'Invalid interface type');
-    assertError(await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', default_sending_stream: 'nowhere' }), 'BAD_REQUEST', "Invalid channel name 'nowhere'");
-    assertError(await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', bot_type: 3, payload_url: JSON.stringify('ftp://x') }), 'BAD_REQUEST', 'payload_url is not a URL');
+    assertError(
+      await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', default_sending_stream: 'nowhere' }),
+      'BAD_REQUEST',
+      "Invalid channel name 'nowhere'",
+    );
+    assertError(
+      await alice.post('/bots', { full_name: 'X Bot', short_name: 'xbot', bot_type: 3, payload_url: JSON.stringify('ftp://x') }),
+      'BAD_REQUEST',
+      'payload_url is not a URL',
+    );
     assertError(await client(ts, cast.guest).post('/bots', { full_name: 'X Bot', short_name: 'xbot' }), 'BAD_REQUEST', 'Not allowed for guest users');
     // Nothing was created.
     const users = assertSuccess(await alice.get('/users')).members;
@@ -96,17 +115,31 @@ describe('creating bots', () => {
     const groups = await systemGroups(ts);
     const setPolicy = async (all: string, writeOnly: string) =>
       assertSuccess(
-        await client(ts, ts.owner).patch('/realm', { can_create_bots_group: { new: groups[all] }, can_create_write_only_bots_group: { new: groups[writeOnly] } }),
+        await client(ts, ts.owner).patch('/realm', {
+          can_create_bots_group: { new: groups[all] },
+          can_create_write_only_bots_group: { new: groups[writeOnly] },
+        }),
       );
     await setPolicy('role:administrators', 'role:moderators');
     try {
       const register = assertSuccess(await client(ts, cast.bob).post('/register', { fetch_event_types: ['realm'] }));
       expect(register.realm_can_create_bots_group).toBe(groups['role:administrators']);
       assertError(await client(ts, cast.bob).post('/bots', { full_name: 'No Bot', short_name: 'nobot' }), 'BAD_REQUEST', 'Insufficient permission');
-      assertError(await client(ts, cast.bob).post('/bots', { full_name: 'No Bot', short_name: 'nobot', bot_type: 2 }), 'BAD_REQUEST', 'Insufficient permission');
+      assertError(
+        await client(ts, cast.bob).post('/bots', { full_name: 'No Bot', short_name: 'nobot', bot_type: 2 }),
+        'BAD_REQUEST',
+        'Insufficient permission',
+      );
       assertError(await client(ts, cast.moderator).post('/bots', { full_name: 'Mod Bot', short_name: 'modbot' }), 'BAD_REQUEST', 'Insufficient permission');
       assertSuccess(await client(ts, cast.moderator).post('/bots', { full_name: 'Mod Hook', short_name: 'modhook', bot_type: 2 }));
-      assertSuccess(await client(ts, cast.admin).post('/bots', { full_name: 'Admin Bot', short_name: 'adminbot', bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/') }));
+      assertSuccess(
+        await client(ts, cast.admin).post('/bots', {
+          full_name: 'Admin Bot',
+          short_name: 'adminbot',
+          bot_type: 3,
+          payload_url: JSON.stringify('http://127.0.0.1:9/'),
+        }),
+      );
     } finally {
       await setPolicy('role:members', 'role:members');
     }
@@ -140,7 +173,11 @@ describe('managing bots', () => {
     const bot = await newBot(cast.alice);
     assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: 99999 }), 'BAD_REQUEST', 'Failed to change owner, no such user');
     assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: 2 ** 40 }), 'BAD_REQUEST', 'Failed to change owner, no such user');
-    assertError(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: bot.id }), 'BAD_REQUEST', "Failed to change owner, bots can't own other bots");
+    assertError(
+      await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: bot.id }),
+      'BAD_REQUEST',
+      "Failed to change owner, bots can't own other bots",
+    );
     assertSuccess(await client(ts, cast.alice).patch(`/bots/${bot.id}`, { bot_owner_id: cast.bob.id }));
     const user = assertSuccess(await client(ts, cast.carol).get(`/users/${bot.id}`)).user;
     expect(user.bot_owner_id).toBe(cast.bob.id);
@@ -174,7 +211,6 @@ describe('managing bots', () => {
   });
 
   test('deactivating a person deactivates the bots they own', async () => {
-    
     const dave = await makeUser(ts, 400);
     const bot = await newBot(dave);
     assertSuccess(await client(ts, ts.owner).delete(`/users/${dave.id}`));

@@ -51,7 +51,13 @@ async function outgoingBot(path: string, extra: Record<string, unknown> = {}) {
   counter += 1;
   const name = `Echo ${counter}`;
   const { user_id } = assertSuccess(
-    await client(ts, alice).post('/bots', { full_name: name, short_name: `echo${counter}`, bot_type: 3, payload_url: JSON.stringify(`${serviceUrl}${path}`), ...extra }),
+    await client(ts, alice).post('/bots', {
+      full_name: name,
+      short_name: `echo${counter}`,
+      bot_type: 3,
+      payload_url: JSON.stringify(`${serviceUrl}${path}`),
+      ...extra,
+    }),
   );
   const bots = assertSuccess(await client(ts, alice).post('/register', { fetch_event_types: ['realm_bot'] })).realm_bots;
   const token = bots.find((b: { user_id: number }) => b.user_id === user_id).services[0].token as string;
@@ -61,14 +67,17 @@ async function outgoingBot(path: string, extra: Record<string, unknown> = {}) {
 const requestsTo = (path: string) => received.filter((r) => r.path === path);
 
 async function messagesIn(who: TestUser, narrow: unknown[]) {
-  return assertSuccess(await client(ts, who).get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow, apply_markdown: false })).messages as Record<string, any>[];
+  return assertSuccess(await client(ts, who).get('/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow, apply_markdown: false }))
+    .messages as Record<string, any>[];
 }
 
 test('a mention in a channel is posted to the service, and its answer is posted back in the topic', async () => {
   answers['/mention'] = { status: 200, body: JSON.stringify({ content: 'Hello **Alice**' }) };
   const bot = await outgoingBot('/mention');
   const started = Date.now();
-  const sent = assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'greetings', content: `@**${bot.name}** say hi` }));
+  const sent = assertSuccess(
+    await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'greetings', content: `@**${bot.name}** say hi` }),
+  );
   const sendMs = Date.now() - started;
   await waitUntil(async () => (await messagesIn(bob, [{ operator: 'channel', operand: 'lounge' }])).some((m) => m.sender_id === bot.id));
   const [request] = requestsTo('/mention');
@@ -112,7 +121,14 @@ test('messages that do not mention the bot, and messages from bots, trigger noth
   assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'other', content: `talking about ${bot.name}` }));
   const generic = assertSuccess(await client(ts, alice).post('/bots', { full_name: 'Generic Caller', short_name: 'generic-caller' }));
   const genericEmail = assertSuccess(await client(ts, alice).get(`/users/${generic.user_id}`)).user.email;
-  assertSuccess(await client(ts, { email: genericEmail, apiKey: generic.api_key }).post('/messages', { type: 'stream', to: 'lounge', topic: 'other', content: `@**${bot.name}** from a bot` }));
+  assertSuccess(
+    await client(ts, { email: genericEmail, apiKey: generic.api_key }).post('/messages', {
+      type: 'stream',
+      to: 'lounge',
+      topic: 'other',
+      content: `@**${bot.name}** from a bot`,
+    }),
+  );
   // A later trigger of another bot shows the earlier messages were handled (or skipped).
   answers['/later'] = { status: 200, body: '{"response_not_required": true}' };
   const later = await outgoingBot('/later');
@@ -165,7 +181,9 @@ test('a service nobody listens on: retried, then reported', async () => {
   );
   assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: 'lounge', topic: 'gone', content: '@**Gone Bot** anyone?' }));
   await waitUntil(async () => (await messagesIn(bob, [{ operator: 'topic', operand: 'gone' }])).some((m) => m.sender_id === botId));
-  expect((await messagesIn(bob, [{ operator: 'topic', operand: 'gone' }])).find((m) => m.sender_id === botId)).toMatchObject({ content: 'Failure! Bot is unavailable' });
+  expect((await messagesIn(bob, [{ operator: 'topic', operand: 'gone' }])).find((m) => m.sender_id === botId)).toMatchObject({
+    content: 'Failure! Bot is unavailable',
+  });
   await waitUntil(async () => (await messagesIn(alice, [{ operator: 'dm', operand: [botId] }])).length > 0);
   expect((await messagesIn(alice, [{ operator: 'dm', operand: [botId] }])).pop()!.content).toContain('resulted in a connection error');
 });
@@ -178,7 +196,14 @@ test('the Slack interface posts Slack’s form and reads its text', async () => 
   const [request] = requestsTo('/slack');
   expect(request.contentType).toBe('application/x-www-form-urlencoded');
   const form = Object.fromEntries(new URLSearchParams(request.body));
-  expect(form).toMatchObject({ token: bot.token, channel_name: 'lounge', user_name: 'Alice Caller', text: `@**${bot.name}** hi`, trigger_word: 'mention', service_id: String(bot.id) });
+  expect(form).toMatchObject({
+    token: bot.token,
+    channel_name: 'lounge',
+    user_name: 'Alice Caller',
+    text: `@**${bot.name}** hi`,
+    trigger_word: 'mention',
+    service_id: String(bot.id),
+  });
   expect((await messagesIn(alice, [{ operator: 'topic', operand: 'slack' }])).find((m) => m.sender_id === bot.id)).toMatchObject({ content: 'from slack' });
 });
 

@@ -28,7 +28,12 @@ test('creating a folder, with and without a description', async () => {
     {
       type: 'channel_folder',
       op: 'add',
-      channel_folder: expect.objectContaining({ name: 'Engineering', description: 'Where **builders** talk', rendered_description: expect.stringContaining('<strong>'), is_archived: false }),
+      channel_folder: expect.objectContaining({
+        name: 'Engineering',
+        description: 'Where **builders** talk',
+        rendered_description: expect.stringContaining('<strong>'),
+        is_archived: false,
+      }),
     },
   ]);
   await watch(() => client(ts, admin).post('/channel_folders/create', { name: 'Plain', description: '' }));
@@ -40,7 +45,12 @@ test('renaming, describing, and both at once', async () => {
   expect(renamed).toEqual([{ type: 'channel_folder', op: 'update', channel_folder_id: id, data: { name: 'Growth' } }]);
   const described = await watch(() => client(ts, admin).patch(`/channel_folders/${id}`, { description: 'Now with *emphasis*' }));
   expect(described).toEqual([
-    { type: 'channel_folder', op: 'update', channel_folder_id: id, data: { description: 'Now with *emphasis*', rendered_description: expect.stringContaining('<em>') } },
+    {
+      type: 'channel_folder',
+      op: 'update',
+      channel_folder_id: id,
+      data: { description: 'Now with *emphasis*', rendered_description: expect.stringContaining('<em>') },
+    },
   ]);
   await watch(() => client(ts, admin).patch(`/channel_folders/${id}`, { name: 'Growth team', description: '' }));
 });

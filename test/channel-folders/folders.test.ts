@@ -70,7 +70,11 @@ describe('POST /channel_folders/create', () => {
     ['member', () => member],
     ['guest', () => guest],
   ])('a %s may not, whatever they send', async (_role, who) => {
-    assertError(await client(ts, who()).post('/channel_folders/create', { name: 'x', description: '' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    assertError(
+      await client(ts, who()).post('/channel_folders/create', { name: 'x', description: '' }),
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization administrator',
+    );
     assertError(await client(ts, who()).post('/channel_folders/create', {}), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
   });
 
@@ -145,8 +149,16 @@ describe('PATCH /channel_folders/{id}', () => {
     assertError(await patch({ name: 'a'.repeat(61) }), 'BAD_REQUEST', 'name is too long (limit: 60 characters)');
     assertError(await patch({ is_archived: 'yes' }), 'INVALID_JSON', 'Argument "is_archived" is not valid JSON.');
     for (const who of [moderator, member, guest]) {
-      assertError(await client(ts, who).patch(`/channel_folders/${other}`, { name: 'mine' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-      assertError(await client(ts, who).patch(`/channel_folders/${other}`, { is_archived: true }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+      assertError(
+        await client(ts, who).patch(`/channel_folders/${other}`, { name: 'mine' }),
+        'UNAUTHORIZED_PRINCIPAL',
+        'Must be an organization administrator',
+      );
+      assertError(
+        await client(ts, who).patch(`/channel_folders/${other}`, { is_archived: true }),
+        'UNAUTHORIZED_PRINCIPAL',
+        'Must be an organization administrator',
+      );
     }
   });
 
@@ -172,7 +184,7 @@ describe('PATCH /channel_folders/{id}', () => {
 describe('PATCH /channel_folders (reorder)', () => {
   test('sets the order of every folder', async () => {
     await createFolder();
-    const ids: number[] = (assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders).map(
+    const ids: number[] = assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders.map(
       (f: { id: number }) => f.id,
     );
     const reversed = [...ids].reverse();
@@ -188,7 +200,7 @@ describe('PATCH /channel_folders (reorder)', () => {
   });
 
   test('every folder must appear; administrators only', async () => {
-    const ids: number[] = (assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders).map(
+    const ids: number[] = assertSuccess(await client(ts, member).get('/channel_folders', { include_archived: true })).channel_folders.map(
       (f: { id: number }) => f.id,
     );
     assertError(await client(ts, admin).patch('/channel_folders', { order: ids.slice(1) }), 'BAD_REQUEST', 'Invalid order mapping.');
@@ -218,7 +230,11 @@ describe('register slice channel_folders', () => {
 
 describe('GraphQL', () => {
   test('folders through the same rules', async () => {
-    const created = await graphql(ts, admin, 'mutation { createChannelFolder(name: "GQL", description: "*hi*") { id name renderedDescription isArchived order } }');
+    const created = await graphql(
+      ts,
+      admin,
+      'mutation { createChannelFolder(name: "GQL", description: "*hi*") { id name renderedDescription isArchived order } }',
+    );
     expect(created.errors).toBeUndefined();
     const id = Number(created.data!.createChannelFolder.id);
     expect(created.data!.createChannelFolder).toMatchObject({ name: 'GQL', renderedDescription: '<p><em>hi</em></p>', isArchived: false });

@@ -36,8 +36,7 @@ afterAll(async () => {
   await ts.close();
 }, 60_000);
 
-const viewerOf = async (who: TestUser) =>
-  loadViewer(ts.server.deps.knex, await User.query(ts.server.deps.knex).findById(who.id).throwIfNotFound());
+const viewerOf = async (who: TestUser) => loadViewer(ts.server.deps.knex, await User.query(ts.server.deps.knex).findById(who.id).throwIfNotFound());
 const channel = async (id: number) => (await findChannel(ts.server.deps.knex, ts.server.deps.realmId, id))!;
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

@@ -1,16 +1,7 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import {
-  applyChannelEvents,
-  captureEvents,
-  createChannel,
-  expectSameState,
-  fetchChannelState,
-  ids,
-  registerOptions,
-  verifyAction,
-} from './helpers';
+import { applyChannelEvents, captureEvents, createChannel, expectSameState, fetchChannelState, ids, registerOptions, verifyAction } from './helpers';
 
 /** How channels answer other features: groups and folders in use, accounts leaving and returning. */
 
@@ -54,7 +45,9 @@ describe('user groups named in channel permissions', () => {
     expect(assertError(await deactivate(), 'CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.').objections).toEqual([
       { type: 'channel', channel_id: second, settings: ['can_administer_channel_group'] },
     ]);
-    assertSuccess(await client(ts, admin).patch(`/streams/${second}`, { can_administer_channel_group: { new: { direct_members: [admin.id], direct_subgroups: [] } } }));
+    assertSuccess(
+      await client(ts, admin).patch(`/streams/${second}`, { can_administer_channel_group: { new: { direct_members: [admin.id], direct_subgroups: [] } } }),
+    );
     assertSuccess(await deactivate());
   });
 });
@@ -65,7 +58,11 @@ describe('accounts leaving and returning', () => {
     const square = await createChannel(ts, admin, 'departures');
     const inner = await createChannel(ts, leaving, 'leavers-room', { invite_only: true });
     const attic = await createChannel(ts, admin, 'departures-attic');
-    for (const [by, name, who] of [[admin, 'departures', [leaving, other, guest]], [leaving, 'leavers-room', [other]], [admin, 'departures-attic', [leaving]]] as const) {
+    for (const [by, name, who] of [
+      [admin, 'departures', [leaving, other, guest]],
+      [leaving, 'leavers-room', [other]],
+      [admin, 'departures-attic', [leaving]],
+    ] as const) {
       assertSuccess(await client(ts, by).post('/users/me/subscriptions', { subscriptions: [{ name }], principals: who.map((u) => u.id) }));
     }
     assertSuccess(await client(ts, admin).delete(`/streams/${attic}`));

@@ -47,6 +47,9 @@ describe('GET /streams/{stream_id}/email_address', () => {
     const res = await graphql(ts, alice, query, { id: town });
     expect(res.errors).toBeUndefined();
     expect(res.data!.channelEmailAddress).toBe('');
-    expect(graphqlError(await graphql(ts, bob, query, { id: town, sender: alicesBot.id }))).toEqual({ message: 'Insufficient permission', code: 'BAD_REQUEST' });
+    expect(graphqlError(await graphql(ts, bob, query, { id: town, sender: alicesBot.id }))).toEqual({
+      message: 'Insufficient permission',
+      code: 'BAD_REQUEST',
+    });
   });
 });

@@ -4,16 +4,7 @@ import { TestServer, TestUser } from '../helpers/server';
 import { User } from '../../src/core/users/model';
 import { subscriptionsSlice } from '../../src/core/channels/state';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from '../../src/core/channels/events';
-import {
-  applyChannelEvents,
-  captureEvents,
-  createChannel,
-  expectSameState,
-  fetchChannelState,
-  ids,
-  registerOptions,
-  verifyAction,
-} from './helpers';
+import { applyChannelEvents, captureEvents, createChannel, expectSameState, fetchChannelState, ids, registerOptions, verifyAction } from './helpers';
 
 let ts: TestServer;
 let owner: TestUser;
@@ -61,10 +52,21 @@ describe('subscribing', () => {
     expect(capture.recipientsOf(is('subscription', 'add'))).toEqual([member.id]);
     expect(capture.recipientsOf(is('subscription', 'peer_add'))).toEqual(ids(owner, admin, other));
     const [create] = capture.for(other.id).filter(is('stream', 'create'));
-    expect(create).toMatchObject({ type: 'stream', op: 'create', streams: [{ stream_id: id, name: 'town-square', stream_weekly_traffic: null, subscriber_count: 0 }] });
+    expect(create).toMatchObject({
+      type: 'stream',
+      op: 'create',
+      streams: [{ stream_id: id, name: 'town-square', stream_weekly_traffic: null, subscriber_count: 0 }],
+    });
     const [add] = capture.for(member.id).filter(is('subscription', 'add'));
-    expect(add.subscriptions).toEqual([expect.objectContaining({ stream_id: id, subscribers: [member.id], subscriber_count: 1, color: expect.any(String), in_home_view: true })]);
-    expect(capture.for(other.id).find(is('subscription', 'peer_add'))).toEqual({ type: 'subscription', op: 'peer_add', stream_ids: [id], user_ids: [member.id] });
+    expect(add.subscriptions).toEqual([
+      expect.objectContaining({ stream_id: id, subscribers: [member.id], subscriber_count: 1, color: expect.any(String), in_home_view: true }),
+    ]);
+    expect(capture.for(other.id).find(is('subscription', 'peer_add'))).toEqual({
+      type: 'subscription',
+      op: 'peer_add',
+      stream_ids: [id],
+      user_ids: [member.id],
+    });
     // The creator hears of the channel before the subscription.
     expect(capture.for(member.id).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
   });
@@ -211,9 +213,7 @@ describe('channel changes', () => {
         name: 'cabinet-2',
       },
     ]);
-    const revoke = await act([other, member], () =>
-      client(ts, member).patch(`/streams/${secret}`, { can_subscribe_group: { new: groups['role:nobody'] } }),
-    );
+    const revoke = await act([other, member], () => client(ts, member).patch(`/streams/${secret}`, { can_subscribe_group: { new: groups['role:nobody'] } }));
     expect(revoke.for(other.id).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/delete']);
   });
 
@@ -279,7 +279,11 @@ describe('archiving', () => {
 describe('register state options', () => {
   test('without subscriber lists the state still follows the events', async () => {
     const options = registerOptions({ includeSubscribers: 'false' });
-    await act([other, member], () => client(ts, member).post('/users/me/subscriptions', { subscriptions: [{ name: 'no-lists' }], principals: [member.id, other.id] }), options);
+    await act(
+      [other, member],
+      () => client(ts, member).post('/users/me/subscriptions', { subscriptions: [{ name: 'no-lists' }], principals: [member.id, other.id] }),
+      options,
+    );
     const state = await fetchChannelState(ts, other, options);
     expect((state.subscriptions as any[]).every((s) => !('subscribers' in s))).toBe(true);
   });
@@ -321,7 +325,11 @@ describe('register state options', () => {
 
     // The defaults are the user's own settings.
     assertSuccess(
-      await client(ts, member).patch('/settings', { enable_stream_desktop_notifications: true, enable_stream_email_notifications: true, wildcard_mentions_notify: false }),
+      await client(ts, member).patch('/settings', {
+        enable_stream_desktop_notifications: true,
+        enable_stream_email_notifications: true,
+        wildcard_mentions_notify: false,
+      }),
     );
     const mine = await fetchChannelState(ts, member, legacy);
     await subscriptionsSlice.finalize!(ts.server.deps, mine, user, legacy);
@@ -333,7 +341,11 @@ describe('register state options', () => {
       wildcard_mentions_notify: false,
     });
     assertSuccess(
-      await client(ts, member).patch('/settings', { enable_stream_desktop_notifications: false, enable_stream_email_notifications: false, wildcard_mentions_notify: true }),
+      await client(ts, member).patch('/settings', {
+        enable_stream_desktop_notifications: false,
+        enable_stream_email_notifications: false,
+        wildcard_mentions_notify: true,
+      }),
     );
   });
 

@@ -11,12 +11,7 @@ export { captureEvents, registerOptions };
 
 export const ids = (...users: { id: number }[]) => users.map((u) => u.id).sort((a, b) => a - b);
 
-export async function createChannel(
-  ts: TestServer,
-  who: TestUser,
-  name: string,
-  extra: Record<string, unknown> = {},
-): Promise<number> {
+export async function createChannel(ts: TestServer, who: TestUser, name: string, extra: Record<string, unknown> = {}): Promise<number> {
   assertSuccess(await client(ts, who).post('/users/me/subscriptions', { subscriptions: [{ name, description: `About ${name}` }], ...extra }));
   const res = assertSuccess(await client(ts, who).get('/get_stream_id', { stream: name }));
   return res.stream_id;

@@ -62,8 +62,12 @@ describe('DELETE /users/me/subscriptions', () => {
       'Insufficient permission',
     );
     // …but the channel's creator administers it, and an administrator may too.
-    expect(assertSuccess(await client(ts, member).delete('/users/me/subscriptions', { subscriptions: ['removals'], principals: [guest.id] })).removed).toEqual(['removals']);
-    expect(assertSuccess(await client(ts, admin).delete('/users/me/subscriptions', { subscriptions: ['removals'], principals: [other.email] })).removed).toEqual(['removals']);
+    expect(assertSuccess(await client(ts, member).delete('/users/me/subscriptions', { subscriptions: ['removals'], principals: [guest.id] })).removed).toEqual([
+      'removals',
+    ]);
+    expect(
+      assertSuccess(await client(ts, admin).delete('/users/me/subscriptions', { subscriptions: ['removals'], principals: [other.email] })).removed,
+    ).toEqual(['removals']);
     const members = assertSuccess(await client(ts, member).get(`/streams/${await idOf('removals')}/members`)).subscribers;
     expect(members).toEqual([member.id]);
   });
@@ -143,7 +147,11 @@ describe('POST /users/me/subscriptions/properties', () => {
     assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'false' }));
     assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color', value: '#a1b2c3' }));
     expect(await mySub(member, id)).toMatchObject({ pin_to_top: false, color: '#a1b2c3' });
-    assertError(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'maybe' }), 'BAD_REQUEST', 'pin_to_top is not a boolean');
+    assertError(
+      await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'maybe' }),
+      'BAD_REQUEST',
+      'pin_to_top is not a boolean',
+    );
     assertError(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color' }), 'REQUEST_VARIABLE_MISSING', "Missing 'value' argument");
     assertSuccess(await client(ts, member).post(`/users/me/subscriptions/${id}`, { property: 'color', value: '#abcdef' }));
   });
@@ -234,11 +242,7 @@ describe('PATCH /streams/{stream_id}', () => {
   test('changing privacy needs access to the content', async () => {
     const secret = await createChannel(ts, member, 'content-only', { invite_only: true });
     assertError(await patch(admin, secret, { is_private: false }), 'BAD_REQUEST', 'Channel content access is required.');
-    assertError(
-      await patch(admin, secret, { can_subscribe_group: { new: groups['role:members'] } }),
-      'BAD_REQUEST',
-      'Channel content access is required.',
-    );
+    assertError(await patch(admin, secret, { can_subscribe_group: { new: groups['role:members'] } }), 'BAD_REQUEST', 'Channel content access is required.');
   });
 
   test('retention is for owners', async () => {
@@ -282,7 +286,11 @@ describe('PATCH /streams/{stream_id}', () => {
       "'old' value does not match the expected value.",
     );
     expect(res.code).toBe('EXPECTATION_MISMATCH');
-    assertError(await patch(member, id, { can_subscribe_group: { new: groups['role:everyone'] } }), 'BAD_REQUEST', "'can_subscribe_group' setting cannot be set to 'role:everyone' group.");
+    assertError(
+      await patch(member, id, { can_subscribe_group: { new: groups['role:everyone'] } }),
+      'BAD_REQUEST',
+      "'can_subscribe_group' setting cannot be set to 'role:everyone' group.",
+    );
     assertError(await patch(member, id, { can_send_message_group: { old: 1 } }), 'BAD_REQUEST', 'new key is missing from can_send_message_group');
     assertError(
       await patch(member, id, { is_private: true, can_create_topic_group: { new: groups['role:members'] } }),

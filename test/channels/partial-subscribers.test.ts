@@ -30,7 +30,9 @@ beforeAll(async () => {
   bot = botUser.id;
   const everyone = [ts.owner.id, member.id, bot, ...accounts.map((a) => a.id)];
   assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'everyone' }], principals: everyone }));
-  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'few' }], principals: [ts.owner.id, member.id, accounts[0].id] }));
+  assertSuccess(
+    await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'few' }], principals: [ts.owner.id, member.id, accounts[0].id] }),
+  );
   const streams = assertSuccess(await client(ts, ts.owner).get('/streams')).streams as { name: string; stream_id: number }[];
   big = streams.find((s) => s.name === 'everyone')!.stream_id;
   small = streams.find((s) => s.name === 'few')!.stream_id;
@@ -38,7 +40,10 @@ beforeAll(async () => {
   // 200 of the crowd joined a month ago; 10 of those came back today; one account is a bot.
   const monthAgo = new Date(Date.now() - 30 * 86_400_000);
   dormant.push(...accounts.slice(0, 200).map((a) => a.id));
-  await ts.server.db.knex('users').whereIn('id', [...dormant, bot]).update({ date_joined: monthAgo });
+  await ts.server.db
+    .knex('users')
+    .whereIn('id', [...dormant, bot])
+    .update({ date_joined: monthAgo });
   await ts.server.db.knex('users').where('id', bot).update({ is_bot: true, bot_type: 1 });
   for (const account of accounts.slice(0, 10)) {
     assertSuccess(await client(ts, account).post('/users/me/presence', { status: 'active', new_user_input: true }));
@@ -97,10 +102,8 @@ test('peer events keep partial lists and counts as a fresh register has them', a
     { fetchEventTypes: ['subscription', 'stream'], extra: { include_subscribers: 'partial' } },
   );
   expect(events.map((e) => [e.type, e.op])).toEqual([['subscription', 'peer_add']]);
-  await verifyAction(
-    ts,
-    member,
-    () => client(ts, ts.owner).delete('/users/me/subscriptions', { subscriptions: ['everyone'], principals: [newcomer.id] }),
-    { fetchEventTypes: ['subscription', 'stream'], extra: { include_subscribers: 'partial' } },
-  );
+  await verifyAction(ts, member, () => client(ts, ts.owner).delete('/users/me/subscriptions', { subscriptions: ['everyone'], principals: [newcomer.id] }), {
+    fetchEventTypes: ['subscription', 'stream'],
+    extra: { include_subscribers: 'partial' },
+  });
 });

@@ -84,9 +84,7 @@ describe('creating channels on first use', () => {
   });
 
   test('several channels in one request, with their own colors', async () => {
-    const res = assertSuccess(
-      await sub(other, { subscriptions: [{ name: 'alpha', color: '#123456' }, { name: 'beta' }, { name: 'Alpha' }] }),
-    );
+    const res = assertSuccess(await sub(other, { subscriptions: [{ name: 'alpha', color: '#123456' }, { name: 'beta' }, { name: 'Alpha' }] }));
     expect(res.subscribed).toEqual({ [String(other.id)]: ['alpha', 'beta'] });
     const colors = Object.fromEntries((await mySubs(other)).map((s: any) => [s.name, s.color]));
     expect(colors.alpha).toBe('#123456');
@@ -114,10 +112,7 @@ describe('creating channels on first use', () => {
   });
 
   test('topics_policy, folder and permission groups apply to new channels', async () => {
-    const [folder] = await ts.server.deps
-      .knex('channel_folders')
-      .insert({ realm_id: ts.server.deps.realmId, name: 'Projects' })
-      .returning('id');
+    const [folder] = await ts.server.deps.knex('channel_folders').insert({ realm_id: ts.server.deps.realmId, name: 'Projects' }).returning('id');
     const folderId = typeof folder === 'object' ? folder.id : folder;
     const id = await createChannel(ts, member, 'configured', {
       topics_policy: JSON.stringify('disable_empty_topic'),
@@ -181,7 +176,11 @@ describe('refusals', () => {
       'subscriptions[0]["description"] is too long (limit: 1024 characters)',
     );
     assertError(await sub(member, { subscriptions: [{ name: 'c', color: 'red' }] }), 'BAD_REQUEST', 'add.color is not a valid hex color code');
-    assertError(await sub(member, { subscriptions: [{ name: 'p' }], principals: [1, 'a@b.c'] }), 'BAD_REQUEST', 'principals is not a string or an integer list');
+    assertError(
+      await sub(member, { subscriptions: [{ name: 'p' }], principals: [1, 'a@b.c'] }),
+      'BAD_REQUEST',
+      'principals is not a string or an integer list',
+    );
     assertError(await sub(member, { subscriptions: [{ name: 'p' }], invite_only: 'yes' }), 'INVALID_JSON', 'Argument "invite_only" is not valid JSON.');
   });
 
@@ -190,16 +189,28 @@ describe('refusals', () => {
   });
 
   test('retention periods are for owners, with Zulip’s value checks', async () => {
-    assertError(await sub(admin, { subscriptions: [{ name: 'retained' }], message_retention_days: 10 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+    assertError(
+      await sub(admin, { subscriptions: [{ name: 'retained' }], message_retention_days: 10 }),
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization owner',
+    );
     const bad = await sub(ts.owner, { subscriptions: [{ name: 'retained' }], message_retention_days: 'forever' });
     assertError(bad, 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_retention_days': forever");
     expect(bad.body).toMatchObject({ var_name: 'message_retention_days', bad_value: 'forever' });
-    assertError(await sub(ts.owner, { subscriptions: [{ name: 'retained' }], message_retention_days: 0 }), 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_retention_days': 0");
+    assertError(
+      await sub(ts.owner, { subscriptions: [{ name: 'retained' }], message_retention_days: 0 }),
+      'REQUEST_VARIABLE_INVALID',
+      "Bad value for 'message_retention_days': 0",
+    );
   });
 
   test('topics_policy must be a known JSON-encoded value', async () => {
     assertError(await sub(member, { subscriptions: [{ name: 'tp' }], topics_policy: JSON.stringify('sometimes') }), 'BAD_REQUEST', 'Invalid topics_policy');
-    assertError(await sub(member, { subscriptions: [{ name: 'tp' }], topics_policy: 'inherit' }), 'INVALID_JSON', 'Argument "topics_policy" is not valid JSON.');
+    assertError(
+      await sub(member, { subscriptions: [{ name: 'tp' }], topics_policy: 'inherit' }),
+      'INVALID_JSON',
+      'Argument "topics_policy" is not valid JSON.',
+    );
   });
 
   test('an unknown folder', async () => {
@@ -208,12 +219,32 @@ describe('refusals', () => {
 
   test('permission group values', async () => {
     const s = { subscriptions: [{ name: 'perm' }] };
-    assertError(await sub(member, { ...s, can_add_subscribers_group: groups['role:everyone'] }), 'BAD_REQUEST', "'can_add_subscribers_group' setting cannot be set to 'role:everyone' group.");
-    assertError(await sub(member, { ...s, can_send_message_group: groups['role:internet'] }), 'BAD_REQUEST', "'can_send_message_group' setting cannot be set to 'role:internet' group.");
+    assertError(
+      await sub(member, { ...s, can_add_subscribers_group: groups['role:everyone'] }),
+      'BAD_REQUEST',
+      "'can_add_subscribers_group' setting cannot be set to 'role:everyone' group.",
+    );
+    assertError(
+      await sub(member, { ...s, can_send_message_group: groups['role:internet'] }),
+      'BAD_REQUEST',
+      "'can_send_message_group' setting cannot be set to 'role:internet' group.",
+    );
     assertError(await sub(member, { ...s, can_send_message_group: 99999 }), 'BAD_REQUEST', 'Invalid user group');
-    assertError(await sub(member, { ...s, can_send_message_group: { direct_members: [99999], direct_subgroups: [] } }), 'BAD_REQUEST', 'Invalid user ID: 99999');
-    assertError(await sub(member, { ...s, can_send_message_group: { direct_members: [], direct_subgroups: [99999, 99998] } }), 'BAD_REQUEST', 'Invalid user group ID: 99999');
-    assertError(await sub(member, { ...s, can_send_message_group: { direct_members: [] } }), 'BAD_REQUEST', 'direct_subgroups key is missing from can_send_message_group');
+    assertError(
+      await sub(member, { ...s, can_send_message_group: { direct_members: [99999], direct_subgroups: [] } }),
+      'BAD_REQUEST',
+      'Invalid user ID: 99999',
+    );
+    assertError(
+      await sub(member, { ...s, can_send_message_group: { direct_members: [], direct_subgroups: [99999, 99998] } }),
+      'BAD_REQUEST',
+      'Invalid user group ID: 99999',
+    );
+    assertError(
+      await sub(member, { ...s, can_send_message_group: { direct_members: [] } }),
+      'BAD_REQUEST',
+      'direct_subgroups key is missing from can_send_message_group',
+    );
     assertError(await sub(member, { ...s, can_send_message_group: 'admins' }), 'INVALID_JSON', 'Argument "can_send_message_group" is not valid JSON.');
     // Granting message deletion needs the organization's delete-policy permission (moderators).
     assertError(await sub(member, { ...s, can_delete_any_message_group: groups['role:members'] }), 'BAD_REQUEST', 'Insufficient permission');
@@ -258,7 +289,9 @@ describe('private channels and subscribing others', () => {
     expect(res.subscribed).toEqual({ [String(other.id)]: ['inner-circle'], [String(third.id)]: ['inner-circle'] });
     const again = assertSuccess(await sub(member, { subscriptions: [{ name: 'inner-circle' }], principals: [third.email.toUpperCase()] }));
     expect(again.already_subscribed).toEqual({ [String(third.id)]: ['inner-circle'] });
-    expect(assertSuccess(await client(ts, member).get(`/streams/${secret}/members`)).subscribers).toEqual([member.id, other.id, third.id].sort((a, b) => a - b));
+    expect(assertSuccess(await client(ts, member).get(`/streams/${secret}/members`)).subscribers).toEqual(
+      [member.id, other.id, third.id].sort((a, b) => a - b),
+    );
   });
 
   test('principals must be active users of the organization', async () => {

@@ -24,7 +24,9 @@ afterAll(() => ts.close(), 60_000);
 describe('PATCH /users/me/subscriptions', () => {
   test('adds and removes in one request, answering both results', async () => {
     await verifyAction(ts, alice, async () => {
-      const res = assertSuccess(await update(alice, { add: [{ name: 'kitchen' }, { name: 'attic' }, { name: 'cellar', color: '#a1b2c3' }], delete: ['garden', 'attic'] }));
+      const res = assertSuccess(
+        await update(alice, { add: [{ name: 'kitchen' }, { name: 'attic' }, { name: 'cellar', color: '#a1b2c3' }], delete: ['garden', 'attic'] }),
+      );
       expect(res).toEqual({
         result: 'success',
         msg: '',
@@ -56,7 +58,9 @@ describe('PATCH /users/me/subscriptions', () => {
 
   test('PATCH /users/me/subscriptions/{stream_id} changes one property, as Zulip routes it', async () => {
     const id = assertSuccess(await client(ts, alice).get('/get_stream_id', { stream: 'kitchen' })).stream_id;
-    await verifyAction(ts, alice, async () => assertSuccess(await client(ts, alice).patch(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'true' })));
+    await verifyAction(ts, alice, async () =>
+      assertSuccess(await client(ts, alice).patch(`/users/me/subscriptions/${id}`, { property: 'pin_to_top', value: 'true' })),
+    );
     const sub = (assertSuccess(await client(ts, alice).get('/users/me/subscriptions')).subscriptions as { stream_id: number; pin_to_top: boolean }[]).find(
       (s) => s.stream_id === id,
     );
@@ -64,10 +68,16 @@ describe('PATCH /users/me/subscriptions', () => {
   });
 
   test('GraphQL updateSubscriptions does the same', async () => {
-    const mutation = 'mutation($add: [NewChannelInput!]!, $remove: [String!]!) { updateSubscriptions(add: $add, remove: $remove) { subscribed { userId channelNames } alreadySubscribed { userId channelNames } removed notRemoved } }';
+    const mutation =
+      'mutation($add: [NewChannelInput!]!, $remove: [String!]!) { updateSubscriptions(add: $add, remove: $remove) { subscribed { userId channelNames } alreadySubscribed { userId channelNames } removed notRemoved } }';
     const res = await graphql(ts, alice, mutation, { add: [{ name: 'garden' }], remove: ['kitchen'] });
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateSubscriptions).toEqual({ subscribed: [{ userId: alice.id, channelNames: ["garden"] }], alreadySubscribed: [], removed: ['kitchen'], notRemoved: [] });
+    expect(res.data!.updateSubscriptions).toEqual({
+      subscribed: [{ userId: alice.id, channelNames: ['garden'] }],
+      alreadySubscribed: [],
+      removed: ['kitchen'],
+      notRemoved: [],
+    });
     expect(graphqlError(await graphql(ts, alice, mutation, { add: [], remove: [] }))).toEqual({
       message: 'Nothing to do. Specify at least one of "add" or "delete".',
       code: 'BAD_REQUEST',

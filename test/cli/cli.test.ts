@@ -49,7 +49,11 @@ async function workspace() {
 }
 
 const asTestServer = (server: RunningServer) => ({ url: server.url }) as TestServer;
-const line = (output: string, label: string) => output.split('\n').find((l) => l.startsWith(`${label}: `))?.slice(label.length + 2);
+const line = (output: string, label: string) =>
+  output
+    .split('\n')
+    .find((l) => l.startsWith(`${label}: `))
+    ?.slice(label.length + 2);
 
 describe('arguments', () => {
   let ws: Awaited<ReturnType<typeof workspace>>;

@@ -87,7 +87,10 @@ test('list-users, create-user and reset-password run in the running server', asy
   expect(created).toMatchObject({ code: 0, stderr: '' });
   const listed = await cli(source, ['list-users']);
   expect(listed.code).toBe(0);
-  const rows = listed.stdout.trim().split('\n').map((row) => row.split('\t'));
+  const rows = listed.stdout
+    .trim()
+    .split('\n')
+    .map((row) => row.split('\t'));
   expect(rows[0]).toEqual(['id', 'role', 'active', 'email', 'name']);
   expect(rows).toContainEqual([String(owner.userId), 'owner', 'yes', owner.email, expect.any(String)]);
   expect(rows).toContainEqual([expect.stringMatching(/^\d+$/), 'member', 'yes', 'kim@example.com', 'Kim Lee']);
@@ -117,7 +120,8 @@ test('backup while the server runs, restore into an empty DATA_DIR: every messag
   const anaKey = /^API key: (\S+)$/m.exec(made.stdout)![1];
   const ana = (await ownerClient.get('/users/ana@example.com')).body.user.user_id as number;
   const ids: number[] = [];
-  for (let i = 0; i < 5; i++) ids.push(assertSuccess(await ownerClient.post('/messages', { type: 'direct', to: JSON.stringify([ana]), content: `backup message ${i}` })).id);
+  for (let i = 0; i < 5; i++)
+    ids.push(assertSuccess(await ownerClient.post('/messages', { type: 'direct', to: JSON.stringify([ana]), content: `backup message ${i}` })).id);
   fs.mkdirSync(path.join(source.dataDir, 'uploads', '2'), { recursive: true });
   fs.writeFileSync(path.join(source.dataDir, 'uploads', '2', 'notes.txt'), 'uploaded bytes');
 

@@ -47,7 +47,16 @@ describe('defaults', () => {
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
       uploadQuotaMib: null,
-      graphqlLimits: { maxDepth: 15, maxCost: 100_000, maxRows: 25_000, maxAliases: 30, maxRootFields: 30, maxMutations: 5, maxTokens: 5000, maxReplyBytes: 67108864 },
+      graphqlLimits: {
+        maxDepth: 15,
+        maxCost: 100_000,
+        maxRows: 25_000,
+        maxAliases: 30,
+        maxRootFields: 30,
+        maxMutations: 5,
+        maxTokens: 5000,
+        maxReplyBytes: 67108864,
+      },
       socketLimits: { maxPayloadBytes: 131072, initTimeoutMs: 3000, maxUnauthenticated: 100, maxPerUser: 20, maxSubscriptions: 50 },
       maxQueuesPerUser: 50,
       metricsToken: null,
@@ -115,7 +124,10 @@ describe('accepted values', () => {
     expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '200' }).maxRequestBodyBytes).toBe(201 * 1024 * 1024);
     expect(loadConfig({ PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '10' }).maxRequestBodyBytes).toBe(25 * 1024 * 1024);
     expect(config.rateLimiting).toBe(false);
-    expect(config.rateLimitRules.api_by_user).toEqual([{ seconds: 60, requests: 300 }, { seconds: 86400, requests: 5000 }]);
+    expect(config.rateLimitRules.api_by_user).toEqual([
+      { seconds: 60, requests: 300 },
+      { seconds: 86400, requests: 5000 },
+    ]);
     expect(config.rateLimitRules.authenticate_by_ip).toEqual([{ seconds: 3600, requests: 20 }]);
     expect(config.rateLimitRules.api_by_ip).toEqual([{ seconds: 60, requests: 100 }]);
     expect(loadConfig({ PARLEY_RATE_LIMITING: 'TRUE' }).rateLimiting).toBe(true);
@@ -154,25 +166,44 @@ describe('bad values are refused with a message naming the variable', () => {
     [{ PARLEY_RATE_LIMIT_API_BY_USER: '200' }, 'PARLEY_RATE_LIMIT_API_BY_USER must be seconds:requests pairs separated by commas (e.g. 60:200), got "200"'],
     [{ PARLEY_RATE_LIMIT_API_BY_IP: '60:0' }, 'PARLEY_RATE_LIMIT_API_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "60:0"'],
     [{ PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS: '3601' }, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS must be between 0 and 3600, got 3601'],
-    [{ PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com' }, 'PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_BOUNCER_ORG_ID and PARLEY_PUSH_BOUNCER_ORG_KEY must be set together'],
-    [{ PARLEY_PUSH_BOUNCER_URL: 'ftp://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: 'x', PARLEY_PUSH_BOUNCER_ORG_KEY: 'y' }, 'PARLEY_PUSH_BOUNCER_URL must start with http:// or https://'],
+    [
+      { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com' },
+      'PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_BOUNCER_ORG_ID and PARLEY_PUSH_BOUNCER_ORG_KEY must be set together',
+    ],
+    [
+      { PARLEY_PUSH_BOUNCER_URL: 'ftp://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: 'x', PARLEY_PUSH_BOUNCER_ORG_KEY: 'y' },
+      'PARLEY_PUSH_BOUNCER_URL must start with http:// or https://',
+    ],
     [
       { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: 'server-1', PARLEY_PUSH_BOUNCER_ORG_KEY: 'k'.repeat(32) },
       'PARLEY_PUSH_BOUNCER_ORG_ID must be a UUID, got "server-1"',
     ],
     [
-      { PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com', PARLEY_PUSH_BOUNCER_ORG_ID: '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe', PARLEY_PUSH_BOUNCER_ORG_KEY: 'short' },
+      {
+        PARLEY_PUSH_BOUNCER_URL: 'https://push.example.com',
+        PARLEY_PUSH_BOUNCER_ORG_ID: '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe',
+        PARLEY_PUSH_BOUNCER_ORG_KEY: 'short',
+      },
       'PARLEY_PUSH_BOUNCER_ORG_KEY must be at least 16 printable characters',
     ],
     [{ PARLEY_SCHEDULER_POLL_MS: '5' }, 'PARLEY_SCHEDULER_POLL_MS must be between 10 and 3600000, got 5'],
     [{ PARLEY_SCHEDULER_POLL_MS: 'often' }, 'PARLEY_SCHEDULER_POLL_MS must be a whole number, got "often"'],
     [{ PARLEY_LDAP_URL: 'http://ldap.example' }, 'PARLEY_LDAP_URL must start with ldap:// or ldaps://, got "http://ldap.example"'],
     [{ PARLEY_LDAP_URL: 'ldap://ldap.example' }, 'PARLEY_LDAP_SEARCH_BASE must be set when PARLEY_LDAP_URL is'],
-    [{ PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_FILTER: '(uid=*)' }, 'PARLEY_LDAP_FILTER must be an LDAP filter containing %(user)s, got "(uid=*)"'],
-    [{ PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_ATTR_MAP: 'phone=tel' }, 'PARLEY_LDAP_ATTR_MAP must be field=attribute pairs (full_name, email) separated by commas, got "phone=tel"'],
+    [
+      { PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_FILTER: '(uid=*)' },
+      'PARLEY_LDAP_FILTER must be an LDAP filter containing %(user)s, got "(uid=*)"',
+    ],
+    [
+      { PARLEY_LDAP_URL: 'ldap://ldap.example', PARLEY_LDAP_SEARCH_BASE: 'dc=x', PARLEY_LDAP_ATTR_MAP: 'phone=tel' },
+      'PARLEY_LDAP_ATTR_MAP must be field=attribute pairs (full_name, email) separated by commas, got "phone=tel"',
+    ],
     [{ PARLEY_OIDC_ISSUER: 'https://id.example' }, 'PARLEY_OIDC_CLIENT_ID must be set when PARLEY_OIDC_ISSUER is'],
     [{ PARLEY_OIDC_ISSUER: 'https://id.example', PARLEY_OIDC_CLIENT_ID: 'c' }, 'PARLEY_OIDC_CLIENT_SECRET must be set when PARLEY_OIDC_ISSUER is'],
-    [{ PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' }, 'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"'],
+    [
+      { PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP: 'x' },
+      'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"',
+    ],
     [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -184,7 +215,10 @@ describe('LOG_LEVEL and PARLEY_CORS_ORIGINS', () => {
   test('are read and checked', () => {
     expect(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"');
-    expect(loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
     expect(loadConfig({ PARLEY_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
     expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'https://a.example/path' })).toThrow(ConfigError);
     expect(() => loadConfig({ PARLEY_CORS_ORIGINS: 'a.example' })).toThrow('PARLEY_CORS_ORIGINS must list origins');

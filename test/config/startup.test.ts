@@ -39,7 +39,6 @@ function readZuliprc(file: string): Record<string, string> {
   return Object.fromEntries(lines.slice(1).map((line) => line.split(/=(.*)/s).slice(0, 2)));
 }
 
-
 describe('first start', () => {
   test('creates the owner and writes a zuliprc whose key works', async () => {
     const store = await storage();

@@ -31,7 +31,10 @@ test('items submitted in one turn share a write, and later ones wait for it to e
   release.shift()!();
   expect(await Promise.all(first)).toEqual(['done 1', 'done 2', 'done 3']);
   await turn();
-  expect(writes).toEqual([[1, 2, 3], [4, 5]]);
+  expect(writes).toEqual([
+    [1, 2, 3],
+    [4, 5],
+  ]);
   release.shift()!();
   expect(await Promise.all(second)).toEqual(['done 4', 'done 5']);
   expect(batcher.stats).toEqual({ writes: 2, items: 5 });

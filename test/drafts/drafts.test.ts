@@ -106,11 +106,7 @@ describe('POST /drafts', () => {
       'BAD_REQUEST',
       'Message must not contain null bytes',
     );
-    assertError(
-      await client(ts, alice).post('/drafts', { drafts: [channelDraft({ topic: 'a\u0000b' })] }),
-      'BAD_REQUEST',
-      'Topic must not contain null bytes',
-    );
+    assertError(await client(ts, alice).post('/drafts', { drafts: [channelDraft({ topic: 'a\u0000b' })] }), 'BAD_REQUEST', 'Topic must not contain null bytes');
   });
 
   test('shape errors name the draft and field', async () => {
@@ -175,9 +171,7 @@ describe('POST /drafts', () => {
 
   test('long content and topics are truncated as messages are', async () => {
     const me = await makeUser(ts, 400);
-    assertSuccess(
-      await client(ts, me).post('/drafts', { drafts: [channelDraft({ topic: 't'.repeat(70), content: `\n\n${'c'.repeat(10005)}  \n` })] }),
-    );
+    assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft({ topic: 't'.repeat(70), content: `\n\n${'c'.repeat(10005)}  \n` })] }));
     const [draft] = assertSuccess(await client(ts, me).get('/drafts')).drafts;
     expect(draft.topic).toBe(`${'t'.repeat(57)}...`);
     expect(draft.content).toHaveLength(10000);
@@ -207,9 +201,7 @@ describe('GET /drafts', () => {
   test('lists drafts oldest edit first, and only the user own', async () => {
     const me = await makeUser(ts, 400);
     const other = await makeUser(ts, 400);
-    const { ids } = assertSuccess(
-      await client(ts, me).post('/drafts', { drafts: [channelDraft({ timestamp: 300 }), channelDraft({ timestamp: 100 })] }),
-    );
+    const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft({ timestamp: 300 }), channelDraft({ timestamp: 100 })] }));
     assertSuccess(await client(ts, other).post('/drafts', { drafts: [channelDraft({ timestamp: 200 })] }));
     const body = assertSuccess(await client(ts, me).get('/drafts'));
     expect(body.count).toBe(2);
@@ -312,9 +304,7 @@ describe('drafts synchronization setting', () => {
 describe('register slice', () => {
   test('fetches newest first and applies events idempotently', async () => {
     const me = await makeUser(ts, 400);
-    const { ids } = assertSuccess(
-      await client(ts, me).post('/drafts', { drafts: [channelDraft({ timestamp: 5 }), channelDraft({ timestamp: 9 })] }),
-    );
+    const { ids } = assertSuccess(await client(ts, me).post('/drafts', { drafts: [channelDraft({ timestamp: 5 }), channelDraft({ timestamp: 9 })] }));
     const user = (await User.query(ts.server.deps.knex).findById(me.id))!;
     const state = await draftsSlice.fetch(ts.server.deps, user, registerOptions);
     expect((state.drafts as any[]).map((d) => d.id)).toEqual([ids[1], ids[0]]);

@@ -26,17 +26,31 @@ const watch = (action: () => Promise<unknown>) => verifyPersonalAction(ts, alice
 test('creating drafts of every kind', async () => {
   const events = await watch(() =>
     client(ts, alice).post('/drafts', {
-      drafts: [draft(), { type: 'private', to: [bob.id], topic: '', content: 'Hi Bob', timestamp: 1595479020 }, { type: '', to: [], topic: '', content: 'Nowhere' }],
+      drafts: [
+        draft(),
+        { type: 'private', to: [bob.id], topic: '', content: 'Hi Bob', timestamp: 1595479020 },
+        { type: '', to: [], topic: '', content: 'Nowhere' },
+      ],
     }),
   );
-  expect(events).toEqual([{ type: 'drafts', op: 'add', drafts: [expect.objectContaining({ type: 'stream' }), expect.objectContaining({ type: 'private' }), expect.objectContaining({ type: '' })] }]);
+  expect(events).toEqual([
+    {
+      type: 'drafts',
+      op: 'add',
+      drafts: [expect.objectContaining({ type: 'stream' }), expect.objectContaining({ type: 'private' }), expect.objectContaining({ type: '' })],
+    },
+  ]);
 });
 
 test('editing a draft: content, topic and addressee', async () => {
   const [id] = assertSuccess(await client(ts, alice).post('/drafts', { drafts: [draft()] })).ids;
   await watch(() => client(ts, alice).patch(`/drafts/${id}`, { draft: draft({ content: 'Edited', topic: 'later' }) }));
-  const events = await watch(() => client(ts, alice).patch(`/drafts/${id}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'Now private', timestamp: 1595479100 } }));
-  expect(events).toEqual([{ type: 'drafts', op: 'update', draft: { id, type: 'private', to: [bob.id], topic: '', content: 'Now private', timestamp: 1595479100 } }]);
+  const events = await watch(() =>
+    client(ts, alice).patch(`/drafts/${id}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'Now private', timestamp: 1595479100 } }),
+  );
+  expect(events).toEqual([
+    { type: 'drafts', op: 'update', draft: { id, type: 'private', to: [bob.id], topic: '', content: 'Now private', timestamp: 1595479100 } },
+  ]);
 });
 
 test('deleting a draft', async () => {

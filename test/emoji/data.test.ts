@@ -107,8 +107,7 @@ describe('emoji names', () => {
 });
 
 describe('checkEmojiRequest', () => {
-  const realm = (id: number) =>
-    ({ 1: { id: 1, name: 'green_tick', deactivated: false }, 2: { id: 2, name: 'old', deactivated: true } })[id];
+  const realm = (id: number) => ({ 1: { id: 1, name: 'green_tick', deactivated: false }, 2: { id: 2, name: 'old', deactivated: true } })[id];
 
   test.each([
     ['thumbs_up', '1f44d', 'unicode_emoji', 'ok'],

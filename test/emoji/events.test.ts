@@ -26,7 +26,11 @@ afterAll(async () => {
 async function upload(who: TestUser, name: string, data: Buffer, filename: string): Promise<ApiResponse> {
   const form = new FormData();
   form.append('f1', new Blob([new Uint8Array(data)]), filename);
-  const res = await fetch(`${ts.url}/api/v1/realm/emoji/${encodeURIComponent(name)}`, { method: 'POST', headers: { authorization: basicAuth(who) }, body: form });
+  const res = await fetch(`${ts.url}/api/v1/realm/emoji/${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { authorization: basicAuth(who) },
+    body: form,
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 

@@ -97,8 +97,11 @@ describe('uploading custom emoji', () => {
   });
 
   test('names are checked', async () => {
-    assertError(await upload(member, 'Parrot', [{ data: PNG, filename: 'p.png' }]), 'BAD_REQUEST',
-      'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+    assertError(
+      await upload(member, 'Parrot', [{ data: PNG, filename: 'p.png' }]),
+      'BAD_REQUEST',
+      'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.',
+    );
     assertError(await upload(member, 'parrot_', [{ data: PNG, filename: 'p.png' }]), 'BAD_REQUEST', 'Emoji names must end with either a letter or digit.');
   });
 
@@ -111,7 +114,10 @@ describe('uploading custom emoji', () => {
   test('exactly one image file', async () => {
     assertError(await upload(member, 'none', []), 'BAD_REQUEST', 'You must upload exactly one file.');
     assertError(
-      await upload(member, 'two', [{ data: PNG, filename: 'a.png' }, { data: GIF, filename: 'b.gif' }]),
+      await upload(member, 'two', [
+        { data: PNG, filename: 'a.png' },
+        { data: GIF, filename: 'b.gif' },
+      ]),
       'BAD_REQUEST',
       'You must upload exactly one file.',
     );

@@ -28,7 +28,11 @@ afterAll(async () => {
 async function upload(who: TestUser, name: string): Promise<ApiResponse> {
   const form = new FormData();
   form.append('f1', new Blob([new Uint8Array(PNG)]), 'e.png');
-  const res = await fetch(`${ts.url}/api/v1/realm/emoji/${encodeURIComponent(name)}`, { method: 'POST', headers: { authorization: basicAuth(who) }, body: form });
+  const res = await fetch(`${ts.url}/api/v1/realm/emoji/${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { authorization: basicAuth(who) },
+    body: form,
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
@@ -72,7 +76,9 @@ describe('DELETE /realm/emoji/{emoji_name}', () => {
       code: 'BAD_REQUEST',
       message: 'Must be an organization administrator or emoji author',
     });
-    expect((await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }')).data).toEqual({ deactivateCustomEmoji: { id: 'graphed' } });
+    expect((await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }')).data).toEqual({
+      deactivateCustomEmoji: { id: 'graphed' },
+    });
     expect(graphqlError(await graphql(ts, author, 'mutation { deactivateCustomEmoji(name: "graphed") { id } }'))).toEqual({
       code: 'BAD_REQUEST',
       message: "Emoji 'graphed' does not exist",

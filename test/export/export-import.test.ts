@@ -17,7 +17,12 @@ const OWNER_PASSWORD = 'owner-password-123';
 async function workspace() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-export-'));
   const pg = process.env.TEST_DATABASE_URL ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL) : null;
-  const env: Record<string, string> = { DATA_DIR: dataDir, PARLEY_OWNER_PASSWORD: OWNER_PASSWORD, PARLEY_RATE_LIMITING: 'false', ...(pg ? { DATABASE_URL: pg.url } : {}) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PARLEY_OWNER_PASSWORD: OWNER_PASSWORD,
+    PARLEY_RATE_LIMITING: 'false',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  };
   return {
     dataDir,
     async cli(args: string[]) {
@@ -49,14 +54,31 @@ const api = (server: RunningServer, who: Who) => client(as(server), { ...who, id
 /** What a user sees of the organization, with users named by email (ids may differ after an import). */
 async function view(server: RunningServer, who: Who) {
   const c = api(server, who);
-  const users = assertSuccess(await c.get('/users')).members as { user_id: number; email: string; delivery_email?: string; full_name: string; role: number; is_active: boolean }[];
+  const users = assertSuccess(await c.get('/users')).members as {
+    user_id: number;
+    email: string;
+    delivery_email?: string;
+    full_name: string;
+    role: number;
+    is_active: boolean;
+  }[];
   const emailOf = new Map(users.map((u) => [u.user_id, u.delivery_email ?? u.email]));
   const subs = assertSuccess(await c.get('/users/me/subscriptions', { include_subscribers: true })).subscriptions as Record<string, any>[];
   const messages = assertSuccess(await c.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0 })).messages as Record<string, any>[];
   return {
-    users: users.map((u) => ({ email: emailOf.get(u.user_id), full_name: u.full_name, role: u.role, is_active: u.is_active })).sort((a, b) => a.email!.localeCompare(b.email!)),
+    users: users
+      .map((u) => ({ email: emailOf.get(u.user_id), full_name: u.full_name, role: u.role, is_active: u.is_active }))
+      .sort((a, b) => a.email!.localeCompare(b.email!)),
     subscriptions: subs
-      .map((s) => ({ name: s.name, invite_only: s.invite_only, color: s.color, is_muted: s.is_muted, pin_to_top: s.pin_to_top, description: s.description, subscribers: s.subscribers.map((id: number) => emailOf.get(id)).sort() }))
+      .map((s) => ({
+        name: s.name,
+        invite_only: s.invite_only,
+        color: s.color,
+        is_muted: s.is_muted,
+        pin_to_top: s.pin_to_top,
+        description: s.description,
+        subscribers: s.subscribers.map((id: number) => emailOf.get(id)).sort(),
+      }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     messages: messages.map((m) => ({
       sender: emailOf.get(m.sender_id),
@@ -93,9 +115,16 @@ describe('round trip: export, import into an empty database', () => {
     assertSuccess(await o.post('/users', { email: 'alice@example.com', password: 'alice-password-1', full_name: 'Alice Liddell' }));
     const aliceWho = { email: 'alice@example.com', apiKey: (await fetchApiKey(server, 'alice@example.com', 'alice-password-1'))! };
     assertSuccess(await o.post('/users', { email: 'bob@example.com', password: 'bob-password-12', full_name: 'Bob' }));
-    assertSuccess(await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'general', description: 'Everything' }]), principals: JSON.stringify(['alice@example.com', owner.email]) }));
+    assertSuccess(
+      await o.post('/users/me/subscriptions', {
+        subscriptions: JSON.stringify([{ name: 'general', description: 'Everything' }]),
+        principals: JSON.stringify(['alice@example.com', owner.email]),
+      }),
+    );
     assertSuccess(await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'secret' }]), invite_only: true }));
-    const first = assertSuccess(await api(server, aliceWho).post('/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Hi **everyone**' })).id;
+    const first = assertSuccess(
+      await api(server, aliceWho).post('/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Hi **everyone**' }),
+    ).id;
     assertSuccess(await o.post('/messages', { type: 'stream', to: 'secret', topic: 'notes', content: 'Only for me' }));
     assertSuccess(await o.post('/messages', { type: 'direct', to: JSON.stringify(['alice@example.com']), content: 'Psst, Alice' }));
     assertSuccess(await o.post('/messages', { type: 'direct', to: JSON.stringify(['alice@example.com', 'bob@example.com']), content: 'All three' }));
@@ -154,15 +183,68 @@ describe('import of an export written by hand in Zulip’s format', () => {
         { email: 'othello@zulip.example', full_name: 'Othello, the Moor of Venice', role: 400, is_active: true },
       ]);
       expect(seen.subscriptions).toEqual([
-        { name: 'Denmark', invite_only: false, color: '#fae589', is_muted: false, pin_to_top: true, description: 'A city in Denmark', subscribers: ['hamlet@zulip.example', 'iago@zulip.example', 'othello@zulip.example'] },
+        {
+          name: 'Denmark',
+          invite_only: false,
+          color: '#fae589',
+          is_muted: false,
+          pin_to_top: true,
+          description: 'A city in Denmark',
+          subscribers: ['hamlet@zulip.example', 'iago@zulip.example', 'othello@zulip.example'],
+        },
         { name: 'Verona', invite_only: true, color: '#e79ab5', is_muted: false, pin_to_top: false, description: '', subscribers: ['hamlet@zulip.example'] },
       ]);
       expect(seen.messages).toEqual([
-        { sender: 'hamlet@zulip.example', type: 'stream', to: 'Denmark', topic: 'greetings', content: '<p>Hello <strong>Denmark</strong></p>', timestamp: 1700001000, flags: ['read'], reactions: [{ emoji_name: 'thumbs_up', emoji_code: '1f44d', user: 'othello@zulip.example' }] },
-        { sender: 'othello@zulip.example', type: 'stream', to: 'Denmark', topic: 'greetings', content: '<p>Well met</p>', timestamp: 1700001060, flags: [], reactions: [] },
-        { sender: 'hamlet@zulip.example', type: 'private', to: ['hamlet@zulip.example', 'othello@zulip.example'], topic: '', content: '<p>A word, Othello</p>', timestamp: 1700001120, flags: ['read'], reactions: [] },
-        { sender: 'iago@zulip.example', type: 'private', to: ['hamlet@zulip.example', 'iago@zulip.example', 'othello@zulip.example'], topic: '', content: '<p>All three of us</p>', timestamp: 1700001180, flags: [], reactions: [] },
-        { sender: 'hamlet@zulip.example', type: 'stream', to: 'Verona', topic: 'plans', content: '<p>Private plans</p>', timestamp: 1700001240, flags: ['read'], reactions: [] },
+        {
+          sender: 'hamlet@zulip.example',
+          type: 'stream',
+          to: 'Denmark',
+          topic: 'greetings',
+          content: '<p>Hello <strong>Denmark</strong></p>',
+          timestamp: 1700001000,
+          flags: ['read'],
+          reactions: [{ emoji_name: 'thumbs_up', emoji_code: '1f44d', user: 'othello@zulip.example' }],
+        },
+        {
+          sender: 'othello@zulip.example',
+          type: 'stream',
+          to: 'Denmark',
+          topic: 'greetings',
+          content: '<p>Well met</p>',
+          timestamp: 1700001060,
+          flags: [],
+          reactions: [],
+        },
+        {
+          sender: 'hamlet@zulip.example',
+          type: 'private',
+          to: ['hamlet@zulip.example', 'othello@zulip.example'],
+          topic: '',
+          content: '<p>A word, Othello</p>',
+          timestamp: 1700001120,
+          flags: ['read'],
+          reactions: [],
+        },
+        {
+          sender: 'iago@zulip.example',
+          type: 'private',
+          to: ['hamlet@zulip.example', 'iago@zulip.example', 'othello@zulip.example'],
+          topic: '',
+          content: '<p>All three of us</p>',
+          timestamp: 1700001180,
+          flags: [],
+          reactions: [],
+        },
+        {
+          sender: 'hamlet@zulip.example',
+          type: 'stream',
+          to: 'Verona',
+          topic: 'plans',
+          content: '<p>Private plans</p>',
+          timestamp: 1700001240,
+          flags: ['read'],
+          reactions: [],
+        },
       ]);
       // Othello's copy: starred and read; the private channel is not his.
       const othello = await view(server, { email: 'othello@zulip.example', apiKey: 'OthelloOthelloOthelloOthello1234' });
@@ -173,7 +255,14 @@ describe('import of an export written by hand in Zulip’s format', () => {
       expect(await fetchApiKey(server, 'othello@zulip.example', 'notcarriedover')).toBeNull();
       // Replies land in the imported conversations.
       assertSuccess(await api(server, hamlet).post('/messages', { type: 'direct', to: JSON.stringify(['othello@zulip.example']), content: 'Again' }));
-      const dm = assertSuccess(await api(server, hamlet).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: 'dm', operand: 'othello@zulip.example' }]) })).messages;
+      const dm = assertSuccess(
+        await api(server, hamlet).get('/messages', {
+          anchor: 'newest',
+          num_before: 10,
+          num_after: 0,
+          narrow: JSON.stringify([{ operator: 'dm', operand: 'othello@zulip.example' }]),
+        }),
+      ).messages;
       expect(dm.map((m: { content: string }) => m.content)).toEqual(['<p>A word, Othello</p>', '<p>Again</p>']);
     } finally {
       await server.close();

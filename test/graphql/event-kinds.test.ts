@@ -14,9 +14,15 @@ const schema = buildGraphQLSchema();
 
 test('every listed kind has its GraphQL type implementing Event, and an EventKind value', () => {
   const iface = schema.getType('Event') as GraphQLInterfaceType;
-  const implementations = schema.getImplementations(iface).objects.map((t) => t.name).sort();
+  const implementations = schema
+    .getImplementations(iface)
+    .objects.map((t) => t.name)
+    .sort();
   expect(implementations).toEqual(eventKinds.map(typeNameOf).sort());
-  const values = (schema.getType('EventKind') as GraphQLEnumType).getValues().map((v) => v.value).sort();
+  const values = (schema.getType('EventKind') as GraphQLEnumType)
+    .getValues()
+    .map((v) => v.value)
+    .sort();
   expect(values).toEqual([...eventKinds].sort());
 });
 

@@ -78,9 +78,7 @@ describe('cost', () => {
 
   test('aliases, root fields and mutations are counted', () => {
     expect(check('{ a: node { id } b: node { id } node { id } }')()).toMatchObject({ aliases: 2, rootFields: 3 });
-    expect(check('mutation { a: poke b: poke c: poke }', { maxMutations: 2 })).toThrow(
-      'Too many mutations in one operation: 3 exceeds the maximum of 2',
-    );
+    expect(check('mutation { a: poke b: poke c: poke }', { maxMutations: 2 })).toThrow('Too many mutations in one operation: 3 exceeds the maximum of 2');
     const many = Array.from({ length: 31 }, (_, i) => `n${i}: node { id }`).join(' ');
     expect(check(`{ ${many} }`)).toThrow('Too many root fields in one operation: 31 exceeds the maximum of 30');
     expect(check(`{ node { ${Array.from({ length: 31 }, (_, i) => `i${i}: id`).join(' ')} } }`)).toThrow(

@@ -81,7 +81,9 @@ describe('serverSettings and initialState', () => {
   });
 
   test('initialState equals POST /register without the queue', async () => {
-    const rest = assertSuccess(await client(ts, alice).post('/register', { fetch_event_types: ['realm_user', 'subscription'], apply_markdown: true, client_gravatar: false }));
+    const rest = assertSuccess(
+      await client(ts, alice).post('/register', { fetch_event_types: ['realm_user', 'subscription'], apply_markdown: true, client_gravatar: false }),
+    );
     const res = await graphql(ts, alice, '{ initialState(fetchEventTypes: ["realm_user", "subscription"]) }');
     const state = res.data!.initialState;
     expect(state.queue_id).toBeUndefined();
@@ -123,7 +125,12 @@ describe('object links', () => {
     const senders = [alice, bob, ts.owner, await makeUser(ts, 400)];
     assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'ops-room' }], principals: [senders[3].id] }));
     for (const who of senders) await send(who, 'links', `from ${who.fullName}`);
-    const count = async () => countStatements(ts, () => graphql(ts, alice, pageQuery, { s: 'ops-room' }), (sql) => /from "(users|streams)"/i.test(sql));
+    const count = async () =>
+      countStatements(
+        ts,
+        () => graphql(ts, alice, pageQuery, { s: 'ops-room' }),
+        (sql) => /from "(users|streams)"/i.test(sql),
+      );
     const few = await count();
     for (let i = 0; i < 12; i++) await send(senders[i % senders.length], 'links', `more ${i}`);
     for (let i = 0; i < 4; i++) {
@@ -144,9 +151,14 @@ describe('object links', () => {
   });
 
   test('group members are accounts', async () => {
-    const created = await graphql(ts, ts.owner, `mutation($m: [Int!]!) { createUserGroup(input: { name: "linked", description: "", members: $m }) { id memberIds members { id email } } }`, {
-      m: [alice.id, bob.id],
-    });
+    const created = await graphql(
+      ts,
+      ts.owner,
+      `mutation($m: [Int!]!) { createUserGroup(input: { name: "linked", description: "", members: $m }) { id memberIds members { id email } } }`,
+      {
+        m: [alice.id, bob.id],
+      },
+    );
     expect(created.errors).toBeUndefined();
     const group = created.data!.createUserGroup;
     expect(group.memberIds.sort()).toEqual([alice.id, bob.id].sort());

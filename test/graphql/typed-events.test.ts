@@ -70,13 +70,17 @@ const actions: Partial<Record<EventKind, () => Promise<unknown>>> = {
   realm_user_settings_defaults: () => client(ts, owner).patch('/realm/user_settings_defaults', { left_side_userlist: true }),
   drafts: () => client(ts, owner).post('/drafts', { drafts: [{ type: 'stream', to: [channelId], topic: 't', content: 'draft', timestamp: 1700000000 }] }),
   saved_snippets: () => client(ts, owner).post('/saved_snippets', { title: 'greeting', content: 'hello' }),
-  navigation_view: () => client(ts, owner).post('/navigation_views', { fragment: `narrow/channel/${++ruleCounter}`, is_pinned: true, name: `view ${ruleCounter}` }),
+  navigation_view: () =>
+    client(ts, owner).post('/navigation_views', { fragment: `narrow/channel/${++ruleCounter}`, is_pinned: true, name: `view ${ruleCounter}` }),
   channel_folder: () => client(ts, owner).post('/channel_folders/create', { name: `folder ${++ruleCounter}`, description: 'grouped' }),
   custom_profile_fields: () => client(ts, owner).post('/realm/profile_fields', { name: `field ${++ruleCounter}`, field_type: 1 }),
-  realm_linkifiers: () =>
-    client(ts, owner).post('/realm/filters', { pattern: `#(?P<id>[0-9]+)x${++ruleCounter}`, url_template: 'https://example.com/{id}' }),
+  realm_linkifiers: () => client(ts, owner).post('/realm/filters', { pattern: `#(?P<id>[0-9]+)x${++ruleCounter}`, url_template: 'https://example.com/{id}' }),
   realm_playgrounds: () =>
-    client(ts, owner).post('/realm/playgrounds', { name: `play ${++ruleCounter}`, pygments_language: `lang${ruleCounter}`, url_template: 'https://play.example.com/?c={code}' }),
+    client(ts, owner).post('/realm/playgrounds', {
+      name: `play ${++ruleCounter}`,
+      pygments_language: `lang${ruleCounter}`,
+      url_template: 'https://play.example.com/?c={code}',
+    }),
   alert_words: () => client(ts, owner).post('/users/me/alert_words', { alert_words: [`word${++ruleCounter}`] }),
   muted_users: () => client(ts, owner).post(`/users/me/muted_users/${bob.id}`),
   user_status: () => client(ts, owner).post('/users/me/status', { status_text: `busy ${++ruleCounter}` }),

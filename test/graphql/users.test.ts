@@ -36,8 +36,7 @@ function restAsGraphQL(user: Record<string, any>) {
   };
 }
 
-const restUser = async (viewer: TestUser, id: number) =>
-  assertSuccess(await client(ts, viewer).get(`/users/${id}`, { client_gravatar: false })).user;
+const restUser = async (viewer: TestUser, id: number) => assertSuccess(await client(ts, viewer).get(`/users/${id}`, { client_gravatar: false })).user;
 
 describe('queries', () => {
   test('me returns the authenticated account, as REST shows it', async () => {
@@ -71,12 +70,9 @@ describe('queries', () => {
 
 describe('mutations', () => {
   test('createUser creates an account that can log in', async () => {
-    const res = await graphql(
-      ts,
-      creator,
-      'mutation ($input: CreateUserInput!) { createUser(input: $input) { userId email fullName role isActive } }',
-      { input: { email: 'gql-new@example.com', password: 'a-good-password', fullName: 'Graph Person' } },
-    );
+    const res = await graphql(ts, creator, 'mutation ($input: CreateUserInput!) { createUser(input: $input) { userId email fullName role isActive } }', {
+      input: { email: 'gql-new@example.com', password: 'a-good-password', fullName: 'Graph Person' },
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data!.createUser).toMatchObject({ email: 'gql-new@example.com', fullName: 'Graph Person', role: 400, isActive: true });
     const login = assertSuccess(await client(ts, null).post('/fetch_api_key', { username: 'gql-new@example.com', password: 'a-good-password' }));
@@ -108,9 +104,14 @@ describe('mutations', () => {
 
   test('updateUser changes name and role and returns the user', async () => {
     const member = await makeUser(ts);
-    const res = await graphql(ts, ts.owner, 'mutation ($id: Int!) { updateUser(id: $id, input: { fullName: "Graph Renamed", role: 300 }) { fullName role isAdmin } }', {
-      id: member.id,
-    });
+    const res = await graphql(
+      ts,
+      ts.owner,
+      'mutation ($id: Int!) { updateUser(id: $id, input: { fullName: "Graph Renamed", role: 300 }) { fullName role isAdmin } }',
+      {
+        id: member.id,
+      },
+    );
     expect(res.data!.updateUser).toEqual({ fullName: 'Graph Renamed', role: 300, isAdmin: false });
     expect(assertSuccess(await client(ts, member).get('/users/me'))).toMatchObject({ full_name: 'Graph Renamed', role: 300 });
   });
@@ -232,10 +233,15 @@ describe('authentication', () => {
 
   test('credentials are checked even for fetchApiKey', async () => {
     const member = await makeUser(ts);
-    const res = await graphql(ts, { email: member.email, apiKey: 'C'.repeat(32) }, 'mutation ($u: String!, $p: String!) { fetchApiKey(username: $u, password: $p) { userId } }', {
-      u: member.email,
-      p: member.password,
-    });
+    const res = await graphql(
+      ts,
+      { email: member.email, apiKey: 'C'.repeat(32) },
+      'mutation ($u: String!, $p: String!) { fetchApiKey(username: $u, password: $p) { userId } }',
+      {
+        u: member.email,
+        p: member.password,
+      },
+    );
     expect(graphqlError(res).code).toBe('UNAUTHORIZED');
   });
 });

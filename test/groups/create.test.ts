@@ -17,14 +17,7 @@ afterAll(async () => {
   await ts.close();
 });
 
-const SETTINGS = [
-  'can_add_members_group',
-  'can_join_group',
-  'can_leave_group',
-  'can_manage_group',
-  'can_mention_group',
-  'can_remove_members_group',
-];
+const SETTINGS = ['can_add_members_group', 'can_join_group', 'can_leave_group', 'can_manage_group', 'can_mention_group', 'can_remove_members_group'];
 
 describe('POST /user_groups/create', () => {
   test('a member creates a group with Zulip defaults for every setting', async () => {
@@ -91,10 +84,26 @@ describe('POST /user_groups/create', () => {
   });
 
   test('required parameters', async () => {
-    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '' }), 'REQUEST_VARIABLE_MISSING', "Missing 'members' argument");
-    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'description' argument");
-    assertError(await client(ts, cast.alice).post('/user_groups/create', { description: '', members: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'name' argument");
-    assertError(await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '', members: ['x'] }), 'BAD_REQUEST', 'members[0] is not an integer');
+    assertError(
+      await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '' }),
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'members' argument",
+    );
+    assertError(
+      await client(ts, cast.alice).post('/user_groups/create', { name: 'a', members: [] }),
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'description' argument",
+    );
+    assertError(
+      await client(ts, cast.alice).post('/user_groups/create', { description: '', members: [] }),
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'name' argument",
+    );
+    assertError(
+      await client(ts, cast.alice).post('/user_groups/create', { name: 'a', description: '', members: ['x'] }),
+      'BAD_REQUEST',
+      'members[0] is not an integer',
+    );
   });
 
   test('members must be active accounts of the organization', async () => {
@@ -148,7 +157,11 @@ describe('POST /user_groups/create', () => {
       assertError(await post(sys['role:internet']), 'BAD_REQUEST', `'${setting}' setting cannot be set to 'role:internet' group.`);
       assertError(await post(123456), 'BAD_REQUEST', 'Invalid user group');
       assertError(await post({ direct_members: [1111], direct_subgroups: [sys['role:moderators']] }), 'BAD_REQUEST', 'Invalid user ID: 1111');
-      assertError(await post({ direct_members: [cast.bob.id], direct_subgroups: [123456, sys['role:moderators']] }), 'BAD_REQUEST', 'Invalid user group ID: 123456');
+      assertError(
+        await post({ direct_members: [cast.bob.id], direct_subgroups: [123456, sys['role:moderators']] }),
+        'BAD_REQUEST',
+        'Invalid user group ID: 123456',
+      );
       const retired = await createGroup(ts, cast.alice);
       assertSuccess(await client(ts, cast.alice).post(`/user_groups/${retired}/deactivate`));
       assertError(await post(retired), 'BAD_REQUEST', 'User group is deactivated.');

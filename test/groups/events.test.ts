@@ -17,7 +17,6 @@ afterAll(async () => {
   await ts.close();
 }, SERVER_HOOK_TIMEOUT);
 
-
 describe.each([false, true])('with include_deactivated_groups %s', (includeDeactivated) => {
   const options = { capabilities: { include_deactivated_groups: includeDeactivated } };
 
@@ -26,7 +25,9 @@ describe.each([false, true])('with include_deactivated_groups %s', (includeDeact
     verifySharedAction(ts, [cast.admin, cast.alice, cast.guest], action, options, { silent });
 
   test('creating groups: empty, with members and subgroups, with anonymous settings', async () => {
-    const [added] = await watch(() => client(ts, cast.alice).post('/user_groups/create', { name: `empty ${includeDeactivated}`, description: '', members: [] }));
+    const [added] = await watch(() =>
+      client(ts, cast.alice).post('/user_groups/create', { name: `empty ${includeDeactivated}`, description: '', members: [] }),
+    );
     expect(added).toMatchObject({ type: 'user_group', op: 'add', group: { name: `empty ${includeDeactivated}`, members: [], direct_subgroup_ids: [] } });
     const sub = await createGroup(ts, cast.admin, { members: [cast.bob.id] });
     await watch(() =>
@@ -102,7 +103,10 @@ describe.each([false, true])('with include_deactivated_groups %s', (includeDeact
 
   test('deactivating and reactivating a user named in an organization permission', async () => {
     const person = await makeUser(ts, 400);
-    await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_create_groups', { direct_members: [person.id], direct_subgroups: [sys['role:administrators']] });
+    await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_create_groups', {
+      direct_members: [person.id],
+      direct_subgroups: [sys['role:administrators']],
+    });
     try {
       await watch(() => client(ts, cast.owner).delete(`/users/${person.id}`));
       await watch(() => client(ts, cast.owner).post(`/users/${person.id}/reactivate`));

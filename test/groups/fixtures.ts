@@ -15,15 +15,9 @@ export async function startGroupsServer(): Promise<{ ts: TestServer; cast: Group
 let counter = 0;
 
 /** Creates a group through the API as `who`; returns its id. */
-export async function createGroup(
-  ts: TestServer,
-  who: TestUser,
-  params: Record<string, unknown> = {},
-): Promise<number> {
+export async function createGroup(ts: TestServer, who: TestUser, params: Record<string, unknown> = {}): Promise<number> {
   counter += 1;
-  const body = assertSuccess(
-    await client(ts, who).post('/user_groups/create', { name: `group ${counter}`, description: '', members: [], ...params }),
-  );
+  const body = assertSuccess(await client(ts, who).post('/user_groups/create', { name: `group ${counter}`, description: '', members: [], ...params }));
   return body.group_id;
 }
 

@@ -15,15 +15,13 @@ afterAll(async () => {
   await ts.close();
 });
 
-const GROUP = 'id name description memberIds directSubgroupIds creatorId isSystemGroup deactivated canManageGroup { groupId directMembers directSubgroups } canMentionGroup { groupId }';
+const GROUP =
+  'id name description memberIds directSubgroupIds creatorId isSystemGroup deactivated canManageGroup { groupId directMembers directSubgroups } canMentionGroup { groupId }';
 
 test('create, read, update, change members and subgroups, deactivate', async () => {
-  const created = await graphql(
-    ts,
-    cast.alice,
-    `mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { ${GROUP} } }`,
-    { input: { name: 'gql', description: 'made in GraphQL', members: [cast.alice.id], canMentionGroup: { groupId: sys['role:moderators'] } } },
-  );
+  const created = await graphql(ts, cast.alice, `mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { ${GROUP} } }`, {
+    input: { name: 'gql', description: 'made in GraphQL', members: [cast.alice.id], canMentionGroup: { groupId: sys['role:moderators'] } },
+  });
   expect(created.errors).toBeUndefined();
   const group = { ...created.data!.createUserGroup, id: Number(created.data!.createUserGroup.id) };
   expect(group).toMatchObject({
@@ -42,35 +40,26 @@ test('create, read, update, change members and subgroups, deactivate', async () 
   const listed = await graphql(ts, cast.alice, '{ userGroups { id name } }');
   expect(listed.data!.userGroups.map((g: { id: string }) => Number(g.id))).toContain(group.id);
 
-  const updated = await graphql(
-    ts,
-    cast.alice,
-    `mutation($id: Int!, $input: UpdateUserGroupInput!) { updateUserGroup(id: $id, input: $input) { ${GROUP} } }`,
-    {
-      id: group.id,
-      input: {
-        name: 'gql renamed',
-        canMentionGroup: { newValue: { directMembers: [cast.bob.id], directSubgroups: [] }, oldValue: { groupId: sys['role:moderators'] } },
-      },
+  const updated = await graphql(ts, cast.alice, `mutation($id: Int!, $input: UpdateUserGroupInput!) { updateUserGroup(id: $id, input: $input) { ${GROUP} } }`, {
+    id: group.id,
+    input: {
+      name: 'gql renamed',
+      canMentionGroup: { newValue: { directMembers: [cast.bob.id], directSubgroups: [] }, oldValue: { groupId: sys['role:moderators'] } },
     },
-  );
+  });
   expect(updated.errors).toBeUndefined();
   expect(updated.data!.updateUserGroup).toMatchObject({ name: 'gql renamed', canMentionGroup: { groupId: null } });
 
-  const members = await graphql(
-    ts,
-    cast.alice,
-    'mutation($id: Int!, $add: [Int!]) { updateUserGroupMembers(id: $id, add: $add) { memberIds } }',
-    { id: group.id, add: [cast.bob.id] },
-  );
+  const members = await graphql(ts, cast.alice, 'mutation($id: Int!, $add: [Int!]) { updateUserGroupMembers(id: $id, add: $add) { memberIds } }', {
+    id: group.id,
+    add: [cast.bob.id],
+  });
   expect(members.data!.updateUserGroupMembers.memberIds).toEqual([cast.alice.id, cast.bob.id].sort((a, b) => a - b));
 
-  const subgroups = await graphql(
-    ts,
-    cast.alice,
-    'mutation($id: Int!, $add: [Int!]) { updateUserGroupSubgroups(id: $id, add: $add) { directSubgroupIds } }',
-    { id: group.id, add: [sys['role:administrators']] },
-  );
+  const subgroups = await graphql(ts, cast.alice, 'mutation($id: Int!, $add: [Int!]) { updateUserGroupSubgroups(id: $id, add: $add) { directSubgroupIds } }', {
+    id: group.id,
+    add: [sys['role:administrators']],
+  });
   expect(subgroups.data!.updateUserGroupSubgroups.directSubgroupIds).toEqual([sys['role:administrators']]);
 
   const reads = await graphql(
@@ -101,12 +90,9 @@ test('errors carry the Zulip code and message', async () => {
   expect(graphqlError(guest)).toEqual({ code: 'BAD_REQUEST', message: 'Not allowed for guest users' });
   const system = await graphql(ts, cast.admin, 'mutation($id: Int!) { deactivateUserGroup(id: $id) { id } }', { id: sys['role:members'] });
   expect(graphqlError(system)).toEqual({ code: 'BAD_REQUEST', message: 'Insufficient permission' });
-  const stale = await graphql(
-    ts,
-    cast.alice,
-    'mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { id } }',
-    { input: { name: 'role:x', description: '', members: [] } },
-  );
+  const stale = await graphql(ts, cast.alice, 'mutation($input: CreateUserGroupInput!) { createUserGroup(input: $input) { id } }', {
+    input: { name: 'role:x', description: '', members: [] },
+  });
   expect(graphqlError(stale)).toEqual({ code: 'BAD_REQUEST', message: "User group name cannot start with 'role:'." });
   const anonymous = await graphql(ts, null, '{ userGroups { id } }');
   expect(graphqlError(anonymous).code).toBe('UNAUTHORIZED');

@@ -56,7 +56,11 @@ describe('POST /user_groups/{id}/members', () => {
     assertSuccess(await client(ts, ts.owner).delete(`/users/${gone.id}`));
     const post = (params: Record<string, unknown>, groupId = id) => client(ts, cast.alice).post(`/user_groups/${groupId}/members`, params);
     assertError(await post({}), 'BAD_REQUEST', 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
-    assertError(await post({ add: [], delete: [] }), 'BAD_REQUEST', 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    assertError(
+      await post({ add: [], delete: [] }),
+      'BAD_REQUEST',
+      'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".',
+    );
     assertError(await post({ add: [cast.alice.id] }), 'BAD_REQUEST', `User ${cast.alice.id} is already a member of this group`);
     assertError(await post({ add: [9999] }), 'BAD_REQUEST', 'Invalid user ID: 9999');
     assertError(await post({ add: [gone.id] }), 'BAD_REQUEST', `Invalid user ID: ${gone.id}`);

@@ -25,7 +25,13 @@ describe('GET /user_groups', () => {
     expect(groups.map((g: { id: number }) => g.id)).toEqual([...groups.map((g: { id: number }) => g.id)].sort((a, b) => a - b));
     expect(groups.some((g: { id: number }) => g.id === active)).toBe(true);
     expect(groups.some((g: { id: number }) => g.id === retired)).toBe(false);
-    expect(byName('role:owners')).toMatchObject({ members: [ts.owner.id], direct_subgroup_ids: [], is_system_group: true, creator_id: null, date_created: null });
+    expect(byName('role:owners')).toMatchObject({
+      members: [ts.owner.id],
+      direct_subgroup_ids: [],
+      is_system_group: true,
+      creator_id: null,
+      date_created: null,
+    });
     expect(byName('role:administrators')).toMatchObject({ members: [cast.admin.id], direct_subgroup_ids: [sys['role:owners']] });
     expect(byName('role:moderators')).toMatchObject({ members: [cast.moderator.id], direct_subgroup_ids: [sys['role:administrators']] });
     expect(byName('role:fullmembers')).toMatchObject({ direct_subgroup_ids: [sys['role:moderators']] });
@@ -86,9 +92,7 @@ describe('GET /user_groups/{id}/members and /subgroups', () => {
     const leaf = await createGroup(ts, cast.alice, { members: [cast.bob.id] });
     const middle = await createGroup(ts, cast.alice, { members: [], subgroups: [leaf] });
     const top = await createGroup(ts, cast.alice, { members: [cast.alice.id], subgroups: [middle] });
-    expect(assertSuccess(await client(ts, cast.alice).get(`/user_groups/${top}/members`)).members).toEqual(
-      [cast.alice.id, cast.bob.id].sort((a, b) => a - b),
-    );
+    expect(assertSuccess(await client(ts, cast.alice).get(`/user_groups/${top}/members`)).members).toEqual([cast.alice.id, cast.bob.id].sort((a, b) => a - b));
     expect(assertSuccess(await client(ts, cast.alice).get(`/user_groups/${top}/subgroups`)).subgroups).toEqual([leaf, middle].sort((a, b) => a - b));
   });
 

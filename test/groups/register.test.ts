@@ -36,9 +36,7 @@ test('realm_user_groups matches GET /user_groups, deactivated groups only when d
   const plain = await fetch(false);
   const declared = await fetch(true);
   expect(plain.realm_user_groups).toEqual(assertSuccess(await client(ts, cast.alice).get('/user_groups')).user_groups);
-  expect(declared.realm_user_groups).toEqual(
-    assertSuccess(await client(ts, cast.alice).get('/user_groups', { include_deactivated_groups: true })).user_groups,
-  );
+  expect(declared.realm_user_groups).toEqual(assertSuccess(await client(ts, cast.alice).get('/user_groups', { include_deactivated_groups: true })).user_groups);
   expect((plain.realm_user_groups as { id: number }[]).some((g) => g.id === retired)).toBe(false);
   expect((declared.realm_user_groups as { id: number }[]).some((g) => g.id === retired)).toBe(true);
 });
@@ -63,7 +61,11 @@ test.each([false, true])('applying events reproduces a fresh snapshot (include_d
   await replay(declared, async () => {
     id = await createGroup(ts, cast.alice, { members: [cast.alice.id], subgroups: [sub] });
     assertSuccess(await client(ts, cast.alice).patch(`/user_groups/${id}`, { name: `renamed ${declared}`, description: 'new' }));
-    assertSuccess(await client(ts, cast.alice).patch(`/user_groups/${id}`, { can_mention_group: { new: { direct_members: [cast.bob.id], direct_subgroups: [sys['role:moderators']] } } }));
+    assertSuccess(
+      await client(ts, cast.alice).patch(`/user_groups/${id}`, {
+        can_mention_group: { new: { direct_members: [cast.bob.id], direct_subgroups: [sys['role:moderators']] } },
+      }),
+    );
     assertSuccess(await client(ts, cast.alice).post(`/user_groups/${id}/members`, { add: [cast.bob.id, cast.admin.id] }));
     assertSuccess(await client(ts, cast.alice).post(`/user_groups/${id}/members`, { delete: [cast.admin.id] }));
     assertSuccess(await client(ts, cast.alice).post(`/user_groups/${id}/subgroups`, { delete: [sub] }));

@@ -135,8 +135,16 @@ describe('PATCH /user_groups/{id}', () => {
       assertError(await patch({ can_manage_group: sys['role:moderators'] }), 'BAD_REQUEST', 'can_manage_group does not have the expected format');
       assertError(await patch({ can_manage_group: { old: 1 } }), 'BAD_REQUEST', 'can_manage_group does not have the expected format');
       assertError(await patch({ can_manage_group: { new: 123456 } }), 'BAD_REQUEST', 'Invalid user group');
-      assertError(await patch({ can_manage_group: { new: sys['role:everyone'] } }), 'BAD_REQUEST', "'can_manage_group' setting cannot be set to 'role:everyone' group.");
-      assertError(await patch({ can_leave_group: { new: sys['role:internet'] } }), 'BAD_REQUEST', "'can_leave_group' setting cannot be set to 'role:internet' group.");
+      assertError(
+        await patch({ can_manage_group: { new: sys['role:everyone'] } }),
+        'BAD_REQUEST',
+        "'can_manage_group' setting cannot be set to 'role:everyone' group.",
+      );
+      assertError(
+        await patch({ can_leave_group: { new: sys['role:internet'] } }),
+        'BAD_REQUEST',
+        "'can_leave_group' setting cannot be set to 'role:internet' group.",
+      );
       assertError(await patch({ can_join_group: { new: { direct_members: [1111], direct_subgroups: [] } } }), 'BAD_REQUEST', 'Invalid user ID: 1111');
     });
 
@@ -173,7 +181,10 @@ describe('deactivation and reactivation', () => {
   test('a group in use cannot be deactivated, and the objections say where', async () => {
     const used = await createGroup(ts, cast.alice);
     const parent = await createGroup(ts, cast.alice, { subgroups: [used] });
-    const viaSetting = await createGroup(ts, cast.alice, { can_mention_group: used, can_leave_group: { direct_members: [cast.bob.id], direct_subgroups: [used] } });
+    const viaSetting = await createGroup(ts, cast.alice, {
+      can_mention_group: used,
+      can_leave_group: { direct_members: [cast.bob.id], direct_subgroups: [used] },
+    });
     await setRealmGroupSetting(ts.server.deps.knex, ts.server.deps.realmId, 'can_create_groups', { direct_members: [cast.bob.id], direct_subgroups: [used] });
     const res = await client(ts, cast.alice).post(`/user_groups/${used}/deactivate`);
     const body = assertError(res, 'CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.');

@@ -106,12 +106,7 @@ export interface GraphQLResponse {
   errors?: { message: string; extensions?: Record<string, any> }[];
 }
 
-export async function graphql(
-  ts: TestServer,
-  who: Credentials,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<GraphQLResponse> {
+export async function graphql(ts: TestServer, who: Credentials, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (who) headers.authorization = basicAuth(who);
   const res = await fetch(`${ts.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });

@@ -43,13 +43,7 @@ export async function registerQueue(ts: TestServer, user: TestUser, options: Reg
   return { queueId: body.queue_id, lastEventId: body.last_event_id, state: body };
 }
 
-export async function getEvents(
-  ts: TestServer,
-  user: TestUser,
-  queueId: string,
-  lastEventId: number,
-  options: { dontBlock?: boolean } = {},
-): Promise<Event[]> {
+export async function getEvents(ts: TestServer, user: TestUser, queueId: string, lastEventId: number, options: { dontBlock?: boolean } = {}): Promise<Event[]> {
   const res = await client(ts, user).get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: options.dontBlock ?? false });
   return assertSuccess(res).events;
 }
@@ -94,7 +88,12 @@ export async function verifyActionFor(
     // Events are in the queue once the action's transaction has been published, i.e. before its response.
     const events = (await getEvents(ts, user, before[i].queueId, before[i].lastEventId, { dontBlock: true })).filter((e) => e.type !== 'heartbeat');
     const pastSubscriptions = await pastSubscriptionSettings(ts, user, options.capabilities?.notification_settings_null ?? false);
-    const applied = applyEvents(before[i].state, events, { userId: user.id, includeSubscribers, pastSubscriptions, clientGravatar: options.clientGravatar ?? true });
+    const applied = applyEvents(before[i].state, events, {
+      userId: user.id,
+      includeSubscribers,
+      pastSubscriptions,
+      clientGravatar: options.clientGravatar ?? true,
+    });
     const fresh = await registerQueue(ts, user, options);
     try {
       expect(comparableState(applied)).toEqual(comparableState(fresh.state));

@@ -108,7 +108,10 @@ function onMessage(state: State, event: Event, ctx: { userId: number }): void {
   const flags: string[] = event.flags ?? [];
   if ('max_message_id' in state) state.max_message_id = Math.max(state.max_message_id, m.id);
   if (m.type === 'private' && state.recent_private_conversations) {
-    const others = (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== ctx.userId).sort(ascending);
+    const others = (m.display_recipient as { id: number }[])
+      .map((r) => r.id)
+      .filter((id) => id !== ctx.userId)
+      .sort(ascending);
     const list: State[] = state.recent_private_conversations;
     const same = list.find((c) => JSON.stringify(c.user_ids) === JSON.stringify(others));
     if (same) same.max_message_id = Math.max(same.max_message_id, m.id);

@@ -70,7 +70,11 @@ function forgetDeactivatedUser(state: State, userId: number): void {
   }
   for (const key of CHANNEL_LISTS) {
     for (const entry of state[key] ?? []) {
-      if (entry.subscribers) setSubscribers(entry, entry.subscribers.filter((id: number) => id !== userId));
+      if (entry.subscribers)
+        setSubscribers(
+          entry,
+          entry.subscribers.filter((id: number) => id !== userId),
+        );
       dropFromSettings(entry, userId);
     }
   }
@@ -121,10 +125,12 @@ function realmUser(state: State, event: Event, ctx: ReducerContext): void {
       if (field !== undefined && target.profile_data) {
         const id = String(field.id);
         if (field.value === null) delete target.profile_data[id];
-        else target.profile_data[id] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
+        else
+          target.profile_data[id] = field.rendered_value === undefined ? { value: field.value } : { value: field.value, rendered_value: field.rendered_value };
       }
       if (person.user_id === ctx.userId && 'user_id' in state) {
-        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_url_medium', 'avatar_source']) if (person[own] !== undefined) state[own] = person[own];
+        for (const own of ['full_name', 'delivery_email', 'avatar_url', 'avatar_url_medium', 'avatar_source'])
+          if (person[own] !== undefined) state[own] = person[own];
         if (newEmail !== undefined) state.email = newEmail;
         if (changes.role !== undefined) {
           state.user_role = changes.role;
@@ -280,7 +286,12 @@ function subscription(state: State, event: Event, ctx: ReducerContext): void {
       if (!tracked) return;
       const ids = new Set(event.subscriptions.map((s: State) => s.stream_id));
       const leaving = state.subscriptions.filter((s: State) => ids.has(s.stream_id));
-      for (const sub of leaving) if (sub.subscribers) setSubscribers(sub, sub.subscribers.filter((id: number) => id !== ctx.userId));
+      for (const sub of leaving)
+        if (sub.subscribers)
+          setSubscribers(
+            sub,
+            sub.subscribers.filter((id: number) => id !== ctx.userId),
+          );
       state.unsubscribed.push(...leaving);
       state.subscriptions = state.subscriptions.filter((s: State) => !ids.has(s.stream_id));
       break;
@@ -302,12 +313,16 @@ function subscription(state: State, event: Event, ctx: ReducerContext): void {
           if (!streams.has(entry.stream_id)) continue;
           if (entry.partial_subscribers) {
             // A partial list (include_subscribers="partial") gains and loses the users named.
-            const ids = event.op === 'peer_add' ? [...entry.partial_subscribers, ...event.user_ids] : entry.partial_subscribers.filter((id: number) => !event.user_ids.includes(id));
+            const ids =
+              event.op === 'peer_add'
+                ? [...entry.partial_subscribers, ...event.user_ids]
+                : entry.partial_subscribers.filter((id: number) => !event.user_ids.includes(id));
             entry.partial_subscribers = ascending(ids);
             continue;
           }
           if (!entry.subscribers) continue;
-          const ids = event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
+          const ids =
+            event.op === 'peer_add' ? [...entry.subscribers, ...event.user_ids] : entry.subscribers.filter((id: number) => !event.user_ids.includes(id));
           setSubscribers(entry, ids);
         }
       }
@@ -546,10 +561,30 @@ function ownGroupIds(state: State, userId: number): Set<number> {
 
 /** Legacy enum forms of group settings, from the system group that holds the setting. */
 const LEGACY_POLICIES: [string, string, Record<string, number>, number][] = [
-  ['create_public_stream_policy', 'can_create_public_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
-  ['create_private_stream_policy', 'can_create_private_channel_group', { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1],
-  ['create_web_public_stream_policy', 'can_create_web_public_channel_group', { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 }, 4],
-  ['wildcard_mention_policy', 'can_mention_many_users_group', { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1],
+  [
+    'create_public_stream_policy',
+    'can_create_public_channel_group',
+    { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+    1,
+  ],
+  [
+    'create_private_stream_policy',
+    'can_create_private_channel_group',
+    { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+    1,
+  ],
+  [
+    'create_web_public_stream_policy',
+    'can_create_web_public_channel_group',
+    { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 },
+    4,
+  ],
+  [
+    'wildcard_mention_policy',
+    'can_mention_many_users_group',
+    { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 },
+    1,
+  ],
 ];
 
 /** What a client recomputes after an organization setting changes. */
@@ -654,7 +689,8 @@ export const reducers: Record<string, Reducer> = {
     if (!('realm_domains' in state)) return;
     const byDomain = (a: State, b: State) => (a.domain < b.domain ? -1 : 1);
     if (event.op === 'add') state.realm_domains = [...state.realm_domains, event.realm_domain].sort(byDomain);
-    else if (event.op === 'change') state.realm_domains = state.realm_domains.map((d: State) => (d.domain === event.realm_domain.domain ? event.realm_domain : d));
+    else if (event.op === 'change')
+      state.realm_domains = state.realm_domains.map((d: State) => (d.domain === event.realm_domain.domain ? event.realm_domain : d));
     else if (event.op === 'remove') state.realm_domains = state.realm_domains.filter((d: State) => d.domain !== event.domain);
     else unexpected(event);
   },

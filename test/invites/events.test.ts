@@ -30,7 +30,9 @@ beforeAll(async () => {
   publicChannel = await channel('lobby', [owner.id, other.id, guest.id]);
   privateChannel = await channel('inner-circle', [owner.id, inviter.id], true);
   group = assertSuccess(await client(ts, admin).post('/user_groups/create', { name: 'newcomers', description: '', members: [other.id] })).group_id;
-  assertSuccess(await client(ts, owner).patch(`/user_groups/${group}`, { can_add_members_group: { new: { direct_members: [inviter.id], direct_subgroups: [] } } }));
+  assertSuccess(
+    await client(ts, owner).patch(`/user_groups/${group}`, { can_add_members_group: { new: { direct_members: [inviter.id], direct_subgroups: [] } } }),
+  );
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();
@@ -96,7 +98,12 @@ describe('accepting an invitation', () => {
   test('a member with channels and a group: everyone meets the new user; channel peers and group watchers hear', async () => {
     const email = fresh();
     assertSuccess(
-      await client(ts, inviter).post('/invites', { invitee_emails: email, stream_ids: [publicChannel, privateChannel], group_ids: [group], include_realm_default_subscriptions: false }),
+      await client(ts, inviter).post('/invites', {
+        invitee_emails: email,
+        stream_ids: [publicChannel, privateChannel],
+        group_ids: [group],
+        include_realm_default_subscriptions: false,
+      }),
     );
     const [o, a, i, m, g] = await watch(() => client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'Joining Member', password: 'a-good-password' }));
     for (const events of [o, a, i, m, g]) expect(kinds(events)).toContain('realm_user/add');
@@ -111,10 +118,21 @@ describe('accepting an invitation', () => {
 
   test.each([true, 'partial'])('subscriber lists follow the new subscriber (include_subscribers %s)', async (includeSubscribers) => {
     const email = fresh();
-    assertSuccess(await client(ts, inviter).post('/invites', { invitee_emails: email, stream_ids: [publicChannel, privateChannel], include_realm_default_subscriptions: false }));
-    await verifyActionFor(ts, [owner, admin, inviter, other, guest], () => client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'Counted Member', password: 'a-good-password' }), {
-      extra: { include_subscribers: includeSubscribers },
-    });
+    assertSuccess(
+      await client(ts, inviter).post('/invites', {
+        invitee_emails: email,
+        stream_ids: [publicChannel, privateChannel],
+        include_realm_default_subscriptions: false,
+      }),
+    );
+    await verifyActionFor(
+      ts,
+      [owner, admin, inviter, other, guest],
+      () => client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'Counted Member', password: 'a-good-password' }),
+      {
+        extra: { include_subscribers: includeSubscribers },
+      },
+    );
   });
 
   test('a guest through a reusable link', async () => {
@@ -126,9 +144,12 @@ describe('accepting an invitation', () => {
 
   test('an administrator invited as such, with the organization’s default channels', async () => {
     const email = fresh();
-    assertSuccess(await client(ts, owner).post('/invites', { invitee_emails: email, stream_ids: [], invite_as: 200, include_realm_default_subscriptions: true }));
+    assertSuccess(
+      await client(ts, owner).post('/invites', { invitee_emails: email, stream_ids: [], invite_as: 200, include_realm_default_subscriptions: true }),
+    );
     const all = await watch(() => client(ts, null).post(`/join/${keyFor(email)}`, { full_name: 'New Administrator', password: 'a-good-password' }));
-    for (const events of all) expect(withoutIds(events).find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { role: 200, is_admin: true } });
+    for (const events of all)
+      expect(withoutIds(events).find((e) => e.type === 'realm_user')).toMatchObject({ op: 'add', person: { role: 200, is_admin: true } });
   });
 });
 

@@ -133,7 +133,9 @@ describe('POST /invites', () => {
 
   test('groups must exist, be active, not be system groups, and be ones the inviter may add to', async () => {
     const managed = await makeGroup(`managed-${counter}`, { can_manage_group: { direct_members: [member.id], direct_subgroups: [] } });
-    const addable = await makeGroup(`addable-${counter}`, { can_add_members_group: { direct_members: [], direct_subgroups: [await systemGroup('role:members')] } });
+    const addable = await makeGroup(`addable-${counter}`, {
+      can_add_members_group: { direct_members: [], direct_subgroups: [await systemGroup('role:members')] },
+    });
     const closed = await makeGroup(`closed-${counter}`, { can_manage_group: await systemGroup('role:nobody') });
     const inactive = await makeGroup(`inactive-${counter}`, {}, { deactivated: true });
     assertSuccess(await invite(member, { invitee_emails: fresh(), group_ids: [managed, addable] }));
@@ -142,24 +144,12 @@ describe('POST /invites', () => {
     assertSuccess(await invite(ts.owner, { invitee_emails: fresh(), group_ids: [closed] }));
     assertError(await invite(ts.owner, { invitee_emails: fresh(), group_ids: [99999] }), 'BAD_REQUEST', 'Invalid user group');
     assertError(await invite(ts.owner, { invitee_emails: fresh(), group_ids: [inactive] }), 'BAD_REQUEST', 'User group is deactivated.');
-    assertError(
-      await invite(ts.owner, { invitee_emails: fresh(), group_ids: [await systemGroup('role:members')] }),
-      'BAD_REQUEST',
-      'Insufficient permission',
-    );
+    assertError(await invite(ts.owner, { invitee_emails: fresh(), group_ids: [await systemGroup('role:members')] }), 'BAD_REQUEST', 'Insufficient permission');
   });
 
   test('custom welcome text is for administrators and bounded', async () => {
-    assertError(
-      await invite(member, { invitee_emails: fresh(), welcome_message_custom_text: 'Hi!' }),
-      'BAD_REQUEST',
-      'Must be an organization administrator',
-    );
-    assertError(
-      await invite(moderator, { invitee_emails: fresh(), welcome_message_custom_text: '' }),
-      'BAD_REQUEST',
-      'Must be an organization administrator',
-    );
+    assertError(await invite(member, { invitee_emails: fresh(), welcome_message_custom_text: 'Hi!' }), 'BAD_REQUEST', 'Must be an organization administrator');
+    assertError(await invite(moderator, { invitee_emails: fresh(), welcome_message_custom_text: '' }), 'BAD_REQUEST', 'Must be an organization administrator');
     assertSuccess(await invite(admin, { invitee_emails: fresh(), welcome_message_custom_text: 'W'.repeat(8000) }));
     assertError(
       await invite(admin, { invitee_emails: fresh(), welcome_message_custom_text: 'W'.repeat(8001) }),
@@ -221,7 +211,10 @@ describe('GET /invites', () => {
     assertSuccess(await invite(member, { invitee_emails: byMember }));
     assertSuccess(await invite(moderator, { invitee_emails: byModerator }));
     assertSuccess(await invite(member, { invitee_emails: expiring, invite_expires_in_minutes: 5 }));
-    await ts.server.deps.knex('invitations').where({ email: expiring }).update({ expiry_date: new Date(Date.now() - 1000) });
+    await ts.server.deps
+      .knex('invitations')
+      .where({ email: expiring })
+      .update({ expiry_date: new Date(Date.now() - 1000) });
     const memberView = (await invites(member)).map((i) => i.email);
     expect(memberView).toContain(byMember);
     expect(memberView).not.toContain(byModerator);
@@ -300,11 +293,7 @@ describe('reusable links', () => {
     assertError(await client(ts, moderator).post('/invites/multiuse', {}), 'BAD_REQUEST', 'Insufficient permission');
     assertError(await client(ts, guest).post('/invites/multiuse', {}), 'BAD_REQUEST', 'Not allowed for guest users');
     assertError(await client(ts, admin).post('/invites/multiuse', { invite_as: 100 }), 'BAD_REQUEST', 'Insufficient permission');
-    assertError(
-      await client(ts, admin).post('/invites/multiuse', { stream_ids: [3] }),
-      'BAD_REQUEST',
-      'Invalid channel ID 3. No invites were sent.',
-    );
+    assertError(await client(ts, admin).post('/invites/multiuse', { stream_ids: [3] }), 'BAD_REQUEST', 'Invalid channel ID 3. No invites were sent.');
     const events = captureEvents(ts);
     let link: string;
     try {
@@ -371,7 +360,6 @@ describe('daily limit', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
-
 });
 
 describe('GraphQL', () => {

@@ -149,7 +149,9 @@ test('the referrer hears from the notification bot when asked, and the client st
   expect(notice.message.content).toBe(`@_**New Joiner|${joined}** accepted your invitation to join the organization.`);
   expect(notice.flags).toEqual([]);
   const state = assertSuccess(await client(ts, member).post('/register', { fetch_event_types: ['realm_user', 'recent_private_conversations'] }));
-  expect(state.cross_realm_bots).toEqual([expect.objectContaining({ full_name: 'Notification Bot', is_bot: true, is_system_bot: true, user_id: notice.message.sender_id })]);
+  expect(state.cross_realm_bots).toEqual([
+    expect.objectContaining({ full_name: 'Notification Bot', is_bot: true, is_system_bot: true, user_id: notice.message.sender_id }),
+  ]);
   // The bot is not one of the organization's users.
   expect(state.realm_users.some((u: { user_id: number }) => u.user_id === notice.message.sender_id)).toBe(false);
   expect(state.recent_private_conversations[0]).toEqual({ max_message_id: notice.message.id, user_ids: [notice.message.sender_id] });
@@ -198,7 +200,10 @@ test('expired, revoked and unknown links', async () => {
   const email = fresh();
   assertSuccess(await client(ts, member).post('/invites', { invitee_emails: email, stream_ids: [], invite_expires_in_minutes: 10 }));
   const link = linkFor(email);
-  await ts.server.deps.knex('invitations').where({ key: keyOf(link) }).update({ expiry_date: new Date(Date.now() - 60_000) });
+  await ts.server.deps
+    .knex('invitations')
+    .where({ key: keyOf(link) })
+    .update({ expiry_date: new Date(Date.now() - 60_000) });
   const expired = await fetch(`${ts.url}${pathOf(link)}`);
   expect(expired.status).toBe(400);
   expect(await expired.text()).toContain('The confirmation link has expired or been deactivated.');

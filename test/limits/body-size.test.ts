@@ -34,8 +34,10 @@ describe('an upload without credentials', () => {
     const before = rss();
     const answer = await streamBody({ url: emojiUrl('huge'), declareLength, ...multipartFile(GIB) });
     const added = rss() - before;
-    console.log(`1 GiB unauthenticated upload (declared length: ${declareLength}): answered after ${answer.answeredAfterMs} ms, ` +
-      `${(answer.bytesWritten / MIB).toFixed(1)} MiB sent, RSS +${(added / MIB).toFixed(1)} MiB`);
+    console.log(
+      `1 GiB unauthenticated upload (declared length: ${declareLength}): answered after ${answer.answeredAfterMs} ms, ` +
+        `${(answer.bytesWritten / MIB).toFixed(1)} MiB sent, RSS +${(added / MIB).toFixed(1)} MiB`,
+    );
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({ result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' });
     expect(answer.headers.connection).toBe('close');
@@ -73,7 +75,9 @@ describe('an authenticated body over the limit', () => {
     const before = rss();
     const answer = await streamBody({ url: emojiUrl('big'), declareLength: false, ...multipartFile(GIB), headers: auth() });
     const added = rss() - before;
-    console.log(`1 GiB authenticated chunked upload: 413 after ${answer.answeredAfterMs} ms, ${(answer.bytesWritten / MIB).toFixed(1)} MiB sent, RSS +${(added / MIB).toFixed(1)} MiB`);
+    console.log(
+      `1 GiB authenticated chunked upload: 413 after ${answer.answeredAfterMs} ms, ${(answer.bytesWritten / MIB).toFixed(1)} MiB sent, RSS +${(added / MIB).toFixed(1)} MiB`,
+    );
     expect(answer.status).toBe(413);
     expect(answer.body).toEqual(TOO_LARGE);
     expect(answer.bytesWritten).toBeGreaterThan(25 * MIB);

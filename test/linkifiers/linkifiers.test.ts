@@ -56,9 +56,21 @@ describe('POST /realm/filters and GET /realm/linkifiers', () => {
     body = assertError(await add('ZUL-(?P<id>\\d????)', template), 'BAD_REQUEST', 'Bad regular expression: bad repetition operator: ????');
     expect(body.errors).toEqual({ __all__: ['Bad regular expression: bad repetition operator: ????'] });
     assertError(await add('ZUL-(?P<id>\\d+)', '$fgfg'), 'BAD_REQUEST', "Group 'id' in linkifier pattern is not present in URL template.");
-    assertError(await add('ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/'), 'BAD_REQUEST', "Group 'id' in linkifier pattern is not present in URL template.");
-    assertError(await add('ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}'), 'BAD_REQUEST', "Group 'hello' in URL template is not present in linkifier pattern.");
-    assertError(await add('ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/{hello}'), 'BAD_REQUEST', "Group 'id' in linkifier pattern is not present in URL template.");
+    assertError(
+      await add('ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/'),
+      'BAD_REQUEST',
+      "Group 'id' in linkifier pattern is not present in URL template.",
+    );
+    assertError(
+      await add('ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}'),
+      'BAD_REQUEST',
+      "Group 'hello' in URL template is not present in linkifier pattern.",
+    );
+    assertError(
+      await add('ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/{hello}'),
+      'BAD_REQUEST',
+      "Group 'id' in linkifier pattern is not present in URL template.",
+    );
     body = assertError(await add('ZUL-(?P<id>\\d+)', 'https://realm.com/{id'), 'BAD_REQUEST', 'Invalid URL template.');
     expect(body.errors).toEqual({ url_template: ['Invalid URL template.'] });
     for (const bad of ['https://example.com/{{}', 'https://example.com/{//foo}', 'https://example.com/{bar++}']) {
@@ -84,7 +96,11 @@ describe('POST /realm/filters and GET /realm/linkifiers', () => {
 
   test('a pattern may be used once', async () => {
     assertSuccess(await add('#(?P<id>\\d+)', 'https://a.example.com/{id}'));
-    const body = assertError(await add('#(?P<id>\\d+)', 'https://b.example.com/{id}'), 'BAD_REQUEST', 'Realm filter with this Realm and Pattern already exists.');
+    const body = assertError(
+      await add('#(?P<id>\\d+)', 'https://b.example.com/{id}'),
+      'BAD_REQUEST',
+      'Realm filter with this Realm and Pattern already exists.',
+    );
     expect(body.errors).toEqual({ __all__: ['Realm filter with this Realm and Pattern already exists.'] });
   });
 });
@@ -95,7 +111,9 @@ describe('PATCH and DELETE /realm/filters/{id}', () => {
   test('updates pattern and template, keeping the place in the order', async () => {
     const first = assertSuccess(await add('#(?P<id>[123])', 'https://realm.com/my_realm_filter/{id}')).id;
     const second = assertSuccess(await add('!(?P<id>\\d+)', 'https://bang.example.com/{id}')).id;
-    assertSuccess(await client(ts, admin).patch(`/realm/filters/${first}`, { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}' }));
+    assertSuccess(
+      await client(ts, admin).patch(`/realm/filters/${first}`, { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}' }),
+    );
     expect(assertSuccess(await client(ts, admin).get('/realm/linkifiers')).linkifiers).toEqual([
       { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}', id: first },
       { pattern: '!(?P<id>\\d+)', url_template: 'https://bang.example.com/{id}', id: second },
@@ -139,7 +157,11 @@ describe('PATCH /realm/linkifiers', () => {
     assertError(await reorder([ids[0], ...current]), 'BAD_REQUEST', 'The ordered list must enumerate all existing linkifiers exactly once');
     assertError(await reorder([...current, current[0]]), 'BAD_REQUEST', 'The ordered list must not contain duplicated linkifiers');
     assertError(await reorder(current.slice(0, 2)), 'BAD_REQUEST', 'The ordered list must enumerate all existing linkifiers exactly once');
-    assertError(await client(ts, admin).patch('/realm/linkifiers', { ordered_linkifier_ids: '[1, "x"]' }), 'BAD_REQUEST', 'ordered_linkifier_ids[1] is not an integer');
+    assertError(
+      await client(ts, admin).patch('/realm/linkifiers', { ordered_linkifier_ids: '[1, "x"]' }),
+      'BAD_REQUEST',
+      'ordered_linkifier_ids[1] is not an integer',
+    );
     expect(await order()).toEqual(current);
   });
 });
@@ -168,10 +190,17 @@ describe('register and events', () => {
     const options = { capabilities: TEMPLATES, fetchEventTypes: ['realm_linkifiers'] };
     let events = await verifySharedAction(ts, watchers, () => add('#(?P<id>\\d+)', 'https://t.example.com/{id}'), options);
     const [{ id: first }] = events[0].realm_linkifiers;
-    expect(events).toEqual([{ type: 'realm_linkifiers', realm_linkifiers: [{ pattern: '#(?P<id>\\d+)', url_template: 'https://t.example.com/{id}', id: first }] }]);
+    expect(events).toEqual([
+      { type: 'realm_linkifiers', realm_linkifiers: [{ pattern: '#(?P<id>\\d+)', url_template: 'https://t.example.com/{id}', id: first }] },
+    ]);
     events = await verifySharedAction(ts, watchers, () => add('!(?P<id>\\d+)', 'https://b.example.com/{id}'), options);
     const second = events[0].realm_linkifiers[1].id;
-    await verifySharedAction(ts, watchers, () => client(ts, admin).patch(`/realm/filters/${first}`, { pattern: '#(?P<n>\\d+)', url_template: 'https://t.example.com/{n}' }), options);
+    await verifySharedAction(
+      ts,
+      watchers,
+      () => client(ts, admin).patch(`/realm/filters/${first}`, { pattern: '#(?P<n>\\d+)', url_template: 'https://t.example.com/{n}' }),
+      options,
+    );
     events = await verifySharedAction(ts, watchers, () => client(ts, admin).patch('/realm/linkifiers', { ordered_linkifier_ids: [second, first] }), options);
     expect(events[0].realm_linkifiers.map((l: { id: number }) => l.id)).toEqual([second, first]);
     events = await verifySharedAction(ts, watchers, () => client(ts, admin).delete(`/realm/filters/${second}`), options);
@@ -255,13 +284,22 @@ describe('GraphQL', () => {
   test('the same actions and checks as REST', async () => {
     const created = await graphql(ts, admin, 'mutation { addLinkifier(pattern: "#(?P<id>\\\\d+)", urlTemplate: "https://g.example.com/{id}") }');
     const id = created.data!.addLinkifier as number;
-    const second = (await graphql(ts, admin, 'mutation { addLinkifier(pattern: "!(?P<id>\\\\d+)", urlTemplate: "https://b.example.com/{id}") }')).data!.addLinkifier;
+    const second = (await graphql(ts, admin, 'mutation { addLinkifier(pattern: "!(?P<id>\\\\d+)", urlTemplate: "https://b.example.com/{id}") }')).data!
+      .addLinkifier;
     expect((await graphql(ts, member, '{ linkifiers { id pattern urlTemplate } }')).data!.linkifiers).toEqual([
       { id: String(id), pattern: '#(?P<id>\\d+)', urlTemplate: 'https://g.example.com/{id}' },
       { id: String(second), pattern: '!(?P<id>\\d+)', urlTemplate: 'https://b.example.com/{id}' },
     ]);
-    expect((await graphql(ts, admin, 'mutation($ids: [Int!]!) { reorderLinkifiers(orderedLinkifierIds: $ids) }', { ids: [second, id] })).data).toEqual({ reorderLinkifiers: true });
-    expect((await graphql(ts, admin, 'mutation($id: Int!) { updateLinkifier(id: $id, pattern: "#(?P<n>\\\\d+)", urlTemplate: "https://g.example.com/{n}") }', { id })).data).toEqual({ updateLinkifier: true });
+    expect((await graphql(ts, admin, 'mutation($ids: [Int!]!) { reorderLinkifiers(orderedLinkifierIds: $ids) }', { ids: [second, id] })).data).toEqual({
+      reorderLinkifiers: true,
+    });
+    expect(
+      (
+        await graphql(ts, admin, 'mutation($id: Int!) { updateLinkifier(id: $id, pattern: "#(?P<n>\\\\d+)", urlTemplate: "https://g.example.com/{n}") }', {
+          id,
+        })
+      ).data,
+    ).toEqual({ updateLinkifier: true });
     expect(graphqlError(await graphql(ts, admin, 'mutation { addLinkifier(pattern: "(foo", urlTemplate: "https://x") }'))).toEqual({
       code: 'BAD_REQUEST',
       message: 'Bad regular expression: missing ): (foo',

@@ -13,9 +13,7 @@ const TRAC = linkifiers(['#(?P<id>[0-9]{2,8})', 'https://trac.example.com/ticket
 
 describe('linkifiers in rendered messages', () => {
   test('matches become links; adjacent word characters and wrong openers prevent them', () => {
-    expect(
-      render('We should fix #224 #336 #446 and #115, but not issue#124 or #1124z or [trac #15](https://trac.example.com/ticket/16) today.', TRAC),
-    ).toBe(
+    expect(render('We should fix #224 #336 #446 and #115, but not issue#124 or #1124z or [trac #15](https://trac.example.com/ticket/16) today.', TRAC)).toBe(
       '<p>We should fix <a href="https://trac.example.com/ticket/224">#224</a> <a href="https://trac.example.com/ticket/336">#336</a> <a href="https://trac.example.com/ticket/446">#446</a> and <a href="https://trac.example.com/ticket/115">#115</a>, but not issue#124 or #1124z or <a href="https://trac.example.com/ticket/16">trac #15</a> today.</p>',
     );
   });
@@ -60,7 +58,9 @@ describe('linkifiers in rendered messages', () => {
   });
 
   test('code, links and mentions keep their text; emphasis and lists do not', () => {
-    expect(render('`#123` and\n```\n#456\n```', TRAC)).toBe('<p><code>#123</code> and</p>\n<div class="codehilite"><pre><span></span><code>#456\n</code></pre></div>');
+    expect(render('`#123` and\n```\n#456\n```', TRAC)).toBe(
+      '<p><code>#123</code> and</p>\n<div class="codehilite"><pre><span></span><code>#456\n</code></pre></div>',
+    );
     expect(render('see https://example.com/#789 and **see #12**', TRAC)).toBe(
       '<p>see <a href="https://example.com/#789">https://example.com/#789</a> and <strong>see <a href="https://trac.example.com/ticket/12">#12</a></strong></p>',
     );
@@ -73,10 +73,10 @@ describe('linkifiers in rendered messages', () => {
   });
 
   test('URL template operators expand as RFC 6570 says', () => {
-    const list = linkifiers(
-      ['FOO_(?P<id>[a-f]{5});(?P<zone>[a-f]);(?P<domain>[a-z]+);(?P<location>[a-z]+);(?P<name>[a-z]{2,8});(?P<chapter>[0-9]{2,3});(?P<fragment>[a-z]{2,8})',
-        'https://zone_{zone}{.domain}.net/ticket{/location}{/id}{?name,chapter}{#fragment:5}'],
-    );
+    const list = linkifiers([
+      'FOO_(?P<id>[a-f]{5});(?P<zone>[a-f]);(?P<domain>[a-z]+);(?P<location>[a-z]+);(?P<name>[a-z]{2,8});(?P<chapter>[0-9]{2,3});(?P<fragment>[a-z]{2,8})',
+      'https://zone_{zone}{.domain}.net/ticket{/location}{/id}{?name,chapter}{#fragment:5}',
+    ]);
     expect(render('FOO_abcde;e;zulip;luxembourg;foo;23;testing', list)).toBe(
       '<p><a href="https://zone_e.zulip.net/ticket/luxembourg/abcde?name=foo&amp;chapter=23#testi">FOO_abcde;e;zulip;luxembourg;foo;23;testing</a></p>',
     );

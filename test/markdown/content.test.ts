@@ -58,9 +58,7 @@ test('truncateContent leaves short text alone', () => {
 describe('referenceCandidates', () => {
   test('collects names, ids, groups, channels and emoji; skips wildcards', () => {
     expect(
-      referenceCandidates(
-        'hi @**Ada Lovelace** @_**Bob|12** @**|13** @**all** @**topic** @*support* @_*ops* #**general** #**dev>builds** :smile: :a:b:',
-      ),
+      referenceCandidates('hi @**Ada Lovelace** @_**Bob|12** @**|13** @**all** @**topic** @*support* @_*ops* #**general** #**dev>builds** :smile: :a:b:'),
     ).toEqual({
       userNames: ['Ada Lovelace'],
       userIds: [12, 13],

@@ -6,15 +6,11 @@ describe('htmlDiff', () => {
   });
 
   test('inserted words', () => {
-    expect(htmlDiff('<p>Hello world</p>', '<p>Hello brave new world</p>')).toBe(
-      '<p>Hello <span class="highlight_text_inserted">brave new </span>world</p>',
-    );
+    expect(htmlDiff('<p>Hello world</p>', '<p>Hello brave new world</p>')).toBe('<p>Hello <span class="highlight_text_inserted">brave new </span>world</p>');
   });
 
   test('deleted words', () => {
-    expect(htmlDiff('<p>Hello cruel world</p>', '<p>Hello world</p>')).toBe(
-      '<p>Hello <span class="highlight_text_deleted">cruel </span>world</p>',
-    );
+    expect(htmlDiff('<p>Hello cruel world</p>', '<p>Hello world</p>')).toBe('<p>Hello <span class="highlight_text_deleted">cruel </span>world</p>');
   });
 
   test('replaced words show both', () => {

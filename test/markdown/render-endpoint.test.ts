@@ -11,7 +11,8 @@ beforeAll(async () => {
   ada = await makeUser(ts, 400, { fullName: 'Ada Lovelace' });
   bob = await makeUser(ts, 400, { fullName: 'Bob Gone' });
   assertSuccess(await client(ts, ts.owner).delete(`/users/${bob.id}`));
-  const [row] = await ts.server.deps.knex('user_groups')
+  const [row] = await ts.server.deps
+    .knex('user_groups')
     .insert({ realm_id: ts.server.deps.realmId, name: 'support', description: 'Helpers', is_system_group: false })
     .returning('id');
   groupId = typeof row === 'object' ? row.id : row;
@@ -116,7 +117,12 @@ describe('POST /messages/render', () => {
   });
 
   test('needs authentication', async () => {
-    assertError(await client(ts, null).post('/messages/render', { content: 'x' }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+    assertError(
+      await client(ts, null).post('/messages/render', { content: 'x' }),
+      'UNAUTHORIZED',
+      'Not logged in: API authentication or user session required',
+      401,
+    );
   });
 });
 

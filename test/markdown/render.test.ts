@@ -6,7 +6,7 @@ import { ctx } from './fixtures';
 
 const html = (content: string) => renderMarkdown(content, ctx).html;
 
-describe('basic Markdown, in Zulip\'s output format', () => {
+describe("basic Markdown, in Zulip's output format", () => {
   test.each([
     ['plain paragraph', 'test_input', '<p>test_input</p>'],
     ['newlines are line breaks', 'test\nbar', '<p>test<br>\nbar</p>'],
@@ -82,9 +82,7 @@ describe('blocks', () => {
       '<p>Some text with a hanging list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n</ul>',
     );
     expect(html('* Alpha\n\n* Beta')).toBe('<ul>\n<li>\n<p>Alpha</p>\n</li>\n<li>\n<p>Beta</p>\n</li>\n</ul>');
-    expect(html('* outer\n  * inner one\n  * inner two')).toBe(
-      '<ul>\n<li>outer<ul>\n<li>inner one</li>\n<li>inner two</li>\n</ul>\n</li>\n</ul>',
-    );
+    expect(html('* outer\n  * inner one\n  * inner two')).toBe('<ul>\n<li>outer<ul>\n<li>inner one</li>\n<li>inner two</li>\n</ul>\n</li>\n</ul>');
     expect(html('3. A\n3. B')).toBe('<ol start="3">\n<li>A</li>\n<li>B</li>\n</ol>');
   });
 
@@ -105,14 +103,34 @@ describe('links', () => {
     ['autolinked e-mail', 'a@b.com', '<p><a href="mailto:a@b.com">a@b.com</a></p>'],
     ['no angle-bracket autolinks', '<a@b.com>', '<p>&lt;<a href="mailto:a@b.com">a@b.com</a>&gt;</p>'],
     ['file names are not domains', 'readme.md and views.py', '<p>readme.md and views.py</p>'],
-    ['parentheses in URLs', '(http://en.wikipedia.org/wiki/Each-way_(bet))', '<p>(<a href="http://en.wikipedia.org/wiki/Each-way_(bet)">http://en.wikipedia.org/wiki/Each-way_(bet)</a>)</p>'],
+    [
+      'parentheses in URLs',
+      '(http://en.wikipedia.org/wiki/Each-way_(bet))',
+      '<p>(<a href="http://en.wikipedia.org/wiki/Each-way_(bet)">http://en.wikipedia.org/wiki/Each-way_(bet)</a>)</p>',
+    ],
     ['links get http:// by default', '[x](example.com)', '<p><a href="http://example.com">x</a></p>'],
     ['addresses become mailto', '[m](a@b.com)', '<p><a href="mailto:a@b.com">m</a></p>'],
     ['local paths and fragments', '[y](/user_uploads/1/a.png) [z](#narrow/x)', '<p><a href="/user_uploads/1/a.png">y</a> <a href="#narrow/x">z</a></p>'],
-    ['tel and sms', '[call me](tel:+14155551234) [or not](sms:+14155551234)', '<p><a href="tel:+14155551234">call me</a> <a href="sms:+14155551234">or not</a></p>'],
-    ['links into the organization become relative', '[foo](https://chat.example.com/#narrow/channel/9-announce)', '<p><a href="#narrow/channel/9-announce">foo</a></p>'],
-    ['autolinks into the organization too', 'https://chat.example.com/user_uploads/2/a.txt', '<p><a href="user_uploads/2/a.txt">https://chat.example.com/user_uploads/2/a.txt</a></p>'],
-    ['reference links are not a thing', 'Hello [world]\n\n[world]: https://google.com', '<p>Hello [world]</p>\n<p>[world]: <a href="https://google.com">https://google.com</a></p>'],
+    [
+      'tel and sms',
+      '[call me](tel:+14155551234) [or not](sms:+14155551234)',
+      '<p><a href="tel:+14155551234">call me</a> <a href="sms:+14155551234">or not</a></p>',
+    ],
+    [
+      'links into the organization become relative',
+      '[foo](https://chat.example.com/#narrow/channel/9-announce)',
+      '<p><a href="#narrow/channel/9-announce">foo</a></p>',
+    ],
+    [
+      'autolinks into the organization too',
+      'https://chat.example.com/user_uploads/2/a.txt',
+      '<p><a href="user_uploads/2/a.txt">https://chat.example.com/user_uploads/2/a.txt</a></p>',
+    ],
+    [
+      'reference links are not a thing',
+      'Hello [world]\n\n[world]: https://google.com',
+      '<p>Hello [world]</p>\n<p>[world]: <a href="https://google.com">https://google.com</a></p>',
+    ],
     ['no image syntax', '![img](https://x.com/a.png)', '<p>!<a href="https://x.com/a.png">img</a></p>'],
     ['strikethrough around a link', '~~test http://xx.xx link~~', '<p><del>test <a href="http://xx.xx">http://xx.xx</a> link</del></p>'],
     ['upper-case scheme', 'HTTPS://x.io', '<p><a href="HTTPS://x.io">HTTPS://x.io</a></p>'],
@@ -125,7 +143,10 @@ describe('links', () => {
 
   test('the link pre-check passes every text in which the linkifier finds a link', () => {
     // The linkifier as the renderer configures it, without the pre-check.
-    const linkify = new MarkdownIt('default', { linkify: true }).linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false }).add('ftp:', null).add('//', null);
+    const linkify = new MarkdownIt('default', { linkify: true }).linkify
+      .set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false })
+      .add('ftp:', null)
+      .add('//', null);
     const pieces = ['a', 'Z', '.', '@', ':', '/', ' ', 'www', 'com', 'рф', 'xn--p1ai', 'http', 'HTTPS', 'mailto', '1', '-', '(', ')', '_', 'é', '.\u00e9'];
     const next = seededSequence(2463534242);
     let linked = 0;
@@ -199,9 +220,7 @@ describe('user mentions', () => {
 
   test('mentions inside code stay literal', () => {
     const result = renderMarkdown('`@**Example User**`\n\n```\n@**all**\n```', ctx);
-    expect(result.html).toBe(
-      '<p><code>@**Example User**</code></p>\n<div class="codehilite"><pre><span></span><code>@**all**\n</code></pre></div>',
-    );
+    expect(result.html).toBe('<p><code>@**Example User**</code></p>\n<div class="codehilite"><pre><span></span><code>@**all**\n</code></pre></div>');
     expect(result.mentions).toEqual({ userIds: [], silentUserIds: [], groupIds: [], streamWildcard: false, topicWildcard: false });
   });
 });
@@ -309,9 +328,7 @@ describe('emoji', () => {
 
   test('custom and built-in extra emoji are images', () => {
     expect(html(':green_tick:')).toBe('<p><img alt=":green_tick:" class="emoji" src="/user_avatars/1/emoji/images/abc.png" title="green tick"></p>');
-    expect(html(':zulip:')).toBe(
-      '<p><img alt=":zulip:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="zulip"></p>',
-    );
+    expect(html(':zulip:')).toBe('<p><img alt=":zulip:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="zulip"></p>');
   });
 
   test('skin tones are not emoji of their own', () => {
@@ -321,7 +338,7 @@ describe('emoji', () => {
 
 describe('global times', () => {
   test.each([
-    ['Let\'s meet at <time:1496701800>.', '<p>Let\'s meet at <time datetime="2017-06-05T22:30:00Z">1496701800</time>.</p>'],
+    ["Let's meet at <time:1496701800>.", '<p>Let\'s meet at <time datetime="2017-06-05T22:30:00Z">1496701800</time>.</p>'],
     ['<time:2017-06-05T22:30:00+02:00>', '<p><time datetime="2017-06-05T20:30:00Z">2017-06-05T22:30:00+02:00</time></p>'],
     ['<time:2017-06-05T22:30>', '<p><time datetime="2017-06-05T22:30:00Z">2017-06-05T22:30</time></p>'],
     ['<time:31 Dec 2017>', '<p><time datetime="2017-12-31T00:00:00Z">31 Dec 2017</time></p>'],

@@ -4,7 +4,19 @@ import { ctx } from './fixtures';
 const html = (content: string) => renderMarkdown(content, ctx).html;
 
 const TAGS = new Set(['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'div', 'span', 'a', 'img', 'blockquote', 'ul', 'ol', 'li', 'hr']);
-const ATTRIBUTES = new Set(['class', 'href', 'title', 'src', 'alt', 'role', 'aria-label', 'data-user-id', 'data-user-group-id', 'data-stream-id', 'data-code-language']);
+const ATTRIBUTES = new Set([
+  'class',
+  'href',
+  'title',
+  'src',
+  'alt',
+  'role',
+  'aria-label',
+  'data-user-id',
+  'data-user-group-id',
+  'data-stream-id',
+  'data-code-language',
+]);
 
 /** Only markup the renderer writes itself: known tags, known well-formed attributes, safe URLs. */
 function assertInert(output: string): void {

@@ -15,9 +15,14 @@ let town: number;
 
 const deleteTopic = (who: TestUser, streamId: number, topic: string) => client(ts, who).post(`/streams/${streamId}/delete_topic`, { topic_name: topic });
 const topicIds = async (who: TestUser, streamId: number, topic: string) =>
-  (await fetchMessages(ts, who, { narrow: [{ operator: 'channel', operand: streamId }, { operator: 'topic', operand: topic }] })).messages.map(
-    (m: { id: number }) => m.id,
-  );
+  (
+    await fetchMessages(ts, who, {
+      narrow: [
+        { operator: 'channel', operand: streamId },
+        { operator: 'topic', operand: topic },
+      ],
+    })
+  ).messages.map((m: { id: number }) => m.id);
 
 const bulk = { capabilities: { bulk_message_deletion: true } };
 
@@ -32,10 +37,15 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const doomed = [await sendToChannel(ts, alice, town, 'Plans', 'one'), await sendToChannel(ts, bob, town, 'plans', 'two')];
     const kept = await sendToChannel(ts, alice, town, 'keep', 'three');
     assertSuccess(await client(ts, bob).post('/user_topics', { stream_id: town, topic: 'Plans', visibility_policy: 3 }));
-    const events = await verifyAction(ts, bob, async () => {
-      const res = assertSuccess(await deleteTopic(admin, town, 'PLANS'));
-      expect(res.complete).toBe(true);
-    }, bulk);
+    const events = await verifyAction(
+      ts,
+      bob,
+      async () => {
+        const res = assertSuccess(await deleteTopic(admin, town, 'PLANS'));
+        expect(res.complete).toBe(true);
+      },
+      bulk,
+    );
     expect(events.filter((e) => e.type === 'delete_message')).toEqual([
       expect.objectContaining({ type: 'delete_message', message_ids: doomed, message_type: 'stream', stream_id: town, topic: 'plans' }),
     ]);

@@ -15,8 +15,7 @@ let town: number;
 const editTyping = (who: TestUser, id: number, op: string) => client(ts, who).post(`/messages/${id}/typing`, { op });
 const queueOf = (who: TestUser, capabilities: Record<string, boolean> = {}) =>
   registerQueue(ts, who, { fetchEventTypes: [], eventTypes: ['typing_edit_message'], capabilities: { empty_topic_name: true, ...capabilities } });
-const received = async (who: TestUser, queueId: string) =>
-  (await getEvents(ts, who, queueId, -1, { dontBlock: true })).map(({ id: _id, ...rest }) => rest);
+const received = async (who: TestUser, queueId: string) => (await getEvents(ts, who, queueId, -1, { dontBlock: true })).map(({ id: _id, ...rest }) => rest);
 const setSetting = async (who: TestUser, setting: string, value: boolean) => assertSuccess(await client(ts, who).patch('/settings', { [setting]: value }));
 
 beforeAll(async () => {
@@ -32,7 +31,13 @@ describe('POST /messages/{message_id}/typing', () => {
     try {
       const queues = [await queueOf(alice), await queueOf(bob), await queueOf(carol), await queueOf(owner), await queueOf(guest)];
       assertSuccess(await editTyping(alice, id, 'start'));
-      const expected = { type: 'typing_edit_message', op: 'start', sender_id: alice.id, message_id: id, recipient: { type: 'channel', channel_id: town, topic: 'plans' } };
+      const expected = {
+        type: 'typing_edit_message',
+        op: 'start',
+        sender_id: alice.id,
+        message_id: id,
+        recipient: { type: 'channel', channel_id: town, topic: 'plans' },
+      };
       expect(await received(alice, queues[0].queueId)).toEqual([expected]);
       expect(await received(bob, queues[1].queueId)).toEqual([expected]);
       expect(await received(carol, queues[2].queueId)).toEqual([]);
@@ -70,7 +75,10 @@ describe('POST /messages/{message_id}/typing', () => {
     assertError(await editTyping(alice, id, 'go'), 'BAD_REQUEST', 'Invalid op');
     assertError(await client(ts, alice).post(`/messages/${id}/typing`, {}), 'REQUEST_VARIABLE_MISSING', "Missing 'op' argument");
     // The editing limit (600 s by default) applies without the grace period edits get.
-    await ts.server.deps.knex('messages').where({ id }).update({ date_sent: new Date(Date.now() - 610_000) });
+    await ts.server.deps
+      .knex('messages')
+      .where({ id })
+      .update({ date_sent: new Date(Date.now() - 610_000) });
     assertError(await editTyping(alice, id, 'start'), 'BAD_REQUEST', 'The time limit for editing this message has passed');
     assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: 'still within the grace period' }));
   });
@@ -103,6 +111,9 @@ describe('POST /messages/{message_id}/typing', () => {
     expect(await received(bob, b.queueId)).toEqual([
       { type: 'typing_edit_message', op: 'start', sender_id: alice.id, message_id: id, recipient: { type: 'channel', channel_id: town, topic: 'plans' } },
     ]);
-    expect(graphqlError(await graphql(ts, bob, mutation, { id, op: 'start' }))).toEqual({ message: "You don't have permission to edit this message", code: 'BAD_REQUEST' });
+    expect(graphqlError(await graphql(ts, bob, mutation, { id, op: 'start' }))).toEqual({
+      message: "You don't have permission to edit this message",
+      code: 'BAD_REQUEST',
+    });
   });
 });

@@ -15,12 +15,21 @@ let town: number;
 let groups: Record<string, number>;
 
 const edit = (who: TestUser, id: number, params: Record<string, unknown>) => client(ts, who).patch(`/messages/${id}`, params);
-const message = async (who: TestUser, id: number, params: Record<string, unknown> = {}) => assertSuccess(await client(ts, who).get(`/messages/${id}`, params)).message;
+const message = async (who: TestUser, id: number, params: Record<string, unknown> = {}) =>
+  assertSuccess(await client(ts, who).get(`/messages/${id}`, params)).message;
 const history = async (who: TestUser, id: number, params: Record<string, unknown> = {}) =>
   assertSuccess(await client(ts, who).get(`/messages/${id}/history`, params)).message_history;
-const age = (id: number, seconds: number) => ts.server.deps.knex('messages').where({ id }).update({ date_sent: new Date(Date.now() - seconds * 1000) });
+const age = (id: number, seconds: number) =>
+  ts.server.deps
+    .knex('messages')
+    .where({ id })
+    .update({ date_sent: new Date(Date.now() - seconds * 1000) });
 const realmSettings = (values: Record<string, unknown>) =>
-  ts.server.deps.knex('realm_message_settings').insert({ realm_id: ts.server.deps.realmId, ...values }).onConflict('realm_id').merge();
+  ts.server.deps
+    .knex('realm_message_settings')
+    .insert({ realm_id: ts.server.deps.realmId, ...values })
+    .onConflict('realm_id')
+    .merge();
 const resetSettings = () => ts.server.deps.knex('realm_message_settings').delete();
 
 beforeAll(async () => {
@@ -105,7 +114,11 @@ describe('content edits', () => {
 
 describe('topic edits', () => {
   test('change_one, change_later and change_all', async () => {
-    const [m1, m2, m3] = [await sendToChannel(ts, alice, town, 'move me', '1'), await sendToChannel(ts, bob, town, 'move me', '2'), await sendToChannel(ts, alice, town, 'move me', '3')];
+    const [m1, m2, m3] = [
+      await sendToChannel(ts, alice, town, 'move me', '1'),
+      await sendToChannel(ts, bob, town, 'move me', '2'),
+      await sendToChannel(ts, alice, town, 'move me', '3'),
+    ];
     assertSuccess(await edit(alice, m1, { topic: 'one only' }));
     expect((await message(alice, m1)).subject).toBe('one only');
     expect((await message(alice, m2)).subject).toBe('move me');
@@ -144,32 +157,81 @@ describe('topic edits', () => {
     assertSuccess(await edit(carol, a, { topic: '✔ question', propagate_mode: 'change_all' }));
     expect((await message(alice, b)).subject).toBe('✔ question');
     expect((await message(alice, b)).last_moved_timestamp).toBeUndefined();
-    const resolved = await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['is', 'resolved']] });
+    const resolved = await fetchMessages(ts, alice, {
+      narrow: [
+        ['channel', 'town'],
+        ['is', 'resolved'],
+      ],
+    });
     // The notification bot says who resolved it, in the topic itself.
     const [first, second, notice] = resolved.messages;
     expect([first.id, second.id]).toEqual([a, b]);
-    expect(notice).toMatchObject({ sender_full_name: 'Notification Bot', subject: '✔ question', content: expect.stringContaining('has marked this topic as resolved.') });
+    expect(notice).toMatchObject({
+      sender_full_name: 'Notification Bot',
+      subject: '✔ question',
+      content: expect.stringContaining('has marked this topic as resolved.'),
+    });
     expect(notice.content).toContain(`data-user-id="${carol.id}"`);
     assertSuccess(await edit(bob, b, { topic: 'question', propagate_mode: 'change_all' }));
     expect((await message(alice, a)).subject).toBe('question');
-    const after = await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'question']] });
-    expect(after.messages.at(-1)).toMatchObject({ sender_full_name: 'Notification Bot', content: expect.stringContaining('has marked this topic as unresolved.') });
+    const after = await fetchMessages(ts, alice, {
+      narrow: [
+        ['channel', 'town'],
+        ['topic', 'question'],
+      ],
+    });
+    expect(after.messages.at(-1)).toMatchObject({
+      sender_full_name: 'Notification Bot',
+      content: expect.stringContaining('has marked this topic as unresolved.'),
+    });
   });
 
   test('moves are announced where the messages went and, when asked, where they were', async () => {
     const a = await sendToChannel(ts, alice, town, 'old place', 'one');
     const b = await sendToChannel(ts, alice, town, 'old place', 'two');
     assertSuccess(await edit(alice, b, { topic: 'new place', propagate_mode: 'change_one', send_notification_to_old_thread: true }));
-    const old = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'old place']], apply_markdown: false })).messages;
+    const old = (
+      await fetchMessages(ts, alice, {
+        narrow: [
+          ['channel', 'town'],
+          ['topic', 'old place'],
+        ],
+        apply_markdown: false,
+      })
+    ).messages;
     expect(old.map((m: { id: number }) => m.id)[0]).toBe(a);
-    expect(old.at(-1)).toMatchObject({ sender_full_name: 'Notification Bot', content: `A message was moved from this topic to #**town>new place** by @_**Alice Liddell|${alice.id}**.` });
-    const fresh = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'new place']], apply_markdown: false })).messages;
-    expect(fresh.map((m: { content: string }) => m.content)).toEqual(['two', `A message was moved here from #**town>old place** by @_**Alice Liddell|${alice.id}**.`]);
+    expect(old.at(-1)).toMatchObject({
+      sender_full_name: 'Notification Bot',
+      content: `A message was moved from this topic to #**town>new place** by @_**Alice Liddell|${alice.id}**.`,
+    });
+    const fresh = (
+      await fetchMessages(ts, alice, {
+        narrow: [
+          ['channel', 'town'],
+          ['topic', 'new place'],
+        ],
+        apply_markdown: false,
+      })
+    ).messages;
+    expect(fresh.map((m: { content: string }) => m.content)).toEqual([
+      'two',
+      `A message was moved here from #**town>old place** by @_**Alice Liddell|${alice.id}**.`,
+    ]);
 
     // A whole topic, without a notice in the new place.
     assertSuccess(await edit(alice, a, { topic: 'quiet place', propagate_mode: 'change_all', send_notification_to_new_thread: false }));
-    const quiet = (await fetchMessages(ts, alice, { narrow: [['channel', 'town'], ['topic', 'quiet place']], apply_markdown: false })).messages;
-    expect(quiet.every((m: { sender_full_name: string; content: string }) => m.sender_full_name !== 'Notification Bot' || !m.content.includes('moved here'))).toBe(true);
+    const quiet = (
+      await fetchMessages(ts, alice, {
+        narrow: [
+          ['channel', 'town'],
+          ['topic', 'quiet place'],
+        ],
+        apply_markdown: false,
+      })
+    ).messages;
+    expect(
+      quiet.every((m: { sender_full_name: string; content: string }) => m.sender_full_name !== 'Notification Bot' || !m.content.includes('moved here')),
+    ).toBe(true);
   });
 
   test('time limits and permissions for topic edits', async () => {
@@ -177,7 +239,11 @@ describe('topic edits', () => {
     await sendToChannel(ts, alice, town, 'ancient', 'new');
     await age(old, 8 * 24 * 3600);
     assertError(await edit(bob, old, { topic: 'renamed' }), 'BAD_REQUEST', "The time limit for editing this message's topic has passed.");
-    const limited = assertError(await edit(bob, old + 1, { topic: 'renamed', propagate_mode: 'change_all' }), 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 'You only have permission to move the 1/2 most recent messages in this topic.');
+    const limited = assertError(
+      await edit(bob, old + 1, { topic: 'renamed', propagate_mode: 'change_all' }),
+      'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      'You only have permission to move the 1/2 most recent messages in this topic.',
+    );
     expect(limited).toMatchObject({ first_message_id_allowed_to_move: old + 1, total_messages_in_topic: 2, total_messages_allowed_to_move: 1 });
     assertSuccess(await edit(moderator, old, { topic: 'renamed', propagate_mode: 'change_all' }));
 
@@ -211,7 +277,13 @@ describe('channel moves', () => {
       topic: 'to the vault',
     });
     const update = capture.for(alice.id).find(ofType('update_message'))!;
-    expect(update).toMatchObject({ stream_id: town, new_stream_id: vault, orig_subject: 'to the vault', propagate_mode: 'change_all', message_ids: [first, second] });
+    expect(update).toMatchObject({
+      stream_id: town,
+      new_stream_id: vault,
+      orig_subject: 'to the vault',
+      propagate_mode: 'change_all',
+      message_ids: [first, second],
+    });
     expect(update.subject).toBeUndefined();
     expect(capture.recipientsOf(ofType('update_message'))).toEqual(ids(owner, alice));
     const moved = await message(alice, first);
@@ -269,7 +341,15 @@ describe('edit history', () => {
         user_id: alice.id,
       },
       { topic: 'final', prev_topic: 'draft', content: 'Howdy!', rendered_content: '<p>Howdy!</p>', timestamp: expect.any(Number), user_id: bob.id },
-      { topic: 'final', content: 'Howdy!', rendered_content: '<p>Howdy!</p>', stream: other, prev_stream: town, timestamp: expect.any(Number), user_id: admin.id },
+      {
+        topic: 'final',
+        content: 'Howdy!',
+        rendered_content: '<p>Howdy!</p>',
+        stream: other,
+        prev_stream: town,
+        timestamp: expect.any(Number),
+        user_id: admin.id,
+      },
     ]);
     expect(snapshots[1].content_html_diff).toContain('highlight_text_deleted');
   });
@@ -304,7 +384,13 @@ describe('deleting', () => {
     expect(Number((await ts.server.deps.knex('user_messages').where({ message_id: id }).count('* as n').first())!.n)).toBe(0);
     expect(await bobsUnread()).toBe(unreadBefore - 1);
     expect(capture.recipientsOf(ofType('delete_message'))).toEqual(ids(owner, admin, moderator, alice, bob, guest));
-    expect(capture.for(bob.id).find(ofType('delete_message'))).toEqual({ type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: town, topic: 'gone' });
+    expect(capture.for(bob.id).find(ofType('delete_message'))).toEqual({
+      type: 'delete_message',
+      message_ids: [id],
+      message_type: 'stream',
+      stream_id: town,
+      topic: 'gone',
+    });
     assertError(await client(ts, alice).get(`/messages/${id}`), 'BAD_REQUEST', 'Invalid message(s)');
     assertError(await client(ts, alice).delete(`/messages/${id}`), 'BAD_REQUEST', 'Invalid message(s)');
     const dm = await sendDirect(ts, alice, [bob], 'private');
@@ -329,7 +415,7 @@ describe('deleting', () => {
     assertError(await client(ts, alice).delete('/messages/987654'), 'BAD_REQUEST', 'Invalid message(s)');
   });
 
-  test('deleting a channel\'s first message moves first_message_id on', async () => {
+  test("deleting a channel's first message moves first_message_id on", async () => {
     const room = await subscribe(ts, owner, 'first-room', [owner]);
     const first = await sendToChannel(ts, owner, room, 't', 'a');
     const second = await sendToChannel(ts, owner, room, 't', 'b');

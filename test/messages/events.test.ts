@@ -33,7 +33,8 @@ describe('sending', () => {
   });
 
   test('a message in the empty topic, with and without empty_topic_name', async () => {
-    for (const options of [MODERN, LEGACY]) await verifyActionFor(p.ts, [p.alice, p.bob], () => sendToChannel(p.ts, p.alice, town, '', 'no topic here'), options);
+    for (const options of [MODERN, LEGACY])
+      await verifyActionFor(p.ts, [p.alice, p.bob], () => sendToChannel(p.ts, p.alice, town, '', 'no topic here'), options);
   });
 
   test('wildcard mentions count as mentions unless the topic is muted', async () => {
@@ -174,7 +175,8 @@ describe('reactions and topic preferences', () => {
 
   test('muting a channel changes the unread count', async () => {
     await sendToChannel(p.ts, p.alice, quiet, 'muted channel', 'one');
-    const set = (value: boolean) => api(p.bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: quiet, property: 'is_muted', value }] });
+    const set = (value: boolean) =>
+      api(p.bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: quiet, property: 'is_muted', value }] });
     await verifyAction(p.ts, p.bob, () => set(true), MODERN);
     await verifyAction(p.ts, p.bob, () => set(false), MODERN);
   });

@@ -55,7 +55,11 @@ describe('anchors and windows', () => {
     assertError(await get(bob, { anchor: 'soon', num_before: 1, num_after: 1 }), 'BAD_REQUEST', 'Invalid anchor');
     assertError(await get(bob, { num_before: 1, num_after: 1 }), 'BAD_REQUEST', "Missing 'anchor' argument.");
     assertError(await get(bob, { anchor: 'newest', num_before: 4000, num_after: 1001 }), 'BAD_REQUEST', 'Too many messages requested (maximum 5000).');
-    assertError(await get(bob, { anchor: 10, num_before: 1, num_after: 1, include_anchor: false }), 'BAD_REQUEST', 'The anchor can only be excluded at an end of the range');
+    assertError(
+      await get(bob, { anchor: 10, num_before: 1, num_after: 1, include_anchor: false }),
+      'BAD_REQUEST',
+      'The anchor can only be excluded at an end of the range',
+    );
     assertError(await get(bob, { anchor: 'newest', num_before: -1, num_after: 0 }), 'BAD_REQUEST', 'num_before is too small');
     assertError(await get(bob, { anchor: 'newest', num_after: 0 }), 'REQUEST_VARIABLE_MISSING', "Missing 'num_before' argument");
   });
@@ -73,9 +77,24 @@ describe('narrows', () => {
   const narrowIds = async (who: TestUser, narrow: unknown[]) => idsOf(await fetchMessages(ts, who, { narrow }));
 
   test('channel and topic, in both term shapes', async () => {
-    expect(await narrowIds(bob, [['channel', 'town'], ['topic', 'ALPHA']])).toEqual([m.a1, m.a2, m.a3]);
-    expect(await narrowIds(bob, [{ operator: 'stream', operand: pub }, { operator: 'topic', operand: 'beta' }])).toEqual([m.b1]);
-    expect(await narrowIds(bob, [{ operator: 'channel', operand: pub }, { operator: 'topic', operand: 'alpha', negated: true }])).toEqual([m.b1, m.r1]);
+    expect(
+      await narrowIds(bob, [
+        ['channel', 'town'],
+        ['topic', 'ALPHA'],
+      ]),
+    ).toEqual([m.a1, m.a2, m.a3]);
+    expect(
+      await narrowIds(bob, [
+        { operator: 'stream', operand: pub },
+        { operator: 'topic', operand: 'beta' },
+      ]),
+    ).toEqual([m.b1]);
+    expect(
+      await narrowIds(bob, [
+        { operator: 'channel', operand: pub },
+        { operator: 'topic', operand: 'alpha', negated: true },
+      ]),
+    ).toEqual([m.b1, m.r1]);
     expect(await narrowIds(bob, [{ operator: 'channels', operand: 'public' }])).toEqual([m.a1, m.b1, m.a2, m.r1, m.a3]);
   });
 
@@ -100,7 +119,12 @@ describe('narrows', () => {
   });
 
   test('full-text search with highlighting', async () => {
-    const res = await fetchMessages(ts, bob, { narrow: [['channel', 'town'], ['search', 'garden']] });
+    const res = await fetchMessages(ts, bob, {
+      narrow: [
+        ['channel', 'town'],
+        ['search', 'garden'],
+      ],
+    });
     expect(idsOf(res)).toEqual([m.a1, m.a3]);
     expect(res.messages[0].match_content).toContain('<span class="highlight">gardening</span>');
     expect(res.messages[0].match_subject).toBe('Alpha');
@@ -108,7 +132,8 @@ describe('narrows', () => {
   });
 
   test('invalid narrows', async () => {
-    const bad = async (narrow: unknown, msg: string, code = 'BAD_NARROW') => assertError(await get(bob, { anchor: 'newest', num_before: 1, num_after: 0, narrow }), code, msg);
+    const bad = async (narrow: unknown, msg: string, code = 'BAD_NARROW') =>
+      assertError(await get(bob, { anchor: 'newest', num_before: 1, num_after: 0, narrow }), code, msg);
     const body = await bad([['frobnicate', 'x']], 'Invalid narrow operator: unknown operator frobnicate');
     expect(body.desc).toBe('unknown operator frobnicate');
     await bad([['channel', 'nowhere']], 'Invalid narrow operator: unknown channel nowhere');
@@ -117,7 +142,13 @@ describe('narrows', () => {
     await bad([['id', 'abc']], 'Invalid narrow operator: Invalid message ID');
     await bad([['is', 'sleepy']], "Invalid narrow operator: unknown 'is' operand sleepy");
     await bad([['has', 'cats']], "Invalid narrow operator: unknown 'has' operand cats");
-    await bad([['channel', 'town'], ['is', 'dm']], 'Invalid narrow operator: No message can be both a channel message and direct message');
+    await bad(
+      [
+        ['channel', 'town'],
+        ['is', 'dm'],
+      ],
+      'Invalid narrow operator: No message can be both a channel message and direct message',
+    );
     await bad({ operator: 'is' }, 'narrow is not a list', 'BAD_REQUEST');
     await bad([['is']], 'Invalid narrow[0]: element is not a string pair', 'BAD_REQUEST');
     await bad([{ operator: 'search', operand: '  ' }], 'operand cannot be blank.', 'BAD_REQUEST');
@@ -175,9 +206,20 @@ describe('presentation', () => {
 
   test('the empty topic is shown as "general chat" unless the client allows empty names', async () => {
     const id = await sendToChannel(ts, alice, pub, '', 'chat');
-    const shown = await fetchMessages(ts, bob, { narrow: [['channel', 'town'], ['topic', '']] });
+    const shown = await fetchMessages(ts, bob, {
+      narrow: [
+        ['channel', 'town'],
+        ['topic', ''],
+      ],
+    });
     expect(shown.messages.map((x: { id: number; subject: string }) => [x.id, x.subject])).toEqual([[id, 'general chat']]);
-    const byName = await fetchMessages(ts, bob, { narrow: [['channel', 'town'], ['topic', 'general chat']], allow_empty_topic_name: true });
+    const byName = await fetchMessages(ts, bob, {
+      narrow: [
+        ['channel', 'town'],
+        ['topic', 'general chat'],
+      ],
+      allow_empty_topic_name: true,
+    });
     expect(byName.messages.map((x: { subject: string }) => x.subject)).toEqual(['']);
   });
 });

@@ -125,11 +125,35 @@ describe('bulk read marking', () => {
       found_newest: false,
     });
     const again = assertSuccess(
-      await client(ts, carol).post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [['channel', 'window']], op: 'add', flag: 'read' }),
+      await client(ts, carol).post('/messages/flags/narrow', {
+        anchor: 'oldest',
+        num_before: 0,
+        num_after: 100,
+        narrow: [['channel', 'window']],
+        op: 'add',
+        flag: 'read',
+      }),
     );
-    expect(again).toMatchObject({ processed_count: 5, updated_count: 2, first_processed_id: ids[0], last_processed_id: ids[4], found_oldest: true, found_newest: true });
+    expect(again).toMatchObject({
+      processed_count: 5,
+      updated_count: 2,
+      first_processed_id: ids[0],
+      last_processed_id: ids[4],
+      found_oldest: true,
+      found_newest: true,
+    });
     const none = assertSuccess(
-      await client(ts, carol).post('/messages/flags/narrow', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['channel', 'window'], ['is', 'unread']], op: 'add', flag: 'read' }),
+      await client(ts, carol).post('/messages/flags/narrow', {
+        anchor: 'newest',
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          ['channel', 'window'],
+          ['is', 'unread'],
+        ],
+        op: 'add',
+        flag: 'read',
+      }),
     );
     expect(none).toMatchObject({ processed_count: 0, updated_count: 0, first_processed_id: null, last_processed_id: null });
     const unread = assertSuccess(

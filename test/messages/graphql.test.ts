@@ -58,7 +58,10 @@ test('messages: narrow and cursor pagination', async () => {
   const room = await subscribe(ts, owner, 'paging', [owner, alice]);
   const ids: number[] = [];
   for (let i = 0; i < 5; i++) ids.push(await send(alice, { channelId: room, topic: 'pages', content: `m${i}`, readBySender: true }));
-  const narrow = [{ operator: 'channel', operandId: room }, { operator: 'topic', operand: 'pages' }];
+  const narrow = [
+    { operator: 'channel', operandId: room },
+    { operator: 'topic', operand: 'pages' },
+  ];
   const last = await graphql(ts, alice, PAGE, { narrow, last: 2 });
   expect(last.errors).toBeUndefined();
   const page = last.data!.messages;
@@ -82,10 +85,18 @@ test('message, editMessage, messageHistory, topics', async () => {
   const id = await send(alice, { channelName: 'town', topic: 'draft', content: 'first' });
   let res = await graphql(ts, alice, `mutation($id: Int!) { editMessage(id: $id, input: { content: "second" }) { message { id content } } }`, { id });
   expect(res.errors).toBeUndefined();
-  res = await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { topic: "final", propagateMode: "change_all" }) { message { topic } } }`, { id });
+  res = await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { topic: "final", propagateMode: "change_all" }) { message { topic } } }`, {
+    id,
+  });
   expect(res.errors).toBeUndefined();
   const single = await graphql(ts, bob, `query($id: Int!) { message(id: $id) { content rawContent topic lastEditTimestamp lastMovedTimestamp } }`, { id });
-  expect(single.data!.message).toMatchObject({ content: '<p>second</p>', rawContent: 'second', topic: 'final', lastEditTimestamp: expect.any(Number), lastMovedTimestamp: expect.any(Number) });
+  expect(single.data!.message).toMatchObject({
+    content: '<p>second</p>',
+    rawContent: 'second',
+    topic: 'final',
+    lastEditTimestamp: expect.any(Number),
+    lastMovedTimestamp: expect.any(Number),
+  });
   const history = await graphql(ts, bob, `query($id: Int!) { messageHistory(id: $id) { topic prevTopic content prevContent contentHtmlDiff userId } }`, { id });
   expect(history.data!.messageHistory).toEqual([
     { topic: 'draft', prevTopic: null, content: 'first', prevContent: null, contentHtmlDiff: null, userId: alice.id },
@@ -95,7 +106,9 @@ test('message, editMessage, messageHistory, topics', async () => {
   const topics = await graphql(ts, bob, `query($s: Int!) { topics(streamId: $s) { name maxId } }`, { s: town });
   // The newest message of the moved topic is the notification bot's notice of the move.
   expect(topics.data!.topics[0]).toEqual({ name: 'final', maxId: id + 1 });
-  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { content: "mine now" }) { message { id } } }`, { id }))).toEqual({
+  expect(
+    graphqlError(await graphql(ts, bob, `mutation($id: Int!) { editMessage(id: $id, input: { content: "mine now" }) { message { id } } }`, { id })),
+  ).toEqual({
     message: "You don't have permission to edit this message",
     code: 'BAD_REQUEST',
   });
@@ -104,29 +117,56 @@ test('message, editMessage, messageHistory, topics', async () => {
 
 test('updateFlags, reactions, updateUserTopic, deleteMessage', async () => {
   const id = await send(alice, { channelId: town, topic: 'misc', content: 'react here' });
-  const flags = await graphql(ts, bob, `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "add", flag: "starred") { messages ignoredBecauseNotSubscribedChannels } }`, { ids: [id] });
+  const flags = await graphql(
+    ts,
+    bob,
+    `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "add", flag: "starred") { messages ignoredBecauseNotSubscribedChannels } }`,
+    { ids: [id] },
+  );
   expect(flags.data!.updateFlags).toEqual({ messages: [id], ignoredBecauseNotSubscribedChannels: null });
-  const unread = await graphql(ts, bob, `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "remove", flag: "read") { messages ignoredBecauseNotSubscribedChannels } }`, { ids: [id] });
+  const unread = await graphql(
+    ts,
+    bob,
+    `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "remove", flag: "read") { messages ignoredBecauseNotSubscribedChannels } }`,
+    { ids: [id] },
+  );
   expect(unread.data!.updateFlags).toEqual({ messages: [], ignoredBecauseNotSubscribedChannels: [] });
-  expect(graphqlError(await graphql(ts, bob, `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "add", flag: "mentioned") { messages } }`, { ids: [id] }))).toEqual({
+  expect(
+    graphqlError(await graphql(ts, bob, `mutation($ids: [Int!]!) { updateFlags(messageIds: $ids, op: "add", flag: "mentioned") { messages } }`, { ids: [id] })),
+  ).toEqual({
     message: "Flag not editable: 'mentioned'",
     code: 'BAD_REQUEST',
   });
   const ADD = `mutation($id: Int!) { addReaction(messageId: $id, emojiName: "octopus") { message { id reactions { emojiName user { id } } } } }`;
-  expect((await graphql(ts, bob, ADD, { id })).data!.addReaction).toEqual({ message: { id: String(id), reactions: [{ emojiName: 'octopus', user: { id: String(bob.id) } }] } });
+  expect((await graphql(ts, bob, ADD, { id })).data!.addReaction).toEqual({
+    message: { id: String(id), reactions: [{ emojiName: 'octopus', user: { id: String(bob.id) } }] },
+  });
   expect(graphqlError(await graphql(ts, bob, ADD, { id }))).toEqual({ message: 'Reaction already exists.', code: 'REACTION_ALREADY_EXISTS' });
   const page = await graphql(ts, bob, PAGE, { narrow: [{ operator: 'id', operandId: id }] });
   expect(page.data!.messages.messages[0]).toMatchObject({ flags: ['starred'], reactions: [{ emojiName: 'octopus', userId: bob.id }] });
-  expect((await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { reactions { emojiName } } } }`, { id })).data!.removeReaction).toEqual({ message: { reactions: [] } });
-  expect(graphqlError(await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { id } } }`, { id }))).toEqual({
+  expect(
+    (await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { reactions { emojiName } } } }`, { id }))
+      .data!.removeReaction,
+  ).toEqual({ message: { reactions: [] } });
+  expect(
+    graphqlError(await graphql(ts, bob, `mutation($id: Int!) { removeReaction(messageId: $id, emojiName: "octopus") { message { id } } }`, { id })),
+  ).toEqual({
     message: "Reaction doesn't exist.",
     code: 'REACTION_DOES_NOT_EXIST',
   });
   const capture = captureEvents(ts);
-  expect((await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 1) { streamId topic visibilityPolicy } }`, { s: town })).data!.updateUserTopic).toEqual({ streamId: town, topic: 'misc', visibilityPolicy: 1 });
+  expect(
+    (
+      await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 1) { streamId topic visibilityPolicy } }`, {
+        s: town,
+      })
+    ).data!.updateUserTopic,
+  ).toEqual({ streamId: town, topic: 'misc', visibilityPolicy: 1 });
   capture.stop();
   expect(capture.for(bob.id).find(ofType('user_topic'))).toMatchObject({ stream_id: town, topic_name: 'misc', visibility_policy: 1 });
-  expect(graphqlError(await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 9) { topic } }`, { s: town }))).toEqual({
+  expect(
+    graphqlError(await graphql(ts, bob, `mutation($s: Int!) { updateUserTopic(streamId: $s, topic: "misc", visibilityPolicy: 9) { topic } }`, { s: town })),
+  ).toEqual({
     message: 'Invalid visibility_policy',
     code: 'BAD_REQUEST',
   });

@@ -16,7 +16,14 @@ export async function subscribe(ts: TestServer, actor: TestUser, name: string, u
   return assertSuccess(await client(ts, actor).get('/get_stream_id', { stream: name })).stream_id;
 }
 
-export async function sendToChannel(ts: TestServer, who: TestUser, channel: number | string, topic: string, content: string, extra: Record<string, unknown> = {}): Promise<number> {
+export async function sendToChannel(
+  ts: TestServer,
+  who: TestUser,
+  channel: number | string,
+  topic: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
   const res = await client(ts, who).post('/messages', { type: 'stream', to: typeof channel === 'number' ? channel : channel, topic, content, ...extra });
   return assertSuccess(res).id;
 }

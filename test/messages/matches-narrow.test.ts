@@ -49,7 +49,11 @@ describe('GET /messages/matches_narrow', () => {
     assertError(await matches(bob, { narrow: [] }), 'REQUEST_VARIABLE_MISSING', "Missing 'msg_ids' argument");
     assertError(await matches(bob, { msg_ids: [m.garden] }), 'REQUEST_VARIABLE_MISSING', "Missing 'narrow' argument");
     assertError(await matches(bob, { msg_ids: '["x"]', narrow: [] }), 'BAD_REQUEST', 'msg_ids[0] is not an integer');
-    assertError(await matches(bob, { msg_ids: [m.garden], narrow: [['frobnicate', 'x']] }), 'BAD_NARROW', 'Invalid narrow operator: unknown operator frobnicate');
+    assertError(
+      await matches(bob, { msg_ids: [m.garden], narrow: [['frobnicate', 'x']] }),
+      'BAD_NARROW',
+      'Invalid narrow operator: unknown operator frobnicate',
+    );
   });
 
   test('GraphQL answers the same', async () => {
@@ -61,7 +65,11 @@ describe('GET /messages/matches_narrow', () => {
     );
     expect(res.errors).toBeUndefined();
     expect(res.data!.messagesMatchingNarrow).toEqual([
-      { id: m.garden, matchContent: '<p>first message about <span class="highlight">gardening</span></p>', matchTopic: '<span class="highlight">Gardens</span> &amp; &lt;weeds&gt;' },
+      {
+        id: m.garden,
+        matchContent: '<p>first message about <span class="highlight">gardening</span></p>',
+        matchTopic: '<span class="highlight">Gardens</span> &amp; &lt;weeds&gt;',
+      },
     ]);
   });
 });

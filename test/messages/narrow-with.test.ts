@@ -28,26 +28,48 @@ afterAll(() => ts.close(), 60_000);
 describe('the with operator', () => {
   test("narrows to the message's conversation, replacing conversation terms and keeping the others", async () => {
     expect(await ids(bob, [{ operator: 'with', operand: m.a1 }])).toEqual([m.a1, m.a2]);
-    expect(await ids(bob, [['channel', 'town'], ['topic', 'beta'], ['with', String(m.a1)]])).toEqual([m.a1, m.a2]);
-    expect(await ids(bob, [{ operator: 'with', operand: m.a1 }, { operator: 'sender', operand: bob.id }])).toEqual([m.a2]);
+    expect(
+      await ids(bob, [
+        ['channel', 'town'],
+        ['topic', 'beta'],
+        ['with', String(m.a1)],
+      ]),
+    ).toEqual([m.a1, m.a2]);
+    expect(
+      await ids(bob, [
+        { operator: 'with', operand: m.a1 },
+        { operator: 'sender', operand: bob.id },
+      ]),
+    ).toEqual([m.a2]);
     expect(await ids(bob, [{ operator: 'with', operand: m.dm }])).toEqual([m.dm, m.dm2]);
     expect(await ids(alice, [{ operator: 'with', operand: m.dm2 }])).toEqual([m.dm, m.dm2]);
   });
 
   test('follows the message when its topic moves', async () => {
     const moved = await sendToChannel(ts, alice, town, 'wander', 'moving soon');
-    assertSuccess(await client(ts, alice).patch(`/messages/${moved}`, { topic: 'arrived', propagate_mode: 'change_one', send_notification_to_new_thread: false }));
+    assertSuccess(
+      await client(ts, alice).patch(`/messages/${moved}`, { topic: 'arrived', propagate_mode: 'change_one', send_notification_to_new_thread: false }),
+    );
     const stay = await sendToChannel(ts, bob, town, 'arrived', 'already here');
     expect(await ids(bob, [{ operator: 'with', operand: moved }])).toEqual([moved, stay]);
   });
 
   test('a message one cannot see: the rest of the narrow if it names a conversation, else an error', async () => {
-    expect(await ids(carol, [['channel', 'town'], ['topic', 'beta'], ['with', String(m.dm)]])).toEqual([m.b1]);
+    expect(
+      await ids(carol, [
+        ['channel', 'town'],
+        ['topic', 'beta'],
+        ['with', String(m.dm)],
+      ]),
+    ).toEqual([m.b1]);
     assertError(await get(carol, [{ operator: 'with', operand: m.dm }]), 'BAD_NARROW', "Invalid narrow operator: Invalid 'with' operator");
     assertError(await get(carol, [{ operator: 'with', operand: 2 ** 40 }]), 'BAD_NARROW', "Invalid narrow operator: Invalid 'with' operator");
     assertError(await get(bob, [{ operator: 'with', operand: 'soon' }]), 'BAD_NARROW', "Invalid narrow operator: Invalid 'with' operator");
     assertError(
-      await get(bob, [{ operator: 'with', operand: m.a1 }, { operator: 'with', operand: m.dm }]),
+      await get(bob, [
+        { operator: 'with', operand: m.a1 },
+        { operator: 'with', operand: m.dm },
+      ]),
       'BAD_NARROW',
       "Invalid narrow operator combination: Duplicate 'with' operators.",
     );

@@ -50,7 +50,13 @@ test('messages sent at once share statements, each with its own recipients, flag
   expect(sharedStoreStats(ts.server.deps.knex).items - before.items).toBe(25);
 
   expect(new Set(sent.map((s) => s.id)).size).toBe(25);
-  const stored = await ts.server.deps.knex('messages').whereIn('id', sent.map((s) => s.id)).select('id', 'sender_id', 'content', 'topic', 'stream_id');
+  const stored = await ts.server.deps
+    .knex('messages')
+    .whereIn(
+      'id',
+      sent.map((s) => s.id),
+    )
+    .select('id', 'sender_id', 'content', 'topic', 'stream_id');
   for (const { sender, content, id } of sent) {
     expect(stored.find((m) => m.id === id)).toEqual({ id, sender_id: sender.id, content, topic: 'shared', stream_id: channel });
     // Every subscriber receives it; only the sender's copy starts read.

@@ -56,7 +56,11 @@ test('a renamed channel is no longer found by its old name, and is by its new on
   const channel = await subscribe(ts, owner, 'snap-old-name', [alice]);
   await send(alice, 'snap-old-name', 't');
   assertSuccess(await client(ts, owner).patch(`/streams/${channel}`, { new_name: 'snap-new-name' }));
-  assertError(await client(ts, alice).post('/messages', { type: 'stream', to: 'snap-old-name', topic: 't', content: 'x' }), 'STREAM_DOES_NOT_EXIST', "Channel 'snap-old-name' does not exist");
+  assertError(
+    await client(ts, alice).post('/messages', { type: 'stream', to: 'snap-old-name', topic: 't', content: 'x' }),
+    'STREAM_DOES_NOT_EXIST',
+    "Channel 'snap-old-name' does not exist",
+  );
   const { id } = await send(alice, 'snap-new-name', 't');
   const { message } = assertSuccess(await client(ts, alice).get(`/messages/${id}`));
   expect(message.display_recipient).toBe('snap-new-name');
@@ -67,7 +71,11 @@ test('a channel made private refuses the sender who left it', async () => {
   await send(alice, channel, 't');
   assertSuccess(await client(ts, owner).patch(`/streams/${channel}`, { is_private: true }));
   assertSuccess(await client(ts, alice).delete('/users/me/subscriptions', { subscriptions: ['snap-private'] }));
-  assertError(await client(ts, alice).post('/messages', { type: 'stream', to: channel, topic: 't', content: 'x' }), 'BAD_REQUEST', 'Not authorized to send to channel \'snap-private\'');
+  assertError(
+    await client(ts, alice).post('/messages', { type: 'stream', to: channel, topic: 't', content: 'x' }),
+    'BAD_REQUEST',
+    "Not authorized to send to channel 'snap-private'",
+  );
 });
 
 test('muting the channel makes the next message unmute the topic', async () => {

@@ -26,7 +26,12 @@ describe('channel messages', () => {
     const byJson = assertSuccess(await post(alice, { type: 'stream', to: JSON.stringify('General'), topic: 'greetings', content: 'by json name' }));
     expect(byName.id).toBeGreaterThan(byId.id);
     expect(byJson.id).toBeGreaterThan(byName.id);
-    const { messages } = await fetchMessages(ts, bob, { narrow: [['channel', 'general'], ['topic', 'greetings']] });
+    const { messages } = await fetchMessages(ts, bob, {
+      narrow: [
+        ['channel', 'general'],
+        ['topic', 'greetings'],
+      ],
+    });
     expect(messages.map((m: { content: string }) => m.content)).toEqual(['<p>by id</p>', '<p>by name</p>', '<p>by json name</p>']);
   });
 
@@ -60,7 +65,11 @@ describe('channel messages', () => {
   });
 
   test('the client name comes from the User-Agent', async () => {
-    const res = await client(ts, alice).post('/messages', { type: 'stream', to: general, topic: 'ua', content: 'x' }, { headers: { 'user-agent': 'ZulipMobile/27.1 (Android 14)' } });
+    const res = await client(ts, alice).post(
+      '/messages',
+      { type: 'stream', to: general, topic: 'ua', content: 'x' },
+      { headers: { 'user-agent': 'ZulipMobile/27.1 (Android 14)' } },
+    );
     const { message } = assertSuccess(await client(ts, alice).get(`/messages/${assertSuccess(res).id}`));
     expect(message.client).toBe('ZulipMobile');
   });
@@ -94,7 +103,11 @@ describe('channel messages', () => {
     }
     const legacy = assertSuccess(await post(alice, { type: 'stream', to: general, subject: 'old style', content: 'x' }));
     expect(assertSuccess(await client(ts, alice).get(`/messages/${legacy.id}`)).message.subject).toBe('old style');
-    assertError(await post(alice, { type: 'stream', to: general, topic: 'bad\u0007topic', content: 'x' }), 'BAD_REQUEST', 'Invalid character in topic, at position 4!');
+    assertError(
+      await post(alice, { type: 'stream', to: general, topic: 'bad\u0007topic', content: 'x' }),
+      'BAD_REQUEST',
+      'Invalid character in topic, at position 4!',
+    );
   });
 
   test('content rules: empty, NUL, truncation', async () => {
@@ -112,9 +125,17 @@ describe('channel messages', () => {
     assertError(await post(alice, { type: 'stream', to: general, content: 'x' }), 'BAD_REQUEST', 'Missing topic');
     assertError(await post(alice, { to: general, content: 'x' }), 'REQUEST_VARIABLE_MISSING', "Missing 'type' argument");
     assertError(await post(alice, { type: 'stream', to: general, topic: 't' }), 'REQUEST_VARIABLE_MISSING', "Missing 'content' argument");
-    const missingId = assertError(await post(alice, { type: 'stream', to: 999999, topic: 't', content: 'x' }), 'STREAM_DOES_NOT_EXIST', "Channel with ID '999999' does not exist");
+    const missingId = assertError(
+      await post(alice, { type: 'stream', to: 999999, topic: 't', content: 'x' }),
+      'STREAM_DOES_NOT_EXIST',
+      "Channel with ID '999999' does not exist",
+    );
     expect(missingId.stream_id).toBe(999999);
-    const missingName = assertError(await post(alice, { type: 'stream', to: 'nowhere', topic: 't', content: 'x' }), 'STREAM_DOES_NOT_EXIST', "Channel 'nowhere' does not exist");
+    const missingName = assertError(
+      await post(alice, { type: 'stream', to: 'nowhere', topic: 't', content: 'x' }),
+      'STREAM_DOES_NOT_EXIST',
+      "Channel 'nowhere' does not exist",
+    );
     expect(missingName.stream).toBe('nowhere');
     assertError(await post(alice, { type: 'stream', to: JSON.stringify(['a', 'b']), topic: 't', content: 'x' }), 'BAD_REQUEST', 'Expected exactly one channel');
   });
@@ -131,11 +152,19 @@ describe('channel messages', () => {
   test('topics_policy: no general chat, or only general chat', async () => {
     const strict = await subscribe(ts, owner, 'strict-topics', [owner, alice]);
     assertSuccess(await client(ts, owner).patch(`/streams/${strict}`, { topics_policy: 'disable_empty_topic' }));
-    assertError(await post(alice, { type: 'stream', to: strict, topic: '', content: 'x' }), 'BAD_REQUEST', 'Sending messages to the general chat is not allowed in this channel.');
+    assertError(
+      await post(alice, { type: 'stream', to: strict, topic: '', content: 'x' }),
+      'BAD_REQUEST',
+      'Sending messages to the general chat is not allowed in this channel.',
+    );
     assertSuccess(await post(alice, { type: 'stream', to: strict, topic: 'fine', content: 'x' }));
     const chat = await subscribe(ts, owner, 'just-chat', [owner, alice]);
     assertSuccess(await client(ts, owner).patch(`/streams/${chat}`, { topics_policy: 'empty_topic_only' }));
-    assertError(await post(alice, { type: 'stream', to: chat, topic: 'a topic', content: 'x' }), 'BAD_REQUEST', 'Only the general chat topic is allowed in this channel.');
+    assertError(
+      await post(alice, { type: 'stream', to: chat, topic: 'a topic', content: 'x' }),
+      'BAD_REQUEST',
+      'Only the general chat topic is allowed in this channel.',
+    );
     assertSuccess(await post(alice, { type: 'stream', to: chat, topic: '', content: 'x' }));
     // The channel now has a message outside the empty topic, so empty_topic_only cannot be set there.
     const other = await subscribe(ts, owner, 'mixed', [owner]);
@@ -189,7 +218,11 @@ describe('direct messages', () => {
     assertError(await post(alice, { type: 'direct', to: [], content: 'x' }), 'BAD_REQUEST', 'Message must have recipients');
     assertError(await post(alice, { type: 'direct', to: [987654], content: 'x' }), 'BAD_REQUEST', 'Invalid user ID 987654');
     assertError(await post(alice, { type: 'direct', to: ['nobody@example.com'], content: 'x' }), 'BAD_REQUEST', "Invalid email 'nobody@example.com'");
-    assertError(await post(alice, { type: 'direct', to: [bob.id, bob.email], content: 'x' }), 'BAD_REQUEST', 'Recipient lists may contain emails or user IDs, but not both.');
+    assertError(
+      await post(alice, { type: 'direct', to: [bob.id, bob.email], content: 'x' }),
+      'BAD_REQUEST',
+      'Recipient lists may contain emails or user IDs, but not both.',
+    );
     assertError(await post(alice, { type: 'direct', to: JSON.stringify({ a: 1 }), content: 'x' }), 'BAD_REQUEST', 'Invalid data type for recipients');
     const leaving = await makeUser(ts, 400);
     assertSuccess(await client(ts, owner).delete(`/users/${leaving.id}`));
@@ -262,7 +295,7 @@ describe('events', () => {
     expect(capture.recipientsOf(ofType('message'))).toEqual(ids(alice, bob));
   });
 
-  test('a channel\'s first message sets first_message_id and is announced', async () => {
+  test("a channel's first message sets first_message_id and is announced", async () => {
     const fresh = await subscribe(ts, owner, 'fresh', [owner, alice]);
     const capture = captureEvents(ts);
     const id = await sendToChannel(ts, alice, fresh, 't', 'first!');

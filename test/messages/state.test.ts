@@ -119,7 +119,9 @@ describe('register slices', () => {
     await sendToChannel(ts, owner, room, 'fine', 'b');
     assertSuccess(await client(ts, erin).post('/user_topics', { stream_id: room, topic: 'loud', visibility_policy: 1 }));
     expect(((await fetchState(erin, options(false))).unread_msgs as { count: number }).count).toBe(1);
-    assertSuccess(await client(ts, erin).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: room, property: 'is_muted', value: true }] }));
+    assertSuccess(
+      await client(ts, erin).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: room, property: 'is_muted', value: true }] }),
+    );
     expect(((await fetchState(erin, options(false))).unread_msgs as { count: number }).count).toBe(0);
     assertSuccess(await client(ts, erin).post('/user_topics', { stream_id: room, topic: 'fine', visibility_policy: 2 }));
     expect(((await fetchState(erin, options(false))).unread_msgs as { count: number }).count).toBe(1);
@@ -212,10 +214,18 @@ describe('what an event queue delivers', () => {
     expect(mine.local_message_id).toBe('1.5');
     expect(mine.local_id).toBeUndefined();
     expect(mine.sender_queue_id).toBeUndefined();
-    expect(mine.message).toMatchObject({ content: '<p><strong>hi</strong></p>', content_type: 'text/html', subject: 'general chat', avatar_url: wide.avatar_url });
+    expect(mine.message).toMatchObject({
+      content: '<p><strong>hi</strong></p>',
+      content_type: 'text/html',
+      subject: 'general chat',
+      avatar_url: wide.avatar_url,
+    });
     expect((mine.message as Record<string, unknown>).rendered_content).toBeUndefined();
     expect((mine.message as Record<string, unknown>).sender_has_public_gravatar).toBeUndefined();
-    const [other] = eventsForClient(event, client_({ queueId: 'q2', applyMarkdown: false, clientGravatar: true, capabilities: { bulk_message_deletion: false, empty_topic_name: true } }));
+    const [other] = eventsForClient(
+      event,
+      client_({ queueId: 'q2', applyMarkdown: false, clientGravatar: true, capabilities: { bulk_message_deletion: false, empty_topic_name: true } }),
+    );
     expect(other.local_message_id).toBeUndefined();
     expect(other.message).toMatchObject({ content: '**hi**', content_type: 'text/x-markdown', subject: '', avatar_url: null });
   });
@@ -233,7 +243,9 @@ describe('what an event queue delivers', () => {
     const event = { type: 'muted_topics', muted_topics: [['town', '', 5]] };
     expect(eventsForClient(event, client_({ eventTypes: ['muted_topics'] }))).toEqual([{ type: 'muted_topics', muted_topics: [['town', 'general chat', 5]] }]);
     expect(eventsForClient(event, client_({ eventTypes: ['user_topic', 'muted_topics'] }))).toEqual([]);
-    expect(eventsForClient({ type: 'user_topic', stream_id: 2, topic_name: '', last_updated: 1, visibility_policy: 1 }, client_())[0].topic_name).toBe('general chat');
+    expect(eventsForClient({ type: 'user_topic', stream_id: 2, topic_name: '', last_updated: 1, visibility_policy: 1 }, client_())[0].topic_name).toBe(
+      'general chat',
+    );
     expect(eventsForClient({ type: 'update_message', orig_subject: '', subject: 'x', message_id: 1 }, client_())[0].orig_subject).toBe('general chat');
   });
 });

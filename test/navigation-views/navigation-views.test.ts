@@ -185,7 +185,11 @@ describe('register slice', () => {
 describe('GraphQL', () => {
   test('adds, lists, updates and removes views through the same rules', async () => {
     const me = await makeUser(ts, 400);
-    const added = await graphql(ts, me, 'mutation { addNavigationView(fragment: "narrow/is/alerted", isPinned: true, name: "Alerts") { fragment isPinned name } }');
+    const added = await graphql(
+      ts,
+      me,
+      'mutation { addNavigationView(fragment: "narrow/is/alerted", isPinned: true, name: "Alerts") { fragment isPinned name } }',
+    );
     expect(added.data!.addNavigationView).toEqual({ fragment: 'narrow/is/alerted', isPinned: true, name: 'Alerts' });
     const updated = await graphql(ts, me, 'mutation { updateNavigationView(fragment: "narrow/is/alerted", isPinned: false) { isPinned name } }');
     expect(updated.data!.updateNavigationView).toEqual({ isPinned: false, name: 'Alerts' });
@@ -198,6 +202,8 @@ describe('GraphQL', () => {
       code: 'NOT_FOUND',
       message: 'Navigation view does not exist.',
     });
-    expect((await graphql(ts, me, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") { id } }')).data).toEqual({ removeNavigationView: { id: 'narrow/is/alerted' } });
+    expect((await graphql(ts, me, 'mutation { removeNavigationView(fragment: "narrow/is/alerted") { id } }')).data).toEqual({
+      removeNavigationView: { id: 'narrow/is/alerted' },
+    });
   });
 });

@@ -35,7 +35,15 @@ export async function startBouncer(): Promise<Bouncer> {
       } else if (req.url?.endsWith('/e2ee/notify')) {
         res.end(JSON.stringify({ result: 'success', msg: '', android_successfully_sent_count: 1, apple_successfully_sent_count: 0, delete_device_ids: [] }));
       } else {
-        res.end(JSON.stringify({ result: 'success', msg: '', total_android_devices: 1, total_apple_devices: 0, deleted_devices: { android_devices: [], apple_devices: [] } }));
+        res.end(
+          JSON.stringify({
+            result: 'success',
+            msg: '',
+            total_android_devices: 1,
+            total_apple_devices: 0,
+            deleted_devices: { android_devices: [], apple_devices: [] },
+          }),
+        );
       }
     });
   });

@@ -75,7 +75,9 @@ describe('unsubscribe links', () => {
   test('turn the setting off with its user_settings event', async () => {
     const link = await unsubscribeUrl(ts.server.deps, alice.id, 'missed_messages');
     const events = await verifyAction(ts, alice, async () => expect((await fetch(reachable(link))).status).toBe(200));
-    expect(events).toContainEqual(expect.objectContaining({ type: 'user_settings', op: 'update', property: 'enable_offline_email_notifications', value: false }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'user_settings', op: 'update', property: 'enable_offline_email_notifications', value: false }),
+    );
   });
 
   test('a link for another user, type or a bad signature changes nothing', async () => {

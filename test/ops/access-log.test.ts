@@ -60,14 +60,21 @@ describe('the log', () => {
   test('a request with bad credentials is logged with its status and no user', async () => {
     const res = await fetch(`${ts.url}/api/v1/users/me`, { headers: { authorization: basicAuth({ email: alice.email, apiKey: 'x'.repeat(32) }) } });
     expect(res.status).toBe(401);
-    const line = records().filter((r) => r.msg === 'request' && r.status === 401).at(-1);
+    const line = records()
+      .filter((r) => r.msg === 'request' && r.status === 401)
+      .at(-1);
     expect(line).toMatchObject({ route: '/api/v1/users/me', userId: null });
   });
 
   test('GraphQL operations are logged by name and type, without variables; websocket connects and disconnects', async () => {
-    const res = await graphql(ts, alice, 'mutation SendSecret($content: String!) { sendMessage(input: { userIds: [' + ts.owner.id + '], content: $content }) { id } }', {
-      content: secretContent,
-    });
+    const res = await graphql(
+      ts,
+      alice,
+      'mutation SendSecret($content: String!) { sendMessage(input: { userIds: [' + ts.owner.id + '], content: $content }) { id } }',
+      {
+        content: secretContent,
+      },
+    );
     expect(res.errors).toBeUndefined();
     const operation = records().find((r) => r.msg === 'graphql operation' && r.transport === 'http');
     expect(operation).toMatchObject({ type: 'mutation', operation: 'SendSecret', userId: alice.id, requestId: expect.any(String) });
@@ -105,7 +112,9 @@ describe('the log', () => {
     });
     const narrow = JSON.stringify([{ operator: 'search', operand: searchWord }]);
     assertSuccess(await client(ts, alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow }));
-    const sent = assertSuccess(await client(ts, alice).post('/messages', { type: 'direct', to: JSON.stringify([ts.owner.id]), content: `${searchWord} again` }));
+    const sent = assertSuccess(
+      await client(ts, alice).post('/messages', { type: 'direct', to: JSON.stringify([ts.owner.id]), content: `${searchWord} again` }),
+    );
     assertSuccess(await client(ts, alice).patch(`/messages/${sent.id}`, { content: `${secretContent} edited` }));
 
     expect(lines.length).toBeGreaterThan(10);

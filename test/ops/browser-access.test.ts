@@ -13,7 +13,9 @@ describe('without PARLEY_CORS_ORIGINS', () => {
   }, SERVER_HOOK_TIMEOUT);
 
   test('no origin is allowed', async () => {
-    const res = await fetch(`${ts.url}/api/v1/users/me`, { headers: { origin: ALLOWED, authorization: `Basic ${Buffer.from(`${ts.owner.email}:${ts.owner.apiKey}`).toString('base64')}` } });
+    const res = await fetch(`${ts.url}/api/v1/users/me`, {
+      headers: { origin: ALLOWED, authorization: `Basic ${Buffer.from(`${ts.owner.email}:${ts.owner.apiKey}`).toString('base64')}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${ts.url}/graphql`, { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'POST' } });
@@ -37,7 +39,9 @@ describe('without PARLEY_CORS_ORIGINS', () => {
   });
 
   test('API clients on /graphql still reach GraphQL', async () => {
-    const res = await fetch(`${ts.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
+    const res = await fetch(`${ts.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+      headers: { accept: 'application/json', 'apollo-require-preflight': 'true' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
   });
@@ -75,7 +79,10 @@ describe('with PARLEY_CORS_ORIGINS', () => {
     const other = await client(ts, ts.owner).get('/users/me', {}, { headers: { origin: 'https://evil.example' } });
     assertSuccess(other);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const refused = await fetch(`${ts.url}/api/v1/messages`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const refused = await fetch(`${ts.url}/api/v1/messages`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
 
     const health = await fetch(`${ts.url}/health`, { headers: { origin: ALLOWED } });

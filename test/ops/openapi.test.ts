@@ -39,7 +39,10 @@ describe('GET /api/v1/openapi.json', () => {
     expect(routes.length).toBeGreaterThan(100);
     for (const route of routes) {
       const operation = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
-      expect({ route: `${route.method} ${route.path}`, described: operation !== undefined }).toEqual({ route: `${route.method} ${route.path}`, described: true });
+      expect({ route: `${route.method} ${route.path}`, described: operation !== undefined }).toEqual({
+        route: `${route.method} ${route.path}`,
+        described: true,
+      });
     }
     const described = Object.values(document.paths).reduce((n: number, item: any) => n + Object.keys(item).length, 0);
     expect(described).toBe(routes.length);

@@ -18,11 +18,7 @@ async function scrape(ts: TestServer, headers: Record<string, string> = {}): Pro
 
 const requestCount = (samples: Sample[], route: string, method: string, status: string) =>
   samples.find(
-    (s) =>
-      s.name === 'parley_http_request_duration_seconds_count' &&
-      s.labels.route === route &&
-      s.labels.method === method &&
-      s.labels.status === status,
+    (s) => s.name === 'parley_http_request_duration_seconds_count' && s.labels.route === route && s.labels.method === method && s.labels.status === status,
   )?.value ?? 0;
 
 describe('health and metrics without a token', () => {
@@ -155,34 +151,42 @@ describe('metrics behind a trusted reverse proxy, without a token', () => {
 });
 
 describe('readiness', () => {
-  test('503 naming the database when it is unreachable; liveness still ok', async () => {
-    const ts = await startTestServer();
-    // Closing the server then fails to save the event queues, and says so.
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      await ts.server.db.knex.destroy();
-      const ready = await getJson(`${ts.url}/health/ready`);
-      expect(ready).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'failed' } } });
-      expect(await getJson(`${ts.url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
-    } finally {
-      await ts.close();
-      logged.mockRestore();
-    }
-  }, SERVER_HOOK_TIMEOUT);
+  test(
+    '503 naming the database when it is unreachable; liveness still ok',
+    async () => {
+      const ts = await startTestServer();
+      // Closing the server then fails to save the event queues, and says so.
+      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        await ts.server.db.knex.destroy();
+        const ready = await getJson(`${ts.url}/health/ready`);
+        expect(ready).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'failed' } } });
+        expect(await getJson(`${ts.url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
+      } finally {
+        await ts.close();
+        logged.mockRestore();
+      }
+    },
+    SERVER_HOOK_TIMEOUT,
+  );
 
-  test('with REDIS_URL Redis is checked too', async () => {
-    const ts = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:6379' });
-    try {
-      expect(await getJson(`${ts.url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } });
-      await ts.server.deps.realtime!.close();
-      expect(await getJson(`${ts.url}/health/ready`)).toEqual({
-        status: 503,
-        body: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
-      });
-    } finally {
-      await ts.close();
-    }
-  }, SERVER_HOOK_TIMEOUT);
+  test(
+    'with REDIS_URL Redis is checked too',
+    async () => {
+      const ts = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:6379' });
+      try {
+        expect(await getJson(`${ts.url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } });
+        await ts.server.deps.realtime!.close();
+        expect(await getJson(`${ts.url}/health/ready`)).toEqual({
+          status: 503,
+          body: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+        });
+      } finally {
+        await ts.close();
+      }
+    },
+    SERVER_HOOK_TIMEOUT,
+  );
 });
 
 describe('PARLEY_METRICS_TOKEN', () => {

@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 const add = (fields: Record<string, string>, who: TestUser = admin) =>
-  client(ts, who).post('/realm/playgrounds', { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}', ...fields });
+  client(ts, who).post('/realm/playgrounds', {
+    name: 'Python playground',
+    pygments_language: 'Python',
+    url_template: 'https://python.example.com?code={code}',
+    ...fields,
+  });
 const playgrounds = async () => assertSuccess(await client(ts, member).post('/register', { fetch_event_types: ['realm_playgrounds'] })).realm_playgrounds;
 
 const fresh = (fields: Record<string, string> = {}) => add({ name: `Playground ${Math.random().toString(36).slice(2, 8)}`, ...fields });
@@ -31,7 +36,9 @@ describe('POST /realm/playgrounds', () => {
     expect(events).toEqual([
       {
         type: 'realm_playgrounds',
-        realm_playgrounds: [{ id: playground.id, name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' }],
+        realm_playgrounds: [
+          { id: playground.id, name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' },
+        ],
       },
     ]);
     expect(await playgrounds()).toEqual(events[0].realm_playgrounds);
@@ -43,12 +50,20 @@ describe('POST /realm/playgrounds', () => {
     let body = assertError(await fresh({ url_template: 'https://python.example.com?code={code' }), 'BAD_REQUEST', 'Invalid URL template.');
     expect(body.errors).toEqual({ url_template: ['Invalid URL template.'] });
     assertError(await fresh({ url_template: 'https://python.example.com' }), 'BAD_REQUEST', 'Missing the required variable "code" in the URL template');
-    assertError(await fresh({ url_template: 'https://python.example.com?code={code}&x={x}' }), 'BAD_REQUEST', '"code" should be the only variable present in the URL template');
+    assertError(
+      await fresh({ url_template: 'https://python.example.com?code={code}&x={x}' }),
+      'BAD_REQUEST',
+      '"code" should be the only variable present in the URL template',
+    );
     body = assertError(await add({ name: '  ' }), 'BAD_REQUEST', 'This field cannot be blank.');
     expect(body.errors).toEqual({ name: ['This field cannot be blank.'] });
     body = assertError(await add({}), 'BAD_REQUEST', 'Realm playground with this Realm, Pygments language and Name already exists.');
     expect(body.errors).toEqual({ __all__: ['Realm playground with this Realm, Pygments language and Name already exists.'] });
-    assertError(await client(ts, admin).post('/realm/playgrounds', { name: 'x', url_template: 'https://x?c={code}' }), 'REQUEST_VARIABLE_MISSING', "Missing 'pygments_language' argument");
+    assertError(
+      await client(ts, admin).post('/realm/playgrounds', { name: 'x', url_template: 'https://x?c={code}' }),
+      'REQUEST_VARIABLE_MISSING',
+      "Missing 'pygments_language' argument",
+    );
     // Any language made of the allowed characters, not only Pygments' own.
     assertSuccess(await fresh({ pygments_language: 'C++ / C#, v1.0_x' }));
     expect(await playgrounds()).toHaveLength(2);
@@ -69,7 +84,9 @@ describe('DELETE /realm/playgrounds/{id}', () => {
     for (const who of [moderator, member]) {
       assertError(await client(ts, who).delete(`/realm/playgrounds/${id}`), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     }
-    const events = await verifySharedAction(ts, [admin, member], () => client(ts, admin).delete(`/realm/playgrounds/${id}`), { fetchEventTypes: ['realm_playgrounds'] });
+    const events = await verifySharedAction(ts, [admin, member], () => client(ts, admin).delete(`/realm/playgrounds/${id}`), {
+      fetchEventTypes: ['realm_playgrounds'],
+    });
     expect(events[0].realm_playgrounds.map((p: { id: number }) => p.id)).not.toContain(id);
     assertError(await client(ts, admin).delete(`/realm/playgrounds/${id}`), 'BAD_REQUEST', 'Invalid playground');
     assertError(await client(ts, admin).delete('/realm/playgrounds/99999999999'), 'BAD_REQUEST', 'Invalid playground');
@@ -77,8 +94,9 @@ describe('DELETE /realm/playgrounds/{id}', () => {
 });
 
 test('GraphQL: the same actions and checks', async () => {
-  const id = (await graphql(ts, admin, 'mutation { addCodePlayground(name: "Rust", pygmentsLanguage: "Rust", urlTemplate: "https://play.rust-lang.org/?code={code}") }')).data!
-    .addCodePlayground as number;
+  const id = (
+    await graphql(ts, admin, 'mutation { addCodePlayground(name: "Rust", pygmentsLanguage: "Rust", urlTemplate: "https://play.rust-lang.org/?code={code}") }')
+  ).data!.addCodePlayground as number;
   expect((await graphql(ts, member, '{ codePlaygrounds { id name pygmentsLanguage urlTemplate } }')).data!.codePlaygrounds).toContainEqual({
     id: String(id),
     name: 'Rust',
@@ -89,8 +107,12 @@ test('GraphQL: the same actions and checks', async () => {
     code: 'UNAUTHORIZED_PRINCIPAL',
     message: 'Must be an organization administrator',
   });
-  expect((await graphql(ts, admin, 'mutation($id: Int!) { removeCodePlayground(id: $id) { id } }', { id })).data).toEqual({ removeCodePlayground: { id: String(id) } });
-  expect(graphqlError(await graphql(ts, admin, 'mutation { addCodePlayground(name: "R", pygmentsLanguage: "R", urlTemplate: "https://r.example.com") }'))).toEqual({
+  expect((await graphql(ts, admin, 'mutation($id: Int!) { removeCodePlayground(id: $id) { id } }', { id })).data).toEqual({
+    removeCodePlayground: { id: String(id) },
+  });
+  expect(
+    graphqlError(await graphql(ts, admin, 'mutation { addCodePlayground(name: "R", pygmentsLanguage: "R", urlTemplate: "https://r.example.com") }')),
+  ).toEqual({
     code: 'BAD_REQUEST',
     message: 'Missing the required variable "code" in the URL template',
   });

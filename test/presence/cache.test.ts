@@ -83,8 +83,7 @@ describe('presence cache in a server', () => {
     await ts.close();
   });
 
-  const report = (user: TestUser, params: Record<string, unknown> = {}) =>
-    client(ts, user).post('/users/me/presence', { status: 'active', ...params });
+  const report = (user: TestUser, params: Record<string, unknown> = {}) => client(ts, user).post('/users/me/presence', { status: 'active', ...params });
 
   /** A write as another server process sharing the database makes it: this process is not told. */
   const writeElsewhere = (user: TestUser, when: Date) => writePresence(knex, ts.server.deps.realmId, user.id, when, when);
@@ -106,7 +105,7 @@ describe('presence cache in a server', () => {
     expect(next.presences[String(local.id)]).toBeDefined();
   });
 
-  test('without any local write, another process\'s write shows within a second or so', async () => {
+  test("without any local write, another process's write shows within a second or so", async () => {
     const watcher = await makeUser(ts);
     const remote = await makeUser(ts);
     const start = assertSuccess(await report(watcher, { last_update_id: -1 })).presence_last_update_id as number;
@@ -124,7 +123,9 @@ describe('presence cache in a server', () => {
     const all = assertSuccess(await report(watcher, { last_update_id: -1 }));
     expect(all.presences[String(member.id)]).toBeUndefined();
     await knex('users').where({ id: member.id }).update({ is_active: true });
-    await knex('user_presence').where({ user_id: member.id }).update({ last_connected_time: new Date(Date.now() - 3600_000), last_active_time: new Date(Date.now() - 3600_000) });
+    await knex('user_presence')
+      .where({ user_id: member.id })
+      .update({ last_connected_time: new Date(Date.now() - 3600_000), last_active_time: new Date(Date.now() - 3600_000) });
     // The stored time is an hour old now: the report writes again.
     const before = await knex('user_presence').where({ user_id: member.id }).first();
     assertSuccess(await report(member, { ping_only: true }));
@@ -145,7 +146,10 @@ describe('presence cache in a server', () => {
     const start = assertSuccess(await report(watcher, { last_update_id: -1 })).presence_last_update_id as number;
     const answers = await Promise.all(users.map((u) => report(u, { ping_only: true })));
     for (const answer of answers) assertSuccess(answer);
-    const rows = await knex('user_presence').whereIn('user_id', users.map((u) => u.id));
+    const rows = await knex('user_presence').whereIn(
+      'user_id',
+      users.map((u) => u.id),
+    );
     const ids = rows.map((r) => Number(r.last_update_id)).sort((a, b) => a - b);
     expect(ids).toEqual(ids.map((_, i) => start + 1 + i));
     const polled = assertSuccess(await report(watcher, { last_update_id: start }));

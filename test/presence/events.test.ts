@@ -88,7 +88,9 @@ test.each([
 ])('%s clients: an account older than the offline window going invisible', async (_label, options) => {
   const watcher = await makeUser(ts);
   const shy = await makeUser(ts);
-  await knex('users').where({ id: shy.id }).update({ date_joined: new Date(Date.now() - 30 * 24 * 3600 * 1000) });
+  await knex('users')
+    .where({ id: shy.id })
+    .update({ date_joined: new Date(Date.now() - 30 * 24 * 3600 * 1000) });
   assertSuccess(await report(shy));
   await verifyAction(ts, watcher, () => client(ts, shy).patch('/settings', { presence_enabled: false }), options);
   await verifyAction(ts, watcher, () => client(ts, shy).patch('/settings', { presence_enabled: true }), options);

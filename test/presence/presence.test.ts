@@ -25,8 +25,7 @@ async function newUser(role: 100 | 200 | 300 | 400 | 600 = 400): Promise<TestUse
   return user;
 }
 
-const report = (user: TestUser, params: Record<string, unknown> = {}) =>
-  client(ts, user).post('/users/me/presence', { status: 'active', ...params });
+const report = (user: TestUser, params: Record<string, unknown> = {}) => client(ts, user).post('/users/me/presence', { status: 'active', ...params });
 
 const rowOf = (user: TestUser) => knex('user_presence').where({ user_id: user.id }).first();
 
@@ -39,7 +38,8 @@ const age = (user: TestUser, seconds: number) =>
       last_connected_time: knex.raw(`last_connected_time - interval '${seconds} seconds'`),
     });
 
-const activeIds = async () => ((await knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
+const activeIds = async () =>
+  ((await knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('POST /users/me/presence: parameters', () => {
@@ -349,7 +349,9 @@ describe('invisible mode (presence_enabled)', () => {
   test('turning it off shows the user offline to everyone and freezes their presence', async () => {
     const shy = await newUser();
     const member = await newUser();
-    await knex('users').where({ id: shy.id }).update({ date_joined: new Date(Date.now() - 30 * 24 * 3600 * 1000) });
+    await knex('users')
+      .where({ id: shy.id })
+      .update({ date_joined: new Date(Date.now() - 30 * 24 * 3600 * 1000) });
     assertSuccess(await report(shy, { ping_only: true }));
     events.clear();
 
@@ -456,11 +458,7 @@ describe('GET /users/{user_id_or_email}/presence', () => {
     assertError(await client(ts, viewer).get('/users/99999999999999999999/presence'), 'BAD_REQUEST', 'No such user');
     assertError(await client(ts, viewer).get('/users/nobody@example.com/presence'), 'BAD_REQUEST', 'No such user');
     assertError(await client(ts, viewer).get(`/users/${silent.id}/presence`), 'BAD_REQUEST', `No presence data for ${silent.id}`);
-    assertError(
-      await client(ts, viewer).get(`/users/${encodeURIComponent(silent.email)}/presence`),
-      'BAD_REQUEST',
-      `No presence data for ${silent.email}`,
-    );
+    assertError(await client(ts, viewer).get(`/users/${encodeURIComponent(silent.email)}/presence`), 'BAD_REQUEST', `No presence data for ${silent.email}`);
     const bot = await newUser();
     await knex('users').where({ id: bot.id }).update({ is_bot: true, bot_type: 1 });
     assertError(await client(ts, viewer).get(`/users/${bot.id}/presence`), 'BAD_REQUEST', 'Presence is not supported for bot users.');

@@ -24,8 +24,7 @@ async function newUser(role: 100 | 200 | 300 | 400 | 600 = 400): Promise<TestUse
   return user;
 }
 
-const report = (user: TestUser, params: Record<string, unknown> = {}) =>
-  client(ts, user).post('/users/me/presence', { status: 'active', ...params });
+const report = (user: TestUser, params: Record<string, unknown> = {}) => client(ts, user).post('/users/me/presence', { status: 'active', ...params });
 
 const withoutTimestamp = (state: Record<string, unknown>) => {
   const { server_timestamp: _t, ...rest } = state;
@@ -53,7 +52,9 @@ describe('register state', () => {
     const member = await newUser();
     const old = await newUser();
     assertSuccess(await report(old, { ping_only: true }));
-    await knex('user_presence').where({ user_id: old.id }).update({ last_connected_time: new Date(Date.now() - 5 * 24 * 3600 * 1000) });
+    await knex('user_presence')
+      .where({ user_id: old.id })
+      .update({ last_connected_time: new Date(Date.now() - 5 * 24 * 3600 * 1000) });
     const short = await registerState(ts, member.id, ['presence'], registerOptions({ slimPresence: true, presenceHistoryLimitDays: 2 }));
     expect((short.presences as Record<string, unknown>)[String(old.id)]).toBeUndefined();
     const long = await registerState(ts, member.id, ['presence'], registerOptions({ slimPresence: true, presenceHistoryLimitDays: 7 }));
@@ -104,7 +105,11 @@ describe('GraphQL', () => {
     );
     expect(again.data!.updatePresence).toEqual({ presenceLastUpdateId: result.presenceLastUpdateId, presences: [] });
 
-    const ping = await graphql(ts, member, 'mutation { updatePresence(input: { status: "active", pingOnly: true }) { presenceLastUpdateId serverTimestamp presences { userId } } }');
+    const ping = await graphql(
+      ts,
+      member,
+      'mutation { updatePresence(input: { status: "active", pingOnly: true }) { presenceLastUpdateId serverTimestamp presences { userId } } }',
+    );
     expect(ping.data!.updatePresence).toEqual({ presenceLastUpdateId: -1, serverTimestamp: null, presences: [] });
   });
 

@@ -79,7 +79,9 @@ test('a database that cannot be reached: one line naming it without its password
   const closedPort = await freePort();
   const result = await runToExit(await freePort(), { DATA_DIR: dataDir, DATABASE_URL: `postgres://parley:secret-pw@127.0.0.1:${closedPort}/chat` });
   expect(result.code).toBe(5);
-  expect(result.output).toContain(`Cannot reach the database at 127.0.0.1:${closedPort}/chat (ECONNREFUSED). Check DATABASE_URL and that PostgreSQL is running.`);
+  expect(result.output).toContain(
+    `Cannot reach the database at 127.0.0.1:${closedPort}/chat (ECONNREFUSED). Check DATABASE_URL and that PostgreSQL is running.`,
+  );
   expect(result.output).not.toContain('secret-pw');
   noStack(result.output);
 }, 120_000);

@@ -17,7 +17,6 @@ afterAll(async () => {
   await ts.close();
 }, SERVER_HOOK_TIMEOUT);
 
-
 /** Runs the action watched by an administrator, a member and a guest; all of them hear the same. */
 const watch = (action: () => Promise<unknown>) => verifySharedAction(ts, [admin, member, guest], action);
 
@@ -42,9 +41,7 @@ describe('fields', () => {
   test('updating a field’s label, hint, options and flags', async () => {
     const id = await createField(ts, admin, { field_type: 3, field_data: CHOICES });
     await watch(() => client(ts, admin).patch(`/realm/profile_fields/${id}`, { name: 'Preferred editor', hint: 'Be honest' }));
-    await watch(() =>
-      client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: { ...CHOICES, '2': { text: 'Nano', order: '3' } } }),
-    );
+    await watch(() => client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: { ...CHOICES, '2': { text: 'Nano', order: '3' } } }));
     await watch(() => client(ts, admin).patch(`/realm/profile_fields/${id}`, { required: true, editable_by_user: false }));
   });
 
@@ -89,13 +86,20 @@ describe('values', () => {
     ];
     for (const [key, value] of values) {
       const events = await watch(() => client(ts, member).patch('/users/me/profile_data', { data: [{ id: f[key], value }] }));
-      expect(events).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, custom_profile_field: expect.objectContaining({ id: f[key] }) } }]);
+      expect(events).toEqual([
+        { type: 'realm_user', op: 'update', person: { user_id: member.id, custom_profile_field: expect.objectContaining({ id: f[key] }) } },
+      ]);
     }
   });
 
   test('a user changing several values at once, then clearing one', async () => {
     await watch(() =>
-      client(ts, guest).patch('/users/me/profile_data', { data: [{ id: f.phone, value: '12' }, { id: f.pronouns, value: 'she/her' }] }),
+      client(ts, guest).patch('/users/me/profile_data', {
+        data: [
+          { id: f.phone, value: '12' },
+          { id: f.pronouns, value: 'she/her' },
+        ],
+      }),
     );
     await watch(() => client(ts, guest).patch('/users/me/profile_data', { data: [{ id: f.phone, value: '' }] }));
   });
@@ -107,8 +111,20 @@ describe('values', () => {
 
   test('an administrator editing another user’s values, including one users cannot edit', async () => {
     await watch(() =>
-      client(ts, admin).patch(`/users/${member.id}`, { profile_data: [{ id: f.badge, value: 'gold' }, { id: f.mentor, value: [guest.id, admin.id] }] }),
+      client(ts, admin).patch(`/users/${member.id}`, {
+        profile_data: [
+          { id: f.badge, value: 'gold' },
+          { id: f.mentor, value: [guest.id, admin.id] },
+        ],
+      }),
     );
-    await watch(() => client(ts, admin).patch(`/users/${member.id}`, { profile_data: [{ id: f.badge, value: null }, { id: f.phone, value: '' }] }));
+    await watch(() =>
+      client(ts, admin).patch(`/users/${member.id}`, {
+        profile_data: [
+          { id: f.badge, value: null },
+          { id: f.phone, value: '' },
+        ],
+      }),
+    );
   });
 });

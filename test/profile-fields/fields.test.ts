@@ -102,8 +102,16 @@ describe('POST /realm/profile_fields', () => {
   });
 
   test('at most two fields in the profile summary, never long text or person pickers', async () => {
-    assertError(await post({ name: 'Bio', field_type: 2, display_in_profile_summary: true }), 'BAD_REQUEST', 'Field type not supported for display in profile summary.');
-    assertError(await post({ name: 'Mentor', field_type: 6, display_in_profile_summary: true }), 'BAD_REQUEST', 'Field type not supported for display in profile summary.');
+    assertError(
+      await post({ name: 'Bio', field_type: 2, display_in_profile_summary: true }),
+      'BAD_REQUEST',
+      'Field type not supported for display in profile summary.',
+    );
+    assertError(
+      await post({ name: 'Mentor', field_type: 6, display_in_profile_summary: true }),
+      'BAD_REQUEST',
+      'Field type not supported for display in profile summary.',
+    );
     const first = assertSuccess(await post({ name: 'Summary one', field_type: 1, display_in_profile_summary: true })).id;
     assertSuccess(await post({ name: 'Summary two', field_type: 4, display_in_profile_summary: true }));
     assertError(
@@ -140,11 +148,19 @@ describe('PATCH /realm/profile_fields/{id}', () => {
   test('changes only what is sent', async () => {
     const id = await createField(ts, admin, { name: 'Phone', hint: 'old', field_type: 1 });
     const events = captureEvents(ts);
-    assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { name: 'New phone ', hint: 'New hint', required: true, display_in_profile_summary: true }));
+    assertSuccess(
+      await client(ts, admin).patch(`/realm/profile_fields/${id}`, { name: 'New phone ', hint: 'New hint', required: true, display_in_profile_summary: true }),
+    );
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { hint: '' }));
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { editable_by_user: false }));
     events.stop();
-    expect(await field(ts, member, id)).toMatchObject({ name: 'New phone', hint: '', required: true, display_in_profile_summary: true, editable_by_user: false });
+    expect(await field(ts, member, id)).toMatchObject({
+      name: 'New phone',
+      hint: '',
+      required: true,
+      display_in_profile_summary: true,
+      editable_by_user: false,
+    });
     expect(events.of('custom_profile_fields')).toHaveLength(3);
     expect(events.events('custom_profile_fields').at(-1)).toEqual({ type: 'custom_profile_fields', fields: await fields(ts, admin) });
   });
@@ -171,7 +187,11 @@ describe('PATCH /realm/profile_fields/{id}', () => {
     assertSuccess(await client(ts, member).patch('/users/me/profile_data', { data: [{ id, value: '0' }] }));
     assertSuccess(await client(ts, admin).patch('/users/me/profile_data', { data: [{ id, value: '1' }] }));
     assertError(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: {} }), 'BAD_REQUEST', 'Field must have at least one choice.');
-    assertError(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: 'invalid' }), 'INVALID_JSON', 'Argument "field_data" is not valid JSON.');
+    assertError(
+      await client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: 'invalid' }),
+      'INVALID_JSON',
+      'Argument "field_data" is not valid JSON.',
+    );
     assertSuccess(await client(ts, admin).patch(`/realm/profile_fields/${id}`, { field_data: { '1': { text: 'Emacs', order: '1' } } }));
     const values = await ts.server.deps.knex('custom_profile_field_values').where({ field_id: id }).pluck('value');
     expect(values).toEqual(['1']);

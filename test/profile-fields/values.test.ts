@@ -72,7 +72,11 @@ describe('PATCH /users/me/profile_data', () => {
       op: 'update',
       person: { user_id: member.id, custom_profile_field: { id: f.phone, value: '*short* text data', rendered_value: renderDescription('*short* text data') } },
     });
-    expect(updates[5].event).toEqual({ type: 'realm_user', op: 'update', person: { user_id: member.id, custom_profile_field: { id: f.mentor, value: `[${other.id}]` } } });
+    expect(updates[5].event).toEqual({
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: member.id, custom_profile_field: { id: f.mentor, value: `[${other.id}]` } },
+    });
     const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
     expect([...updates[0].userIds].sort((a, b) => a - b)).toEqual(active.sort((a, b) => a - b));
   });
@@ -112,7 +116,14 @@ describe('PATCH /users/me/profile_data', () => {
 
   test('one bad entry stores nothing', async () => {
     const before = await profileOf(guest);
-    assertError(await setOwn(guest, [{ id: f.pronouns, value: 'she/her' }, { id: f.birthday, value: 'soon' }]), 'BAD_REQUEST', 'Birthday is not a date');
+    assertError(
+      await setOwn(guest, [
+        { id: f.pronouns, value: 'she/her' },
+        { id: f.birthday, value: 'soon' },
+      ]),
+      'BAD_REQUEST',
+      'Birthday is not a date',
+    );
     expect(await profileOf(guest)).toEqual(before);
   });
 
@@ -148,10 +159,24 @@ describe('DELETE /users/me/profile_data', () => {
 
 describe('PATCH /users/{id} with profile_data', () => {
   test('administrators set and clear anyone’s values, closed fields included', async () => {
-    assertSuccess(await client(ts, admin).patch(`/users/${other.id}`, { profile_data: [{ id: f.badge, value: 'bronze' }, { id: f.phone, value: '123' }] }));
+    assertSuccess(
+      await client(ts, admin).patch(`/users/${other.id}`, {
+        profile_data: [
+          { id: f.badge, value: 'bronze' },
+          { id: f.phone, value: '123' },
+        ],
+      }),
+    );
     expect(await profileOf(other)).toMatchObject({ [f.badge]: { value: 'bronze' }, [f.phone]: { value: '123' } });
     const events = captureEvents(ts);
-    assertSuccess(await client(ts, admin).patch(`/users/${other.id}`, { profile_data: [{ id: f.badge, value: null }, { id: f.phone, value: '' }] }));
+    assertSuccess(
+      await client(ts, admin).patch(`/users/${other.id}`, {
+        profile_data: [
+          { id: f.badge, value: null },
+          { id: f.phone, value: '' },
+        ],
+      }),
+    );
     events.stop();
     const data = await profileOf(other);
     expect(f.badge in data || f.phone in data).toBe(false);
@@ -167,7 +192,11 @@ describe('PATCH /users/{id} with profile_data', () => {
   });
 
   test('members may not; administrators may, even for owners', async () => {
-    assertError(await client(ts, member).patch(`/users/${other.id}`, { profile_data: [{ id: f.phone, value: '1' }] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertError(
+      await client(ts, member).patch(`/users/${other.id}`, { profile_data: [{ id: f.phone, value: '1' }] }),
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
     // Administrators may edit anyone's profile data, owners' included, as in Zulip.
     assertSuccess(await client(ts, admin).patch(`/users/${ts.owner.id}`, { profile_data: [{ id: f.phone, value: '1' }] }));
   });
@@ -222,7 +251,12 @@ describe('register', () => {
     const options = registerOptions({ includeSubscribers: 'false' });
     const state = await usersSlice.fetch(ts.server.deps, me, options);
     const events = captureEvents(ts);
-    assertSuccess(await setOwn(member, [{ id: f.bio, value: 'replayed **bio**' }, { id: f.editor, value: '1' }]));
+    assertSuccess(
+      await setOwn(member, [
+        { id: f.bio, value: 'replayed **bio**' },
+        { id: f.editor, value: '1' },
+      ]),
+    );
     assertSuccess(await client(ts, member).delete('/users/me/profile_data', { data: [f.phone] }));
     events.stop();
     for (let round = 0; round < 2; round++) for (const d of events.deliveries) usersSlice.apply!(state, d.event, me, options);
@@ -245,14 +279,24 @@ describe('GraphQL', () => {
     expect(created.data!.createCustomProfileField).toMatchObject({ name: 'GQL choice', type: 3, displayInProfileSummary: false });
     const updated = await graphql(ts, admin, 'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { hint: "pick one" }) { hint } }', { id });
     expect(updated.data!.updateCustomProfileField.hint).toBe('pick one');
-    const set = await graphql(ts, member, 'mutation($id: Int!, $mentor: Int!, $who: Int!) { updateProfileData(data: [{ fieldId: $id, value: "0" }, { fieldId: $mentor, userIds: [$who] }]) }', {
-      id,
-      mentor: f.mentor,
-      who: admin.id,
-    });
+    const set = await graphql(
+      ts,
+      member,
+      'mutation($id: Int!, $mentor: Int!, $who: Int!) { updateProfileData(data: [{ fieldId: $id, value: "0" }, { fieldId: $mentor, userIds: [$who] }]) }',
+      {
+        id,
+        mentor: f.mentor,
+        who: admin.id,
+      },
+    );
     expect(set.errors).toBeUndefined();
     const read = await graphql(ts, other, 'query($user: Int!) { profileData(userId: $user) { fieldId value renderedValue } }', { user: member.id });
-    expect(read.data!.profileData).toEqual(expect.arrayContaining([{ fieldId: id, value: '0', renderedValue: null }, { fieldId: f.mentor, value: `[${admin.id}]`, renderedValue: null }]));
+    expect(read.data!.profileData).toEqual(
+      expect.arrayContaining([
+        { fieldId: id, value: '0', renderedValue: null },
+        { fieldId: f.mentor, value: `[${admin.id}]`, renderedValue: null },
+      ]),
+    );
     const cleared = await graphql(ts, member, 'mutation($id: Int!) { removeProfileData(fieldIds: [$id]) }', { id });
     expect(cleared.data!.removeProfileData).toBe(true);
     const list = await graphql(ts, guest, '{ customProfileFields { id } }');

@@ -18,8 +18,7 @@ afterAll(async () => {
 });
 
 const APNS = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
-const stored = (who: TestUser) =>
-  ts.server.deps.knex('push_device_tokens').select('kind', 'token', 'ios_app_id').where('user_id', who.id).orderBy('id');
+const stored = (who: TestUser) => ts.server.deps.knex('push_device_tokens').select('kind', 'token', 'ios_app_id').where('user_id', who.id).orderBy('id');
 
 describe('APNs device tokens', () => {
   test('the iOS app registers at start and removes at logout', async () => {
@@ -48,7 +47,22 @@ describe('APNs device tokens', () => {
 
   test('tokens are read as leniently as Python reads base64', () => {
     // Verdicts of Python's base64.b64decode (default, non-strict), copied as facts.
-    const accepted = ['abcd', 'abc=', 'ab==', 'abcd=', 'abcd==', 'c0ffee00', '!!!!', 'xx xx', 'ab==cd', 'abc=d', 'abcd====efgh', 'apple-tokenbb', '   ', 'ab\ncd'];
+    const accepted = [
+      'abcd',
+      'abc=',
+      'ab==',
+      'abcd=',
+      'abcd==',
+      'c0ffee00',
+      '!!!!',
+      'xx xx',
+      'ab==cd',
+      'abc=d',
+      'abcd====efgh',
+      'apple-tokenbb',
+      '   ',
+      'ab\ncd',
+    ];
     const refused = ['abc', 'ab', 'a', 'abcde', 'ab=', 'a===', 'ab=c', 'c0ffee', '=abc', 'a=bc', 'ab-_', 'é'];
     expect(accepted.filter((t) => !decodesAsBase64(t))).toEqual([]);
     expect(refused.filter((t) => decodesAsBase64(t))).toEqual([]);
@@ -66,7 +80,9 @@ describe('FCM registration tokens', () => {
     assertError(await client(ts, guest).delete('/users/me/android_gcm_reg_id', { token: 'android-token' }), 'BAD_REQUEST', 'Token does not exist');
     assertError(await client(ts, guest).post('/users/me/android_gcm_reg_id', { token: '' }), 'BAD_REQUEST', 'Empty or invalid length token');
     // appid is not a parameter here.
-    expect(assertSuccess(await client(ts, guest).post('/users/me/android_gcm_reg_id', { token: 't2', appid: 'x' })).ignored_parameters_unsupported).toEqual(['appid']);
+    expect(assertSuccess(await client(ts, guest).post('/users/me/android_gcm_reg_id', { token: 't2', appid: 'x' })).ignored_parameters_unsupported).toEqual([
+      'appid',
+    ]);
   });
 });
 
@@ -81,7 +97,9 @@ test('bots may not register tokens', async () => {
 });
 
 test('GraphQL: the same actions', async () => {
-  expect((await graphql(ts, bob, 'mutation($t: String!) { addApnsDeviceToken(token: $t, appid: "com.zulip.flutter") }', { t: APNS })).data).toEqual({ addApnsDeviceToken: true });
+  expect((await graphql(ts, bob, 'mutation($t: String!) { addApnsDeviceToken(token: $t, appid: "com.zulip.flutter") }', { t: APNS })).data).toEqual({
+    addApnsDeviceToken: true,
+  });
   expect((await graphql(ts, bob, 'mutation { addFcmRegistrationToken(token: "fcm-1") }')).data).toEqual({ addFcmRegistrationToken: true });
   expect(await stored(bob)).toEqual([
     { kind: 'apns', token: APNS, ios_app_id: 'com.zulip.flutter' },
@@ -89,6 +107,9 @@ test('GraphQL: the same actions', async () => {
   ]);
   expect((await graphql(ts, bob, 'mutation($t: String!) { removeApnsDeviceToken(token: $t) }', { t: APNS })).data).toEqual({ removeApnsDeviceToken: true });
   expect((await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") }')).data).toEqual({ removeFcmRegistrationToken: true });
-  expect(graphqlError(await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") }'))).toEqual({ code: 'BAD_REQUEST', message: 'Token does not exist' });
+  expect(graphqlError(await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") }'))).toEqual({
+    code: 'BAD_REQUEST',
+    message: 'Token does not exist',
+  });
   expect(await stored(bob)).toEqual([]);
 });

@@ -199,13 +199,9 @@ describe('configuration', () => {
     const keys = loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: pub, PARLEY_PUSH_BOUNCER_SECRET_KEY: sec }).pushBouncer!;
     expect(Buffer.from(keys.publicKey).equals(Buffer.from(bouncer.publicKey))).toBe(true);
     expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: pub })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: 'abc', PARLEY_PUSH_BOUNCER_SECRET_KEY: sec })).toThrow(
-      /32-byte key in standard base64/,
-    );
+    expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: 'abc', PARLEY_PUSH_BOUNCER_SECRET_KEY: sec })).toThrow(/32-byte key in standard base64/);
     const other = b64(sodium.crypto_box_keypair().publicKey);
-    expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: other, PARLEY_PUSH_BOUNCER_SECRET_KEY: sec })).toThrow(
-      /not the public half/,
-    );
+    expect(() => loadConfig({ ...base, PARLEY_PUSH_BOUNCER_PUBLIC_KEY: other, PARLEY_PUSH_BOUNCER_SECRET_KEY: sec })).toThrow(/not the public half/);
   });
 });
 

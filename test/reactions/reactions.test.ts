@@ -22,8 +22,12 @@ beforeAll(async () => {
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   const knex = ts.server.deps.knex;
   const realmId = ts.server.deps.realmId;
-  [{ id: parrot }] = await knex('realm_emoji').insert({ realm_id: realmId, name: 'parrot', file_name: 'parrot.png', content_type: 'image/png' }).returning('id');
-  [{ id: retired }] = await knex('realm_emoji').insert({ realm_id: realmId, name: 'retired', file_name: 'r.png', content_type: 'image/png', deactivated: true }).returning('id');
+  [{ id: parrot }] = await knex('realm_emoji')
+    .insert({ realm_id: realmId, name: 'parrot', file_name: 'parrot.png', content_type: 'image/png' })
+    .returning('id');
+  [{ id: retired }] = await knex('realm_emoji')
+    .insert({ realm_id: realmId, name: 'retired', file_name: 'r.png', content_type: 'image/png', deactivated: true })
+    .returning('id');
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 
@@ -40,7 +44,12 @@ describe('adding', () => {
       { emoji_name: 'parrot', emoji_code: String(parrot), reaction_type: 'realm_emoji', user_id: alice.id },
       { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: bob.id },
     ]);
-    const narrowed = await fetchMessages(ts, bob, { narrow: [['channel', 'town'], ['has', 'reaction']] });
+    const narrowed = await fetchMessages(ts, bob, {
+      narrow: [
+        ['channel', 'town'],
+        ['has', 'reaction'],
+      ],
+    });
     expect(narrowed.messages.map((m: { id: number }) => m.id)).toEqual([id]);
   });
 
@@ -58,7 +67,11 @@ describe('adding', () => {
     assertError(await react(bob, id, { emoji_name: 'not_an_emoji' }), 'BAD_REQUEST', "Emoji 'not_an_emoji' does not exist");
     assertError(await react(bob, id, { emoji_name: 'smile', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }), 'BAD_REQUEST', 'Invalid emoji code.');
     assertError(await react(bob, id, { emoji_name: 'octopus', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }), 'BAD_REQUEST', 'Invalid emoji name.');
-    assertError(await react(bob, id, { emoji_name: 'retired', emoji_code: String(retired), reaction_type: 'realm_emoji' }), 'BAD_REQUEST', 'This custom emoji has been deactivated.');
+    assertError(
+      await react(bob, id, { emoji_name: 'retired', emoji_code: String(retired), reaction_type: 'realm_emoji' }),
+      'BAD_REQUEST',
+      'This custom emoji has been deactivated.',
+    );
     assertError(await react(bob, id, { emoji_name: 'parrot', emoji_code: '99999', reaction_type: 'realm_emoji' }), 'BAD_REQUEST', 'Invalid custom emoji.');
     assertError(await react(bob, id, { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'sticker' }), 'BAD_REQUEST', 'Invalid emoji type.');
     assertError(await react(bob, id, {}), 'REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument");
@@ -94,7 +107,7 @@ describe('removing', () => {
 });
 
 describe('events', () => {
-  test('reaction events go to the channel\'s subscribers, with the reacting user', async () => {
+  test("reaction events go to the channel's subscribers, with the reacting user", async () => {
     const id = await sendToChannel(ts, alice, town, 'r', 'watch');
     const capture = captureEvents(ts);
     assertSuccess(await react(bob, id, { emoji_name: 'tada' }));

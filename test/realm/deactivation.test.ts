@@ -46,7 +46,12 @@ test('owners deactivate the organization; every key is refused until the CLI rea
       const res = await client(ts, who).get('/users/me');
       assertError(res, 'REALM_DEACTIVATED', 'This organization has been deactivated', 401);
     }
-    assertError(await client(ts, null).post('/fetch_api_key', { username: 'member@example.com', password: 'some-password-1' }), 'REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+    assertError(
+      await client(ts, null).post('/fetch_api_key', { username: 'member@example.com', password: 'some-password-1' }),
+      'REALM_DEACTIVATED',
+      'This organization has been deactivated',
+      401,
+    );
     await expect(getEvents(ts, member, queue.queueId, queue.lastEventId + 1, { dontBlock: true })).rejects.toThrow(/deactivated/);
     await server.close();
 

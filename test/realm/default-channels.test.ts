@@ -71,12 +71,21 @@ test('invitations: include_realm_default_subscriptions, and default channels nee
   const invite = (params: Record<string, unknown>) => client(ts, alice).post('/invites', params);
   // A channel that is not a default one still needs the permission.
   const other = await channel('other');
-  assertError(await invite({ invitee_emails: 'x@example.org', stream_ids: [other] }), 'BAD_REQUEST', 'You do not have permission to subscribe other users to channels.');
+  assertError(
+    await invite({ invitee_emails: 'x@example.org', stream_ids: [other] }),
+    'BAD_REQUEST',
+    'You do not have permission to subscribe other users to channels.',
+  );
   assertSuccess(await invite({ invitee_emails: 'joiner@example.org', stream_ids: [news], include_realm_default_subscriptions: true }));
   assertSuccess(await invite({ invitee_emails: 'plain@example.org', stream_ids: [] }));
   assertSuccess(await client(ts, ts.owner).patch('/realm', { can_add_subscribers_group: { new: groups['role:members'] } }));
 
-  const keyFor = (email: string) => /\/join\/([a-z0-9]{24})\//.exec(listOutbox(ts.server.deps.config).filter((m) => m.to === email).pop()!.text)![1];
+  const keyFor = (email: string) =>
+    /\/join\/([a-z0-9]{24})\//.exec(
+      listOutbox(ts.server.deps.config)
+        .filter((m) => m.to === email)
+        .pop()!.text,
+    )![1];
   const joined = assertSuccess(await client(ts, null).post(`/join/${keyFor('joiner@example.org')}`, { full_name: 'Joiner', password: 'joiner-password' }));
   expect(await subscriptionIds({ email: 'joiner@example.org', apiKey: joined.api_key })).toEqual([lobby, news]);
   const plain = assertSuccess(await client(ts, null).post(`/join/${keyFor('plain@example.org')}`, { full_name: 'Plain', password: 'plain-password' }));

@@ -40,12 +40,18 @@ test('owners add, change and remove domains; everyone hears it and register foll
   expect(events).toEqual([{ type: 'realm_domains', op: 'change', realm_domain: { domain: 'example.org', allow_subdomains: true } }]);
   events = await verifySharedAction(ts, [alice], () => owner().delete('/realm/domains/acme.com'));
   expect(events).toEqual([{ type: 'realm_domains', op: 'remove', domain: 'acme.com' }]);
-  expect((await registerQueue(ts, alice, { fetchEventTypes: ['realm_domains'] })).state.realm_domains).toEqual([{ domain: 'example.org', allow_subdomains: true }]);
+  expect((await registerQueue(ts, alice, { fetchEventTypes: ['realm_domains'] })).state.realm_domains).toEqual([
+    { domain: 'example.org', allow_subdomains: true },
+  ]);
 });
 
 test('refusals: non-owners, bad domains, duplicates, unknown domains', async () => {
   for (const who of [admin, alice]) {
-    assertError(await client(ts, who).post('/realm/domains', { domain: 'x.org', allow_subdomains: false }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+    assertError(
+      await client(ts, who).post('/realm/domains', { domain: 'x.org', allow_subdomains: false }),
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization owner',
+    );
     assertError(await client(ts, who).delete('/realm/domains/example.org'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
   }
   const cases: [string, string][] = [

@@ -38,7 +38,10 @@ test('message editing limits apply to edits', async () => {
   assertSuccess(await patch({ allow_message_editing: false }));
   assertError(await client(ts, alice).patch(`/messages/${id}`, { content: 'changed' }), 'BAD_REQUEST', 'Your organization has turned off message editing');
   assertSuccess(await patch({ allow_message_editing: true, message_content_edit_limit_seconds: 1 }));
-  await ts.server.deps.knex('messages').where({ id }).update({ date_sent: new Date(Date.now() - 120_000) });
+  await ts.server.deps
+    .knex('messages')
+    .where({ id })
+    .update({ date_sent: new Date(Date.now() - 120_000) });
   assertError(await client(ts, alice).patch(`/messages/${id}`, { content: 'changed' }), 'BAD_REQUEST', 'The time limit for editing this message has passed');
   assertSuccess(await patch({ message_content_edit_limit_seconds: JSON.stringify('unlimited') }));
   assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: 'changed' }));
@@ -105,12 +108,20 @@ describe('message retention', () => {
     const old = await send(alice, stream);
     const oldDm = await send(alice, [bob.id]);
     const fresh = await send(alice, stream);
-    await ts.server.deps.knex('messages').whereIn('id', [old, oldDm]).update({ date_sent: new Date(Date.now() - 40 * 24 * 3600 * 1000) });
+    await ts.server.deps
+      .knex('messages')
+      .whereIn('id', [old, oldDm])
+      .update({ date_sent: new Date(Date.now() - 40 * 24 * 3600 * 1000) });
     assertSuccess(await patch({ message_retention_days: 30 }));
     await waitUntil(async () => (await ts.server.deps.knex('messages').whereIn('id', [old, oldDm]).count('* as n').first())?.n === 0, 10_000);
     expect(await ts.server.deps.knex('messages').where({ id: fresh }).first('id')).toBeTruthy();
     expect(await ts.server.deps.knex('user_messages').whereIn('message_id', [old, oldDm]).first()).toBeUndefined();
-    const res = await client(ts, alice).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'channel', operand: stream }] });
+    const res = await client(ts, alice).get('/messages', {
+      anchor: 'newest',
+      num_before: 50,
+      num_after: 0,
+      narrow: [{ operator: 'channel', operand: stream }],
+    });
     expect(assertSuccess(res).messages.map((m: { id: number }) => m.id)).toEqual([fresh]);
     assertSuccess(await patch({ message_retention_days: JSON.stringify('unlimited') }));
   });
@@ -125,7 +136,9 @@ describe('message retention', () => {
     const knex = ts.server.deps.knex;
     // Everything happens inside the observed action, whether the job's timer or this call deletes.
     const events = await verifyAction(ts, alice, async () => {
-      await knex('messages').whereIn('id', [keptId, goneId]).update({ date_sent: new Date(Date.now() - 10 * 24 * 3600 * 1000) });
+      await knex('messages')
+        .whereIn('id', [keptId, goneId])
+        .update({ date_sent: new Date(Date.now() - 10 * 24 * 3600 * 1000) });
       assertSuccess(await patch({ message_retention_days: 5 }));
       await deleteExpiredMessages(ts.server.deps);
       await waitUntil(async () => !(await knex('messages').where({ id: goneId }).first('id')), 10_000);

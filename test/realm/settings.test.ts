@@ -101,13 +101,23 @@ describe('plain settings', () => {
       realm_jitsi_server_url: 'https://meet.example.org',
       jitsi_server_url: 'https://meet.example.org',
     });
-    assertSuccess(await patch(cast.owner, { message_retention_days: JSON.stringify('unlimited'), jitsi_server_url: JSON.stringify('default'), topics_policy: 'allow_empty_topic' }));
+    assertSuccess(
+      await patch(cast.owner, {
+        message_retention_days: JSON.stringify('unlimited'),
+        jitsi_server_url: JSON.stringify('default'),
+        topics_policy: 'allow_empty_topic',
+      }),
+    );
     expect(await realmState(cast.alice)).toMatchObject({ realm_message_retention_days: -1, realm_jitsi_server_url: null, realm_mandatory_topics: false });
   });
 
   test('message editing settings use update_dict, as Zulip announces them', async () => {
     const events = await verifySharedAction(ts, [cast.alice], () =>
-      patch(cast.admin, { allow_message_editing: false, message_content_edit_limit_seconds: JSON.stringify('unlimited'), message_content_delete_limit_seconds: 120 }),
+      patch(cast.admin, {
+        allow_message_editing: false,
+        message_content_edit_limit_seconds: JSON.stringify('unlimited'),
+        message_content_delete_limit_seconds: 120,
+      }),
     );
     expect(events).toHaveLength(3);
     expect(events).toEqual(
@@ -160,12 +170,18 @@ describe('group settings', () => {
       expect(assertSuccess(res).can_create_public_channel_group).toBe(groups['role:administrators']);
       return res;
     });
-    expect(events).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { can_create_public_channel_group: groups['role:administrators'] } }]);
+    expect(events).toEqual([
+      { type: 'realm', op: 'update_dict', property: 'default', data: { can_create_public_channel_group: groups['role:administrators'] } },
+    ]);
     const state = await realmState(cast.alice);
     expect(state.can_create_public_streams).toBe(false);
     expect(state.realm_create_public_stream_policy).toBe(2);
 
-    assertError(await client(ts, cast.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertError(
+      await client(ts, cast.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }),
+      'BAD_REQUEST',
+      'Insufficient permission',
+    );
     assertSuccess(await client(ts, cast.admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'admin-public' }] }));
     assertSuccess(await patch(cast.admin, { can_create_public_channel_group: { new: groups['role:members'] } }));
     assertSuccess(await client(ts, cast.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }));

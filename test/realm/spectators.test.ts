@@ -30,8 +30,7 @@ const send = async (to: number, content: string, topic = 'intro') =>
   assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to, topic, content })).id as number;
 
 const spectator = () => client(ts, null);
-const unauthenticated = (res: ApiResponse) =>
-  assertError(res, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+const unauthenticated = (res: ApiResponse) => assertError(res, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
 const fetchMessages = (narrow: unknown[], extra: Record<string, unknown> = {}) =>
   spectator().get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow, ...extra });
 
@@ -47,13 +46,22 @@ test('a spectator registers without a queue and sees the settings and web-public
 
 test('client_gravatar and include_subscribers are refused to spectators', async () => {
   assertError(await spectator().post('/register', { client_gravatar: true }), 'BAD_REQUEST', "Invalid 'client_gravatar' parameter for anonymous request");
-  assertError(await spectator().post('/register', { include_subscribers: true }), 'BAD_REQUEST', "Invalid 'include_subscribers' parameter for anonymous request");
+  assertError(
+    await spectator().post('/register', { include_subscribers: true }),
+    'BAD_REQUEST',
+    "Invalid 'include_subscribers' parameter for anonymous request",
+  );
 });
 
 test('a spectator reads a web-public channel', async () => {
   const body = assertSuccess(await fetchMessages([{ operator: 'channel', operand: webPublic }]));
   expect(body.messages.map((m: { content: string }) => m.content)).toEqual(['<p>hello world</p>', '<p>second</p>']);
-  const topic = assertSuccess(await fetchMessages([{ operator: 'channel', operand: 'showcase' }, { operator: 'topic', operand: 'intro' }]));
+  const topic = assertSuccess(
+    await fetchMessages([
+      { operator: 'channel', operand: 'showcase' },
+      { operator: 'topic', operand: 'intro' },
+    ]),
+  );
   expect(topic.messages.map((m: { id: number }) => m.id)).toEqual([webPublicMessage]);
   const all = assertSuccess(await fetchMessages([{ operator: 'channels', operand: 'web-public' }]));
   expect(all.messages).toHaveLength(2);
@@ -61,10 +69,19 @@ test('a spectator reads a web-public channel', async () => {
 });
 
 test('everything else is refused to a spectator', async () => {
-  assertError(await fetchMessages([{ operator: 'channel', operand: publicOnly }]), 'BAD_NARROW', `Invalid narrow operator: unknown web-public channel ${publicOnly}`);
+  assertError(
+    await fetchMessages([{ operator: 'channel', operand: publicOnly }]),
+    'BAD_NARROW',
+    `Invalid narrow operator: unknown web-public channel ${publicOnly}`,
+  );
   unauthenticated(await fetchMessages([]));
   unauthenticated(await fetchMessages([{ operator: 'channels', operand: 'public' }]));
-  unauthenticated(await fetchMessages([{ operator: 'channel', operand: webPublic }, { operator: 'is', operand: 'starred' }]));
+  unauthenticated(
+    await fetchMessages([
+      { operator: 'channel', operand: webPublic },
+      { operator: 'is', operand: 'starred' },
+    ]),
+  );
   unauthenticated(await fetchMessages([{ operator: 'dm', operand: [alice.id] }]));
   unauthenticated(await spectator().get('/messages', { message_ids: [webPublicMessage] }));
   unauthenticated(await spectator().get('/users'));
@@ -87,6 +104,8 @@ test('without spectator access nothing is public', async () => {
 test('accounts are unaffected: register still gets a queue and client_gravatar defaults to true', async () => {
   const state = assertSuccess(await client(ts, alice).post('/register', { fetch_event_types: ['realm'] }));
   expect(typeof state.queue_id).toBe('string');
-  const body = assertSuccess(await client(ts, alice).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'channel', operand: publicOnly }] }));
+  const body = assertSuccess(
+    await client(ts, alice).get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'channel', operand: publicOnly }] }),
+  );
   expect(body.messages).toHaveLength(1);
 });

@@ -80,7 +80,9 @@ describe('settings', () => {
     expect(events[1]).toMatchObject({ setting_name: 'left_side_userlist', setting: true, user: alice.email });
     const notices = await verifyAction(ts, alice, () => api(alice).patch('/settings', { enable_sounds: false }));
     expect(notices.map((e) => e.type)).toEqual(['user_settings', 'update_global_notifications']);
-    const modern = await verifyAction(ts, alice, () => api(alice).patch('/settings', { enable_sounds: true }), { capabilities: { user_settings_object: true } });
+    const modern = await verifyAction(ts, alice, () => api(alice).patch('/settings', { enable_sounds: true }), {
+      capabilities: { user_settings_object: true },
+    });
     expect(modern.map((e) => e.type)).toEqual(['user_settings']);
   });
 });
@@ -89,9 +91,7 @@ describe('channels', () => {
   test('archiving: is_archived for archived_channels clients, a deletion for the others', async () => {
     const id = await channel('to-archive', [owner, alice]);
     const [modern] = await verifyActionFor(ts, [alice], () => api(owner).delete(`/streams/${id}`), { capabilities: { archived_channels: true } });
-    expect(modern.filter((e) => e.type === 'stream')).toEqual([
-      expect.objectContaining({ op: 'update', property: 'is_archived', value: true, stream_id: id }),
-    ]);
+    expect(modern.filter((e) => e.type === 'stream')).toEqual([expect.objectContaining({ op: 'update', property: 'is_archived', value: true, stream_id: id })]);
     assertSuccess(await api(owner).patch(`/streams/${id}`, { is_archived: false }));
     const legacy = await verifyAction(ts, alice, () => api(owner).delete(`/streams/${id}`));
     const deletion = legacy.find((e) => e.type === 'stream')!;
@@ -125,7 +125,14 @@ describe('channels', () => {
     const stranger = await registerQueue(ts, outsider, { eventTypes: ['typing'], capabilities: { stream_typing_notifications: true } });
     assertSuccess(await api(alice).post('/typing', { type: 'channel', op: 'start', stream_id: room, topic: 'plans' }));
     expect(await drain(bob, able.queueId)).toEqual([
-      expect.objectContaining({ type: 'typing', op: 'start', message_type: 'stream', stream_id: room, topic: 'plans', sender: { user_id: alice.id, email: alice.email } }),
+      expect.objectContaining({
+        type: 'typing',
+        op: 'start',
+        message_type: 'stream',
+        stream_id: room,
+        topic: 'plans',
+        sender: { user_id: alice.id, email: alice.email },
+      }),
     ]);
     expect(await drain(bob, unable.queueId)).toEqual([]);
     expect(await drain(outsider, stranger.queueId)).toEqual([]);

@@ -55,7 +55,13 @@ describe('GET /events', () => {
     const reg = await quietQueue(alice);
     for (let n = 0; n < 5; n++) await publish([alice.id], { type: 'custom', n });
     const first = await getEvents(ts, alice, reg.queueId, -1);
-    expect(first.map((e) => [e.id, e.n])).toEqual([[0, 0], [1, 1], [2, 2], [3, 3], [4, 4]]);
+    expect(first.map((e) => [e.id, e.n])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ]);
     // Not acknowledged yet: asking again returns the same events.
     expect(await getEvents(ts, alice, reg.queueId, -1)).toEqual(first);
     // Acknowledging 2 prunes 0..2.
@@ -111,17 +117,29 @@ describe('GET /events', () => {
     assertError(await client(ts, alice).get('/events', {}), 'BAD_REQUEST', "Missing 'queue_id' argument");
     const reg = await quietQueue(alice);
     assertError(await client(ts, alice).get('/events', { queue_id: reg.queueId }), 'BAD_REQUEST', "Missing 'last_event_id' argument");
-    assertError(await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: 'x' }), 'INVALID_JSON', 'Argument "last_event_id" is not valid JSON.');
-    assertError(await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1, dont_block: 1 }), 'BAD_REQUEST', 'dont_block is not a boolean');
+    assertError(
+      await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: 'x' }),
+      'INVALID_JSON',
+      'Argument "last_event_id" is not valid JSON.',
+    );
+    assertError(
+      await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1, dont_block: 1 }),
+      'BAD_REQUEST',
+      'dont_block is not a boolean',
+    );
   });
 
-  test('an unknown queue id and another user\'s queue id get the same answer', async () => {
+  test("an unknown queue id and another user's queue id get the same answer", async () => {
     const reg = await quietQueue(alice);
     for (const [who, id] of [
       [alice, 'no-such-queue'],
       [bob, reg.queueId],
     ] as const) {
-      const body = assertError(await client(ts, who).get('/events', { queue_id: id, last_event_id: -1, dont_block: true }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${id}`);
+      const body = assertError(
+        await client(ts, who).get('/events', { queue_id: id, last_event_id: -1, dont_block: true }),
+        'BAD_EVENT_QUEUE_ID',
+        `Bad event queue ID: ${id}`,
+      );
       expect(body.queue_id).toBe(id);
     }
     // Bob's attempt did not disturb Alice's queue.
@@ -142,7 +160,11 @@ describe('DELETE /events', () => {
   test('deletes the queue', async () => {
     const reg = await quietQueue(alice);
     await deleteQueue(ts, alice, reg.queueId);
-    assertError(await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    assertError(
+      await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }),
+      'BAD_EVENT_QUEUE_ID',
+      `Bad event queue ID: ${reg.queueId}`,
+    );
     assertError(await client(ts, alice).delete('/events', { queue_id: reg.queueId }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
   });
 
@@ -208,12 +230,22 @@ describe('which queues receive an event', () => {
     flags: [],
     message: { id: 1, type: 'stream', display_recipient: channel, subject: topic, sender_email: sender, content: 'hi' },
   });
-  const directMessage = { type: 'message', flags: [], message: { id: 2, type: 'private', display_recipient: [], subject: '', sender_email: 'carol@example.com', content: 'hi' } };
+  const directMessage = {
+    type: 'message',
+    flags: [],
+    message: { id: 2, type: 'private', display_recipient: [], subject: '', sender_email: 'carol@example.com', content: 'hi' },
+  };
 
   test.each([
     [[['is', 'dm']], [false, false, true]],
     [[['stream', 'denmark']], [true, false, false]],
-    [[['channel', 'Denmark'], ['topic', 'plans']], [true, false, false]],
+    [
+      [
+        ['channel', 'Denmark'],
+        ['topic', 'plans'],
+      ],
+      [true, false, false],
+    ],
     [[['topic', 'weekend']], [true, false, false]],
     [[['exact-topic', 'weekend plans']], [true, false, false]],
     [[['exact-topic', 'weekend']], [false, false, false]],
@@ -352,7 +384,11 @@ test('a queue that falls too far behind is dropped', async () => {
     for (let n = 0; n < 3; n++) await publish([alice.id], { type: 'custom', n });
     expect(await getEvents(ts, alice, reg.queueId, -1, { dontBlock: true })).toHaveLength(3);
     await publish([alice.id], { type: 'custom', n: 3 });
-    assertError(await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    assertError(
+      await client(ts, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }),
+      'BAD_EVENT_QUEUE_ID',
+      `Bad event queue ID: ${reg.queueId}`,
+    );
   } finally {
     store.maxEvents = saved;
   }

@@ -16,7 +16,11 @@ afterAll(async () => {
 
 const quiet = async (who: TestUser) => (await registerQueue(ts, who, { fetchEventTypes: [] })).queueId;
 const expectGone = async (who: TestUser, queueId: string) =>
-  assertError(await client(ts, who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`);
+  assertError(
+    await client(ts, who).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true }),
+    'BAD_EVENT_QUEUE_ID',
+    `Bad event queue ID: ${queueId}`,
+  );
 const ownQueues = async (who: TestUser) => (await ts.server.deps.realtime!.queues.store.queueIdsForUsers(ts.server.deps.realmId, [who.id]))[0];
 
 test('registering past the bound evicts the longest-idle queue, which then answers BAD_EVENT_QUEUE_ID', async () => {

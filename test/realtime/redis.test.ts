@@ -94,10 +94,18 @@ describeWithRedis('several processes sharing Redis', () => {
   });
 
   test('a GraphQL subscription on one process receives events caused on the other', async () => {
-    const ws = createClient({ url: `${b.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: basicAuth(alice) }, retryAttempts: 0 });
+    const ws = createClient({
+      url: `${b.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: basicAuth(alice) },
+      retryAttempts: 0,
+    });
     const received: any[] = [];
     const before = b.server.deps.bus.listenerCount ?? 0;
-    const stop = ws.subscribe({ query: 'subscription { zulipEvents(eventTypes: ["realm_user"]) }' }, { next: (v) => received.push(v), error: () => {}, complete: () => {} });
+    const stop = ws.subscribe(
+      { query: 'subscription { zulipEvents(eventTypes: ["realm_user"]) }' },
+      { next: (v) => received.push(v), error: () => {}, complete: () => {} },
+    );
     try {
       await waitUntil(() => (b.server.deps.bus.listenerCount ?? 0) > before);
       assertSuccess(await rename(a, bob, 'Bob Subscribed'));
@@ -114,7 +122,11 @@ describeWithRedis('several processes sharing Redis', () => {
     assertError(await client(b, bob).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
     assertError(await client(b, bob).delete('/events', { queue_id: reg.queueId }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
     assertSuccess(await client(b, alice).delete('/events', { queue_id: reg.queueId }));
-    assertError(await client(a, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+    assertError(
+      await client(a, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }),
+      'BAD_EVENT_QUEUE_ID',
+      `Bad event queue ID: ${reg.queueId}`,
+    );
   });
 
   test('a request waiting on one process learns that the queue was deleted on the other', async () => {
@@ -134,7 +146,11 @@ describeWithRedis('several processes sharing Redis', () => {
     const collected = await a.server.deps.realtime!.queues.collectGarbage();
     expect(collected).toContain(idle.queueId);
     expect(collected).not.toContain(held.queueId);
-    assertError(await client(b, alice).get('/events', { queue_id: idle.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`);
+    assertError(
+      await client(b, alice).get('/events', { queue_id: idle.queueId, last_event_id: -1 }),
+      'BAD_EVENT_QUEUE_ID',
+      `Bad event queue ID: ${idle.queueId}`,
+    );
     assertSuccess(await rename(a, bob, 'Bob Held'));
     expect((await waiting).map((e) => e.person.full_name)).toEqual(['Bob Held']);
   });
@@ -146,13 +162,17 @@ describeWithRedis('several processes sharing Redis', () => {
     try {
       const reg = await quiet(b, alice);
       for (const name of ['Bob One', 'Bob Two', 'Bob Three']) assertSuccess(await rename(a, bob, name));
-      assertError(await client(b, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${reg.queueId}`);
+      assertError(
+        await client(b, alice).get('/events', { queue_id: reg.queueId, last_event_id: -1 }),
+        'BAD_EVENT_QUEUE_ID',
+        `Bad event queue ID: ${reg.queueId}`,
+      );
     } finally {
       store.maxEvents = saved;
     }
   });
 
-  test("GET /users/me on one process follows changes made on the other", async () => {
+  test('GET /users/me on one process follows changes made on the other', async () => {
     const exactOn = async (on: TestServer, who: TestUser) => {
       const fresh = await freshOwnUser(on, who.id);
       const served = assertSuccess(await client(on, who).get('/users/me'));
@@ -191,7 +211,11 @@ describeWithRedis('several processes sharing Redis', () => {
     const later: string[] = [];
     // The default bound is 50: 48 more fill it, one more evicts `idle` (the waiting queue goes last).
     for (let i = 0; i < 49; i++) later.push((await quiet(i % 2 === 0 ? a : b, quinn)).queueId);
-    assertError(await client(a, quinn).get('/events', { queue_id: idle.queueId, last_event_id: -1 }), 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`);
+    assertError(
+      await client(a, quinn).get('/events', { queue_id: idle.queueId, last_event_id: -1 }),
+      'BAD_EVENT_QUEUE_ID',
+      `Bad event queue ID: ${idle.queueId}`,
+    );
     const store = a.server.deps.realtime!.queues.store;
     expect((await store.queueIdsForUsers(a.server.deps.realmId, [quinn.id]))[0]).toHaveLength(50);
     // One more evicts the longest idle of the rest, then the waiting one is last of all.

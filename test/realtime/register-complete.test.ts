@@ -51,10 +51,32 @@ const FLUTTER_REGISTER = {
 
 /** POST /register as zulip-terminal sends it (zulipterminal/model.py, _register_desired_events). */
 const TERMINAL_REGISTER = {
-  event_types: ['message', 'update_message', 'reaction', 'submessage', 'subscription', 'typing', 'update_message_flags', 'user_settings', 'realm_emoji', 'realm_user'],
+  event_types: [
+    'message',
+    'update_message',
+    'reaction',
+    'submessage',
+    'subscription',
+    'typing',
+    'update_message_flags',
+    'user_settings',
+    'realm_emoji',
+    'realm_user',
+  ],
   fetch_event_types: [
-    'realm', 'presence', 'subscription', 'message', 'starred_messages', 'update_message_flags', 'muted_topics',
-    'realm_user', 'realm_user_groups', 'user_settings', 'realm_emoji', 'custom_profile_fields', 'zulip_version',
+    'realm',
+    'presence',
+    'subscription',
+    'message',
+    'starred_messages',
+    'update_message_flags',
+    'muted_topics',
+    'realm_user',
+    'realm_user_groups',
+    'user_settings',
+    'realm_emoji',
+    'custom_profile_fields',
+    'zulip_version',
   ],
   client_gravatar: true,
   apply_markdown: true,
@@ -91,8 +113,7 @@ const FETCH_TYPE_OF: Record<string, string[]> = {
   receives_typing_notifications: ['user_settings'],
 };
 const ALWAYS = ['queue_id', 'last_event_id', 'zulip_feature_level', 'zulip_version', 'zulip_merge_base'];
-const fetchTypesOf = (key: string, shape: Shape): string[] =>
-  shape.fetch ?? FETCH_TYPE_OF[key] ?? (key.startsWith('realm_') ? ['realm'] : []);
+const fetchTypesOf = (key: string, shape: Shape): string[] => shape.fetch ?? FETCH_TYPE_OF[key] ?? (key.startsWith('realm_') ? ['realm'] : []);
 
 /**
  * Objects whose every documented property must be present (the description's own `required`
@@ -294,10 +315,7 @@ function jsonTypeOk(value: unknown, type: JsonType): boolean {
     case 'map':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'group':
-      return (
-        Number.isInteger(value) ||
-        (typeof value === 'object' && value !== null && Array.isArray((value as Record<string, unknown>).direct_members))
-      );
+      return Number.isInteger(value) || (typeof value === 'object' && value !== null && Array.isArray((value as Record<string, unknown>).direct_members));
   }
 }
 

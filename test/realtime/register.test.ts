@@ -65,7 +65,17 @@ describe('POST /register response', () => {
   test('an empty type list fetches only the always-present fields', async () => {
     const body = assertSuccess(await register(ts.owner, { fetch_event_types: [] }));
     expect(Object.keys(body).sort()).toEqual(
-      ['last_event_id', 'msg', 'queue_id', 'result', 'service_feature_level', 'service_version', 'zulip_feature_level', 'zulip_merge_base', 'zulip_version'].sort(),
+      [
+        'last_event_id',
+        'msg',
+        'queue_id',
+        'result',
+        'service_feature_level',
+        'service_version',
+        'zulip_feature_level',
+        'zulip_merge_base',
+        'zulip_version',
+      ].sort(),
     );
   });
 
@@ -297,7 +307,8 @@ describe('realm_user events reproduce a fresh register', () => {
       const events = await verifyAction(
         ts,
         member,
-        () => client(ts, ts.owner).post('/users', { email: `grav-${clientGravatar}-${n++}@example.com`, password: 'secret-pass-1', full_name: 'Gravatar User' }),
+        () =>
+          client(ts, ts.owner).post('/users', { email: `grav-${clientGravatar}-${n++}@example.com`, password: 'secret-pass-1', full_name: 'Gravatar User' }),
         { clientGravatar },
       );
       const avatar = events[0].person.avatar_url;

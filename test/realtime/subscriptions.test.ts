@@ -121,13 +121,19 @@ describe('events subscription', () => {
   test('all_public_streams adds public-channel messages; guests may not ask for it', async () => {
     const sub = subscribe(connect(bob), 'subscription { zulipEvents(allPublicStreams: true, eventTypes: ["message"]) }');
     await sub.ready();
-    await publish([alice.id], { type: 'message', flags: [], message: { id: 4, type: 'stream', subject: 't', display_recipient: 'Denmark' } }, { publicChannel: true, perUser: { [alice.id]: { flags: ['read'] } } });
+    await publish(
+      [alice.id],
+      { type: 'message', flags: [], message: { id: 4, type: 'stream', subject: 't', display_recipient: 'Denmark' } },
+      { publicChannel: true, perUser: { [alice.id]: { flags: ['read'] } } },
+    );
     await waitUntil(() => sub.results.length === 1);
     expect(sub.results[0].data.zulipEvents).toMatchObject({ id: 0, flags: [], message: { id: 4 } });
 
     const refused = subscribe(connect(guest), 'subscription { zulipEvents(allPublicStreams: true) }');
     await waitUntil(() => refused.results.length > 0 || refused.error !== null);
-    expect(refused.results[0].errors).toEqual([expect.objectContaining({ message: 'User not authorized for this query', extensions: { code: 'BAD_REQUEST' } })]);
+    expect(refused.results[0].errors).toEqual([
+      expect.objectContaining({ message: 'User not authorized for this query', extensions: { code: 'BAD_REQUEST' } }),
+    ]);
   });
 
   test('a bad narrow is refused with the REST error', async () => {
@@ -150,7 +156,19 @@ describe('typed subscriptions', () => {
       {
         type: 'message',
         flags: [],
-        message: { id: 9, sender_id: bob.id, sender_full_name: 'Bob', sender_email: bob.email, type: 'stream', stream_id: 3, subject: 'plans', content: 'hi', rendered_content: '<p>hi</p>', timestamp: 1700000000, display_recipient: 'Denmark' },
+        message: {
+          id: 9,
+          sender_id: bob.id,
+          sender_full_name: 'Bob',
+          sender_email: bob.email,
+          type: 'stream',
+          stream_id: 3,
+          subject: 'plans',
+          content: 'hi',
+          rendered_content: '<p>hi</p>',
+          timestamp: 1700000000,
+          display_recipient: 'Denmark',
+        },
       },
       { perUser: { [alice.id]: { flags: ['mentioned'] } } },
     );
@@ -158,16 +176,44 @@ describe('typed subscriptions', () => {
     expect(sub.results[0].data.messages).toEqual({
       eventId: 0,
       flags: ['mentioned'],
-      message: { id: '9', senderId: bob.id, senderFullName: 'Bob', senderEmail: bob.email, type: 'stream', streamId: 3, topic: 'plans', content: '<p>hi</p>', timestamp: 1700000000, displayRecipient: 'Denmark' },
+      message: {
+        id: '9',
+        senderId: bob.id,
+        senderFullName: 'Bob',
+        senderEmail: bob.email,
+        type: 'stream',
+        streamId: 3,
+        topic: 'plans',
+        content: '<p>hi</p>',
+        timestamp: 1700000000,
+        displayRecipient: 'Denmark',
+      },
     });
   });
 
   test('reactions', async () => {
     const sub = subscribe(connect(alice), 'subscription { reactions { eventId op messageId userId emojiName emojiCode reactionType } }');
     await sub.ready();
-    await publish([alice.id], { type: 'reaction', op: 'add', message_id: 9, user_id: bob.id, user: { user_id: bob.id }, emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' });
+    await publish([alice.id], {
+      type: 'reaction',
+      op: 'add',
+      message_id: 9,
+      user_id: bob.id,
+      user: { user_id: bob.id },
+      emoji_name: 'smile',
+      emoji_code: '1f604',
+      reaction_type: 'unicode_emoji',
+    });
     await waitUntil(() => sub.results.length === 1);
-    expect(sub.results[0].data.reactions).toEqual({ eventId: 0, op: 'add', messageId: 9, userId: bob.id, emojiName: 'smile', emojiCode: '1f604', reactionType: 'unicode_emoji' });
+    expect(sub.results[0].data.reactions).toEqual({
+      eventId: 0,
+      op: 'add',
+      messageId: 9,
+      userId: bob.id,
+      emojiName: 'smile',
+      emojiCode: '1f604',
+      reactionType: 'unicode_emoji',
+    });
   });
 });
 

@@ -25,8 +25,7 @@ afterAll(async () => {
 const typing = (who: TestUser, params: Record<string, unknown>) => client(ts, who).post('/typing', params);
 const queueOf = (who: TestUser, capabilities: Record<string, boolean> = {}) =>
   registerQueue(ts, who, { fetchEventTypes: [], eventTypes: ['typing'], capabilities });
-const received = async (who: TestUser, queueId: string) =>
-  (await getEvents(ts, who, queueId, -1, { dontBlock: true })).map(({ id: _id, ...rest }) => rest);
+const received = async (who: TestUser, queueId: string) => (await getEvents(ts, who, queueId, -1, { dontBlock: true })).map(({ id: _id, ...rest }) => rest);
 
 /** Personal settings as the settings feature stores them (one row per user, a column per setting). */
 async function setSetting(user: TestUser, setting: string, value: boolean): Promise<void> {
@@ -68,7 +67,13 @@ describe('direct-message typing', () => {
     const a = await queueOf(alice);
     assertSuccess(await typing(alice, { op: 'start', to: [alice.id] }));
     expect(await received(alice, a.queueId)).toEqual([
-      { type: 'typing', op: 'start', message_type: 'direct', sender: { user_id: alice.id, email: alice.email }, recipients: [{ user_id: alice.id, email: alice.email }] },
+      {
+        type: 'typing',
+        op: 'start',
+        message_type: 'direct',
+        sender: { user_id: alice.id, email: alice.email },
+        recipients: [{ user_id: alice.id, email: alice.email }],
+      },
     ]);
   });
 

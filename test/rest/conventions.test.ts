@@ -29,7 +29,11 @@ describe('parameter errors', () => {
   });
 
   test('wrong JSON types name the parameter', async () => {
-    assertError(await client(ts, creator).get('/users', { include_custom_profile_fields: '"true"' }), 'BAD_REQUEST', 'include_custom_profile_fields is not a boolean');
+    assertError(
+      await client(ts, creator).get('/users', { include_custom_profile_fields: '"true"' }),
+      'BAD_REQUEST',
+      'include_custom_profile_fields is not a boolean',
+    );
     assertError(await client(ts, creator).get('/users', { client_gravatar: 1 }), 'BAD_REQUEST', 'client_gravatar is not a boolean');
     assertError(await client(ts, ts.owner).patch(`/users/${creator.id}`, { role: 'true' }), 'BAD_REQUEST', 'role is not an integer');
     assertError(await client(ts, ts.owner).patch(`/users/${creator.id}`, { role: '[200]' }), 'BAD_REQUEST', 'role is not an integer');
@@ -100,7 +104,11 @@ describe('ignored_parameters_unsupported', () => {
 
 describe('request encodings', () => {
   test('multipart/form-data bodies decode like urlencoded ones', async () => {
-    const res = await client(ts, creator).post('/users', { email: fresh(), password: 'a-good-password', full_name: 'Multi Part', extra: 'x' }, { multipart: true });
+    const res = await client(ts, creator).post(
+      '/users',
+      { email: fresh(), password: 'a-good-password', full_name: 'Multi Part', extra: 'x' },
+      { multipart: true },
+    );
     const body = assertSuccess(res);
     expect(body.ignored_parameters_unsupported).toEqual(['extra']);
     expect(assertSuccess(await client(ts, creator).get(`/users/${body.user_id}`)).user.full_name).toBe('Multi Part');
@@ -123,7 +131,11 @@ describe('request encodings', () => {
     assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { full_name: 'From Query', role: 600 }, { inQuery: true }));
     const me = assertSuccess(await client(ts, member).get('/users/me'));
     expect({ full_name: me.full_name, role: me.role }).toEqual({ full_name: 'From Query', role: 600 });
-    assertError(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 'x' }, { inQuery: true }), 'INVALID_JSON', 'Argument "role" is not valid JSON.');
+    assertError(
+      await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 'x' }, { inQuery: true }),
+      'INVALID_JSON',
+      'Argument "role" is not valid JSON.',
+    );
   });
 
   test('DELETE parameters in the query string are read', async () => {

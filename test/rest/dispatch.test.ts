@@ -60,7 +60,7 @@ test('credentials are required, and a request without them gets the Basic challe
   expect(((await res.json()) as { code: string }).code).toBe('UNAUTHORIZED');
 });
 
-test('a malformed body is refused with Zulip\'s message', async () => {
+test("a malformed body is refused with Zulip's message", async () => {
   const res = await raw('/api/v1/users/me/api_key/regenerate', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded; charset=klingon' },

@@ -9,7 +9,14 @@ import { seededSequence } from '../helpers/random';
  */
 function asBodyParserReadsIt(body: string): Record<string, string> {
   const count = body.split('&').length;
-  const parsed = qs.parse(body, { allowPrototypes: true, arrayLimit: count, depth: 0, charset: 'utf-8', parameterLimit: 10_000, strictDepth: true } as qs.IParseOptions);
+  const parsed = qs.parse(body, {
+    allowPrototypes: true,
+    arrayLimit: count,
+    depth: 0,
+    charset: 'utf-8',
+    parameterLimit: 10_000,
+    strictDepth: true,
+  } as qs.IParseOptions);
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(parsed)) {
     const last = Array.isArray(value) ? value[value.length - 1] : value;
@@ -30,7 +37,34 @@ function lastValues(fields: ReturnType<typeof parseForm>): Record<string, string
 }
 
 test('generated bodies read the same as through body-parser', () => {
-  const pieces = ['a', 'b', 'to', '=', '=', '&', '&', '+', '%20', '%ZZ', '%', '%5B', '%5d', '[', ']', ']=', '[]', '__proto__', 'toString', '%C3%A9', '%E2%82', 'é', '0', '7', '%26', '%3D'];
+  const pieces = [
+    'a',
+    'b',
+    'to',
+    '=',
+    '=',
+    '&',
+    '&',
+    '+',
+    '%20',
+    '%ZZ',
+    '%',
+    '%5B',
+    '%5d',
+    '[',
+    ']',
+    ']=',
+    '[]',
+    '__proto__',
+    'toString',
+    '%C3%A9',
+    '%E2%82',
+    'é',
+    '0',
+    '7',
+    '%26',
+    '%3D',
+  ];
   const next = seededSequence(88172645);
   let bracketed = 0;
   for (let i = 0; i < 30_000; i++) {

@@ -56,7 +56,13 @@ test('message text sent over REST or GraphQL stays out of the log, and so does t
     expect(line.length).toBeLessThan(2000);
   }
   const [restLine, gqlLine, searchLine] = capture.records();
-  expect(restLine).toMatchObject({ level: 50, method: 'POST', path: '/api/v1/drafts', requestId: rest.body.request_id, msg: expect.stringMatching(/^request failed: /) });
+  expect(restLine).toMatchObject({
+    level: 50,
+    method: 'POST',
+    path: '/api/v1/drafts',
+    requestId: rest.body.request_id,
+    msg: expect.stringMatching(/^request failed: /),
+  });
   expect(gqlLine).toMatchObject({ level: 50, requestId: expect.any(String), msg: expect.stringMatching(/^GraphQL operation failed: /) });
   expect(searchLine).toMatchObject({ method: 'GET', path: '/api/v1/messages?…', requestId: search.body.request_id });
 });

@@ -59,7 +59,9 @@ function literal(value: unknown, type: GraphQLInputType): string {
   if (isEnumType(named) && typeof value === 'string') return /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : JSON.stringify(value);
   if (typeof value === 'object') {
     const fields = isInputObjectType(named) ? named.getFields() : {};
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${literal(v, fields[k]?.type ?? named)}`).join(', ')}}`;
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}: ${literal(v, fields[k]?.type ?? named)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value);
 }
@@ -84,7 +86,10 @@ export class GraphQLGenerator {
 
   constructor(private readonly rng: Rng) {
     const schema = buildSchema(schemaSdl());
-    for (const [operation, root] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+    for (const [operation, root] of [
+      ['query', schema.getQueryType()],
+      ['mutation', schema.getMutationType()],
+    ] as const) {
       for (const field of Object.values((root as GraphQLObjectType | null)?.getFields() ?? {})) {
         // Deactivating the organization would leave every later operation refused, testing nothing.
         if (field.name === 'deactivateRealm') continue;

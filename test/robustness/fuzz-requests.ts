@@ -71,7 +71,13 @@ export class RequestGenerator {
     } else {
       const roll = r.next();
       const contentType =
-        roll < 0.04 ? 'application/json' : roll < 0.06 ? 'text/plain' : roll < 0.08 ? 'multipart/form-data; boundary=broken' : 'application/x-www-form-urlencoded';
+        roll < 0.04
+          ? 'application/json'
+          : roll < 0.06
+            ? 'text/plain'
+            : roll < 0.08
+              ? 'multipart/form-data; boundary=broken'
+              : 'application/x-www-form-urlencoded';
       body = { contentType, data: contentType === 'application/json' ? JSON.stringify(Object.fromEntries(pairs)) : formOf(pairs) };
     }
     return { method, url, caller: r.pick(CALLERS), body };
@@ -80,7 +86,8 @@ export class RequestGenerator {
 
 /** A line that names a request well enough to replay it by hand (values cut short). */
 export function describeRequest(request: WireRequest): string {
-  const body = request.body === undefined ? '' : 'form' in request.body ? ` multipart ${formOf(request.body.form)}` : ` ${request.body.contentType} ${request.body.data}`;
+  const body =
+    request.body === undefined ? '' : 'form' in request.body ? ` multipart ${formOf(request.body.form)}` : ` ${request.body.contentType} ${request.body.data}`;
   const line = `${request.caller} ${request.method} ${request.url}${body}`;
   return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }

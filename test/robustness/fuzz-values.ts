@@ -46,8 +46,21 @@ const IDS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15];
 
 /** Numbers (as JSON text) at and past every boundary a handler or the database has. */
 const NUMBER_TEXTS = [
-  '0', '-1', '2147483647', '2147483648', '-2147483649', '4294967296', '9007199254740991', '9007199254740993',
-  '99999999999999999999', '1e400', '-1e400', '1.5', '1e3', '-0', '10000000000000000',
+  '0',
+  '-1',
+  '2147483647',
+  '2147483648',
+  '-2147483649',
+  '4294967296',
+  '9007199254740991',
+  '9007199254740993',
+  '99999999999999999999',
+  '1e400',
+  '-1e400',
+  '1.5',
+  '1e3',
+  '-0',
+  '10000000000000000',
 ];
 
 /** Text that is JSON of the wrong type, or not JSON at all. */
@@ -63,9 +76,32 @@ const INVALID_UTF8: { bytes: string }[] = [
 ];
 
 const KEYS = [
-  'operator', 'operand', 'negated', 'name', 'id', 'stream_id', 'type', 'to', 'topic', 'content', 'value', 'property',
-  'direct_members', 'direct_subgroups', 'description', 'color', 'is_muted', 'in_home_view', 'pin_to_top', 'timestamp',
-  'text', 'order', 'subscription_data', 'vendor', 'url_pattern', '',
+  'operator',
+  'operand',
+  'negated',
+  'name',
+  'id',
+  'stream_id',
+  'type',
+  'to',
+  'topic',
+  'content',
+  'value',
+  'property',
+  'direct_members',
+  'direct_subgroups',
+  'description',
+  'color',
+  'is_muted',
+  'in_home_view',
+  'pin_to_top',
+  'timestamp',
+  'text',
+  'order',
+  'subscription_data',
+  'vendor',
+  'url_pattern',
+  '',
 ];
 
 const OPERATORS = ['channel', 'stream', 'topic', 'sender', 'is', 'search', 'dm', 'pm-with', 'id', 'near', 'has', 'in', 'dm-including', 'channels', 'with'];
@@ -81,12 +117,50 @@ export class ValueGenerator {
     const r = this.rng;
     const long = short ? [] : ['a'.repeat(1001), 'b'.repeat(10_001), 'x'.repeat(70_000)];
     return r.pick([
-      '', ' ', 'x', 'fuzz topic', 'Lobby', r.pick(this.known.channelNames), r.pick(this.known.emails),
-      `${r.pick(this.known.emails)},${r.pick(this.known.emails)}`, 'a\u0000b', '\u0000', '😀🎉', 'ǅ\u202e', 'ｆｕｌｌ',
-      "'; DROP TABLE users; --", '%', '\\', '"', '<b>x</b>', '../../etc/passwd', '\n\t', 'null', 'true', '1', '-1',
-      '99999999999', '[]', '{}', '[1,2]', `["${r.pick(this.known.channelNames)}"]`, '[{"operator":"is","operand":"dm"}]',
-      'newest', 'oldest', 'first_unread', 'add', 'remove', 'read', 'starred', 'stream', 'direct', 'private', 'channel',
-      '**bold** @**all** #**lobby>x** :smile: <time:2024-01-01T00:00:00Z>', 'https://example.com/x', 'a'.repeat(61),
+      '',
+      ' ',
+      'x',
+      'fuzz topic',
+      'Lobby',
+      r.pick(this.known.channelNames),
+      r.pick(this.known.emails),
+      `${r.pick(this.known.emails)},${r.pick(this.known.emails)}`,
+      'a\u0000b',
+      '\u0000',
+      '😀🎉',
+      'ǅ\u202e',
+      'ｆｕｌｌ',
+      "'; DROP TABLE users; --",
+      '%',
+      '\\',
+      '"',
+      '<b>x</b>',
+      '../../etc/passwd',
+      '\n\t',
+      'null',
+      'true',
+      '1',
+      '-1',
+      '99999999999',
+      '[]',
+      '{}',
+      '[1,2]',
+      `["${r.pick(this.known.channelNames)}"]`,
+      '[{"operator":"is","operand":"dm"}]',
+      'newest',
+      'oldest',
+      'first_unread',
+      'add',
+      'remove',
+      'read',
+      'starred',
+      'stream',
+      'direct',
+      'private',
+      'channel',
+      '**bold** @**all** #**lobby>x** :smile: <time:2024-01-01T00:00:00Z>',
+      'https://example.com/x',
+      'a'.repeat(61),
       ...long,
     ]);
   }
@@ -163,7 +237,9 @@ export class ValueGenerator {
       case 'string':
         return this.text(short);
       case 'intList':
-        return JSON.stringify(Array.from({ length: r.int(5) }, () => (r.chance(0.7) ? r.pick(IDS) : Number(r.pick(NUMBER_TEXTS)))).map((n) => (Number.isFinite(n) ? n : 1e300)));
+        return JSON.stringify(
+          Array.from({ length: r.int(5) }, () => (r.chance(0.7) ? r.pick(IDS) : Number(r.pick(NUMBER_TEXTS)))).map((n) => (Number.isFinite(n) ? n : 1e300)),
+        );
       case 'json':
       case 'raw':
         return r.chance(0.7) ? JSON.stringify(this.json(3)) : this.text(short);
@@ -175,8 +251,21 @@ export class ValueGenerator {
     const r = this.rng;
     if (r.chance(0.6) && kind.type === 'int') return String(r.pick(IDS));
     return r.pick([
-      '1', '0', '-1', '99999999999', '2147483648', 'abc', '%00', '%FF', '1.5', '007', '%2E%2E', 'a'.repeat(300),
-      encodeURIComponent(r.pick(this.known.channelNames)), encodeURIComponent(r.pick(this.known.emails)), '%E5%90%8D',
+      '1',
+      '0',
+      '-1',
+      '99999999999',
+      '2147483648',
+      'abc',
+      '%00',
+      '%FF',
+      '1.5',
+      '007',
+      '%2E%2E',
+      'a'.repeat(300),
+      encodeURIComponent(r.pick(this.known.channelNames)),
+      encodeURIComponent(r.pick(this.known.emails)),
+      '%E5%90%8D',
     ]);
   }
 

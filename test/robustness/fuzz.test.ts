@@ -108,7 +108,9 @@ test('generated requests to every endpoint never get a 5xx', async () => {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(`fuzz: seed ${SEED}, ${planned.length} requests over ${routes.length} routes in ${seconds}s, ${failures.length} failed\n`);
   if (failures.length > 0) {
-    throw new Error(`seed ${SEED} (PARLEY_FUZZ_SEED replays it): ${failures.length} of ${planned.length} requests failed:\n${failures.slice(0, 25).join('\n')}`);
+    throw new Error(
+      `seed ${SEED} (PARLEY_FUZZ_SEED replays it): ${failures.length} of ${planned.length} requests failed:\n${failures.slice(0, 25).join('\n')}`,
+    );
   }
   // Still serving, anonymous and authenticated.
   assertSuccess(await client(ts, null).get('/server_settings'));

@@ -23,7 +23,11 @@ const create = async (title: string) => assertSuccess(await client(ts, alice).po
 test('creating a snippet', async () => {
   const events = await watch(() => client(ts, alice).post('/saved_snippets', { title: 'Greeting', content: 'Hello **there**' }));
   expect(events).toEqual([
-    { type: 'saved_snippets', op: 'add', saved_snippet: { id: expect.any(Number), title: 'Greeting', content: 'Hello **there**', date_created: expect.any(Number) } },
+    {
+      type: 'saved_snippets',
+      op: 'add',
+      saved_snippet: { id: expect.any(Number), title: 'Greeting', content: 'Hello **there**', date_created: expect.any(Number) },
+    },
   ]);
 });
 

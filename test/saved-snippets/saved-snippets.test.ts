@@ -119,12 +119,7 @@ describe('PATCH /saved_snippets/{id}', () => {
   test('a missing snippet and another user snippet get the same answer', async () => {
     const theirs = await create(bob, 'Private');
     for (const id of [theirs, 987654]) {
-      assertError(
-        await client(ts, alice).patch(`/saved_snippets/${id}`, { title: 'Mine now' }),
-        'BAD_REQUEST',
-        'Saved snippet does not exist.',
-        404,
-      );
+      assertError(await client(ts, alice).patch(`/saved_snippets/${id}`, { title: 'Mine now' }), 'BAD_REQUEST', 'Saved snippet does not exist.', 404);
     }
     const mine = assertSuccess(await client(ts, bob).get('/saved_snippets')).saved_snippets.find((s: any) => s.id === theirs);
     expect(mine.title).toBe('Private');
@@ -138,9 +133,7 @@ describe('DELETE /saved_snippets/{id}', () => {
     const events = captureEvents(ts);
     try {
       assertSuccess(await client(ts, me).delete(`/saved_snippets/${id}`));
-      expect(events.ofType('saved_snippets')).toEqual([
-        { event: { type: 'saved_snippets', op: 'remove', saved_snippet_id: id }, userIds: [me.id] },
-      ]);
+      expect(events.ofType('saved_snippets')).toEqual([{ event: { type: 'saved_snippets', op: 'remove', saved_snippet_id: id }, userIds: [me.id] }]);
     } finally {
       events.stop();
     }
@@ -192,6 +185,8 @@ describe('GraphQL', () => {
       code: 'BAD_REQUEST',
       message: 'Saved snippet does not exist.',
     });
-    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) { id } }`)).data).toEqual({ deleteSavedSnippet: { id: String(snippet.id) } });
+    expect((await graphql(ts, me, `mutation { deleteSavedSnippet(id: ${snippet.id}) { id } }`)).data).toEqual({
+      deleteSavedSnippet: { id: String(snippet.id) },
+    });
   });
 });

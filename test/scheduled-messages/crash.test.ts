@@ -47,7 +47,13 @@ describeOnPostgres('a crash during a delivery', () => {
     const childServer = { url: `http://127.0.0.1:${port}` } as TestServer;
     const content = 'Interrupted, then sent once';
     const id = assertSuccess(
-      await client(childServer, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 2 }),
+      await client(childServer, alice).post('/scheduled_messages', {
+        type: 'stream',
+        to: String(channelId),
+        topic: 't',
+        content,
+        scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 2,
+      }),
     ).scheduled_message_id;
 
     // Hold the messages table: the delivery claims its row, then waits to store the message.
@@ -55,7 +61,9 @@ describeOnPostgres('a crash during a delivery', () => {
     const held = await locker.transaction();
     await held.raw('LOCK TABLE messages IN SHARE MODE');
     const waiters = async (): Promise<number[]> =>
-      (await locker!.raw("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.map((r: { pid: number }) => r.pid);
+      (await locker!.raw("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows.map(
+        (r: { pid: number }) => r.pid,
+      );
     await waitUntil(async () => (await waiters()).length > 0, 60_000);
     const [backend] = await waiters();
     child.child.kill('SIGKILL');

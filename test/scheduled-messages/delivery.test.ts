@@ -29,7 +29,13 @@ const newest = async (who: TestUser, narrow: unknown[] = []) => (await fetchMess
 
 test('a channel message goes out at its time, as its sender, and leaves the list', async () => {
   const id = assertSuccess(
-    await client(ts, alice).post('/scheduled_messages', { type: 'channel', to: String(channelId), topic: 'launch', content: 'Lift-off at **noon**', scheduled_delivery_timestamp: soon() }),
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'channel',
+      to: String(channelId),
+      topic: 'launch',
+      content: 'Lift-off at **noon**',
+      scheduled_delivery_timestamp: soon(),
+    }),
   ).scheduled_message_id;
   const events = await verifyAction(ts, alice, () => waitUntil(async () => (await scheduled(alice)).length === 0, 20_000));
   // The send's own events (the channel's first message, the sender following the topic), then the removal.
@@ -43,7 +49,14 @@ test('a channel message goes out at its time, as its sender, and leaves the list
 });
 
 test('a direct message goes out to its recipients', async () => {
-  assertSuccess(await client(ts, alice).post('/scheduled_messages', { type: 'direct', to: JSON.stringify([bob.id]), content: 'Later, Bob', scheduled_delivery_timestamp: soon() }));
+  assertSuccess(
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'direct',
+      to: JSON.stringify([bob.id]),
+      content: 'Later, Bob',
+      scheduled_delivery_timestamp: soon(),
+    }),
+  );
   await waitUntil(async () => (await scheduled(alice)).length === 0, 20_000);
   expect(await newest(bob, [{ operator: 'dm', operand: [alice.id] }])).toMatchObject({ sender_id: alice.id, type: 'private', content: '<p>Later, Bob</p>' });
 });
@@ -51,7 +64,13 @@ test('a direct message goes out to its recipients', async () => {
 test('a message the send now refuses is marked failed and its sender told', async () => {
   const doomed = await subscribe(ts, ts.owner, 'doomed', [alice]);
   const id = assertSuccess(
-    await client(ts, alice).post('/scheduled_messages', { type: 'stream', to: String(doomed), topic: 't', content: 'Too late', scheduled_delivery_timestamp: soon() }),
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'stream',
+      to: String(doomed),
+      topic: 't',
+      content: 'Too late',
+      scheduled_delivery_timestamp: soon(),
+    }),
   ).scheduled_message_id;
   assertSuccess(await client(ts, ts.owner).delete(`/streams/${doomed}`));
   const events = await verifyAction(ts, alice, () => waitUntil(async () => (await scheduled(alice))[0]?.failed === true, 20_000));
@@ -79,10 +98,19 @@ test('a message the send now refuses is marked failed and its sender told', asyn
 
 test('a message overdue by more than ten minutes (the server was down) fails instead of going out late', async () => {
   const id = assertSuccess(
-    await client(ts, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content: 'Stale news', scheduled_delivery_timestamp: soon(3600) }),
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'stream',
+      to: String(channelId),
+      topic: 't',
+      content: 'Stale news',
+      scheduled_delivery_timestamp: soon(3600),
+    }),
   ).scheduled_message_id;
   // As if the server had been stopped since eleven minutes before its time.
-  await ts.server.deps.knex('scheduled_messages').where({ id }).update({ scheduled_timestamp: new Date(Date.now() - 11 * 60_000) });
+  await ts.server.deps
+    .knex('scheduled_messages')
+    .where({ id })
+    .update({ scheduled_timestamp: new Date(Date.now() - 11 * 60_000) });
   await waitUntil(async () => (await scheduled(alice))[0]?.failed === true, 20_000);
   const notice = await newest(alice);
   expect(notice.content).toContain('Message could not be sent at the scheduled time.');
@@ -92,14 +120,25 @@ test('a message overdue by more than ten minutes (the server was down) fails ins
 test('a reminder: listed, then delivered by the notification bot quoting the message', async () => {
   const messageId = await sendToChannel(ts, bob, channelId, 'plans', 'Ship the **release** on Friday');
   const c = client(ts, alice);
-  expect((await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(-5) })).body.msg).toBe('Scheduled delivery time must be in the future.');
-  expect((await c.post('/reminders', { message_id: 999999, scheduled_delivery_timestamp: soon(60) })).body).toMatchObject({ result: 'error', msg: 'Invalid message(s)' });
-  expect((await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(60), note: 'x'.repeat(1001) })).body.msg).toBe('Maximum reminder note length: 1000 characters');
+  expect((await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(-5) })).body.msg).toBe(
+    'Scheduled delivery time must be in the future.',
+  );
+  expect((await c.post('/reminders', { message_id: 999999, scheduled_delivery_timestamp: soon(60) })).body).toMatchObject({
+    result: 'error',
+    msg: 'Invalid message(s)',
+  });
+  expect((await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(60), note: 'x'.repeat(1001) })).body.msg).toBe(
+    'Maximum reminder note length: 1000 characters',
+  );
 
   // Created and deleted: the reminders list follows.
   const cancelled = await verifyAction(ts, alice, () => c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(3600) }));
   expect(cancelled).toEqual([
-    expect.objectContaining({ type: 'reminders', op: 'add', reminders: [expect.objectContaining({ type: 'private', to: [alice.id], reminder_target_message_id: messageId, failed: false })] }),
+    expect.objectContaining({
+      type: 'reminders',
+      op: 'add',
+      reminders: [expect.objectContaining({ type: 'private', to: [alice.id], reminder_target_message_id: messageId, failed: false })],
+    }),
   ]);
   const reminderId = cancelled[0].reminders[0].reminder_id;
   expect((await client(ts, bob).delete(`/reminders/${reminderId}`)).body.msg).toBe('Reminder does not exist');
@@ -125,7 +164,15 @@ test('a reminder: listed, then delivered by the notification bot quoting the mes
 });
 
 test('nothing due: the scheduler leaves future messages alone', async () => {
-  assertSuccess(await client(ts, bob).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 'future', content: 'Not yet', scheduled_delivery_timestamp: soon(3600) }));
+  assertSuccess(
+    await client(ts, bob).post('/scheduled_messages', {
+      type: 'stream',
+      to: String(channelId),
+      topic: 'future',
+      content: 'Not yet',
+      scheduled_delivery_timestamp: soon(3600),
+    }),
+  );
   await sleep(500);
   expect(await scheduled(bob)).toEqual([expect.objectContaining({ content: 'Not yet', failed: false })]);
 });

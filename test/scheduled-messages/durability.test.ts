@@ -34,7 +34,13 @@ describe('scheduled messages survive a restart', () => {
     const channelId = await subscribe(first, first.owner, 'restart', [alice]);
     const due = at(3);
     const id = assertSuccess(
-      await client(first, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content: 'Survived the restart', scheduled_delivery_timestamp: due }),
+      await client(first, alice).post('/scheduled_messages', {
+        type: 'stream',
+        to: String(channelId),
+        topic: 't',
+        content: 'Survived the restart',
+        scheduled_delivery_timestamp: due,
+      }),
     ).scheduled_message_id;
     const owner = first.owner;
     await first.close();
@@ -82,7 +88,15 @@ describe('two servers on one database', () => {
     const contents = Array.from({ length: 8 }, (_, i) => `Only once #${i}`);
     for (const [i, content] of contents.entries()) {
       const server = i % 2 === 0 ? a : b;
-      assertSuccess(await client(server, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content, scheduled_delivery_timestamp: due }));
+      assertSuccess(
+        await client(server, alice).post('/scheduled_messages', {
+          type: 'stream',
+          to: String(channelId),
+          topic: 't',
+          content,
+          scheduled_delivery_timestamp: due,
+        }),
+      );
     }
     const knex = a.server.deps.knex;
     await waitUntil(async () => Number((await knex('scheduled_messages').where({ delivered: false }).count({ n: '*' }))[0].n) === 0, 60_000);

@@ -44,28 +44,42 @@ test('create, list, update and delete a scheduled message', async () => {
     failed: false,
   });
   // REST sees the same row.
-  expect(assertSuccess(await client(ts, alice).get('/scheduled_messages')).scheduled_messages).toEqual([expect.objectContaining({ scheduled_message_id: message.scheduledMessageId })]);
+  expect(assertSuccess(await client(ts, alice).get('/scheduled_messages')).scheduled_messages).toEqual([
+    expect.objectContaining({ scheduled_message_id: message.scheduledMessageId }),
+  ]);
 
   const listed = await graphql(ts, alice, `{ scheduledMessages { ${FIELDS} } }`);
   expect(listed.data!.scheduledMessages).toEqual([message]);
   expect((await graphql(ts, bob, '{ scheduledMessages { id } }')).data!.scheduledMessages).toEqual([]);
 
   const events = await verifyPersonalAction(ts, alice, bob, () =>
-    graphql(ts, alice, `mutation($id: Int!) { updateScheduledMessage(id: $id, input: { type: "direct", recipientIds: [${bob.id}] }) { scheduledMessage { ${FIELDS} } } }`, {
-      id: message.scheduledMessageId,
-    }),
+    graphql(
+      ts,
+      alice,
+      `mutation($id: Int!) { updateScheduledMessage(id: $id, input: { type: "direct", recipientIds: [${bob.id}] }) { scheduledMessage { ${FIELDS} } } }`,
+      {
+        id: message.scheduledMessageId,
+      },
+    ),
   );
   expect(events).toEqual([{ type: 'scheduled_messages', op: 'update', scheduled_message: expect.objectContaining({ type: 'private', to: [bob.id] }) }]);
 
-  const deleted = await graphql(ts, alice, `mutation($id: Int!) { deleteScheduledMessage(id: $id) { scheduledMessage { id type recipientIds } } }`, { id: message.scheduledMessageId });
+  const deleted = await graphql(ts, alice, `mutation($id: Int!) { deleteScheduledMessage(id: $id) { scheduledMessage { id type recipientIds } } }`, {
+    id: message.scheduledMessageId,
+  });
   expect(deleted.data!.deleteScheduledMessage.scheduledMessage).toEqual({ id: message.id, type: 'private', recipientIds: [bob.id] });
   expect((await graphql(ts, alice, '{ scheduledMessages { id } }')).data!.scheduledMessages).toEqual([]);
 });
 
 test('the REST errors, with their codes', async () => {
-  const past = await graphql(ts, alice, 'mutation($input: CreateScheduledMessageInput!) { createScheduledMessage(input: $input) { scheduledMessage { id } } }', {
-    input: { type: 'stream', channelId, topic: 't', content: 'x', scheduledDeliveryTimestamp: later(-60) },
-  });
+  const past = await graphql(
+    ts,
+    alice,
+    'mutation($input: CreateScheduledMessageInput!) { createScheduledMessage(input: $input) { scheduledMessage { id } } }',
+    {
+      input: { type: 'stream', channelId, topic: 't', content: 'x', scheduledDeliveryTimestamp: later(-60) },
+    },
+  );
   expect(graphqlError(past)).toEqual({ code: 'BAD_REQUEST', message: 'Scheduled delivery time must be in the future.' });
   const missing = await graphql(ts, alice, 'mutation { deleteScheduledMessage(id: 424242) { scheduledMessage { id } } }');
   expect(graphqlError(missing)).toEqual({ code: 'BAD_REQUEST', message: 'Scheduled message does not exist' });
@@ -77,10 +91,15 @@ test('the REST errors, with their codes', async () => {
 
 test('reminders', async () => {
   const messageId = await sendToChannel(ts, bob, channelId, 'plans', 'Remember me');
-  const created = await graphql(ts, alice, 'mutation($m: Int!, $t: Int!) { createReminder(messageId: $m, scheduledDeliveryTimestamp: $t, note: "soon") { reminder { id reminderId reminderTargetMessageId failed } } }', {
-    m: messageId,
-    t: later(),
-  });
+  const created = await graphql(
+    ts,
+    alice,
+    'mutation($m: Int!, $t: Int!) { createReminder(messageId: $m, scheduledDeliveryTimestamp: $t, note: "soon") { reminder { id reminderId reminderTargetMessageId failed } } }',
+    {
+      m: messageId,
+      t: later(),
+    },
+  );
   const reminder = created.data!.createReminder.reminder;
   expect(reminder).toEqual({ id: String(reminder.reminderId), reminderId: reminder.reminderId, reminderTargetMessageId: messageId, failed: false });
   expect((await graphql(ts, alice, '{ reminders { id } }')).data!.reminders).toEqual([{ id: reminder.id }]);

@@ -25,14 +25,28 @@ const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
 
 test('a new message wakes the scheduler at its time', async () => {
   const started = Date.now();
-  assertSuccess(await client(ts, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content: 'On time', scheduled_delivery_timestamp: inSeconds(2) }));
+  assertSuccess(
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'stream',
+      to: String(channelId),
+      topic: 't',
+      content: 'On time',
+      scheduled_delivery_timestamp: inSeconds(2),
+    }),
+  );
   await waitUntil(async () => (await pending()).length === 0, 15_000);
   expect(Date.now() - started).toBeLessThan(15_000);
 });
 
 test('a message moved earlier is delivered at its new time', async () => {
   const id = assertSuccess(
-    await client(ts, alice).post('/scheduled_messages', { type: 'stream', to: String(channelId), topic: 't', content: 'Sooner', scheduled_delivery_timestamp: inSeconds(3000) }),
+    await client(ts, alice).post('/scheduled_messages', {
+      type: 'stream',
+      to: String(channelId),
+      topic: 't',
+      content: 'Sooner',
+      scheduled_delivery_timestamp: inSeconds(3000),
+    }),
   ).scheduled_message_id;
   assertSuccess(await client(ts, alice).patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: inSeconds(2) }));
   await waitUntil(async () => (await pending()).length === 0, 15_000);

@@ -30,7 +30,10 @@ describe('PATCH /settings', () => {
     ['free integers', { web_font_size_px: 18, web_line_height_percent: 150, email_notifications_batching_period_seconds: 600 }],
     ['string choices', { emojiset: 'text', web_home_view: 'all_messages', web_animate_image_previews: 'never', notification_sound: 'ding' }],
     ['the language', { default_language: 'fr' }],
-    ['default channel notification settings', { enable_stream_desktop_notifications: true, enable_stream_push_notifications: true, wildcard_mentions_notify: false }],
+    [
+      'default channel notification settings',
+      { enable_stream_desktop_notifications: true, enable_stream_push_notifications: true, wildcard_mentions_notify: false },
+    ],
     ['typing settings', { send_stream_typing_notifications: false, receives_typing_notifications: false }],
     ['personal settings', { allow_private_data_export: true, enable_login_emails: false }],
   ];
@@ -53,8 +56,15 @@ describe('PATCH /settings', () => {
 
   test('presence: the user’s clients hear of the setting, everyone of the new presence', async () => {
     for (const value of [false, true]) {
-      const [mine, again, other] = await verifyActionFor(ts, [member, member, admin], () => client(ts, member).patch('/settings', { presence_enabled: value }), options);
-      expect(withoutIds(mine).filter((e) => e.type === 'user_settings')).toEqual([{ type: 'user_settings', op: 'update', property: 'presence_enabled', value }]);
+      const [mine, again, other] = await verifyActionFor(
+        ts,
+        [member, member, admin],
+        () => client(ts, member).patch('/settings', { presence_enabled: value }),
+        options,
+      );
+      expect(withoutIds(mine).filter((e) => e.type === 'user_settings')).toEqual([
+        { type: 'user_settings', op: 'update', property: 'presence_enabled', value },
+      ]);
       expect(withoutIds(again)).toEqual(withoutIds(mine));
       expect(other.every((e) => e.type === 'presence')).toBe(true);
     }
@@ -68,10 +78,15 @@ describe('PATCH /settings', () => {
   test('default channel notification settings of a subscriber, with only settings and subscriptions fetched', async () => {
     assertSuccess(await client(ts, member).post('/users/me/subscriptions', { subscriptions: [{ name: 'settings-room' }] }));
     // Subscriptions inheriting the defaults show null to clients that take null.
-    await verifyAction(ts, member, () => client(ts, member).patch('/settings', { enable_stream_audible_notifications: true, enable_stream_email_notifications: true }), {
-      capabilities: { user_settings_object: true, notification_settings_null: true },
-      fetchEventTypes: ['user_settings', 'subscription'],
-    });
+    await verifyAction(
+      ts,
+      member,
+      () => client(ts, member).patch('/settings', { enable_stream_audible_notifications: true, enable_stream_email_notifications: true }),
+      {
+        capabilities: { user_settings_object: true, notification_settings_null: true },
+        fetchEventTypes: ['user_settings', 'subscription'],
+      },
+    );
   });
 
   test('a time zone change reaches the user’s settings and everyone’s view of the user', async () => {
@@ -95,14 +110,20 @@ describe('PATCH /settings', () => {
 
   test('a new full name reaches everyone, the user included', async () => {
     const all = await verifyActionFor(ts, [member, admin, guest], () => client(ts, member).patch('/settings', { full_name: 'Grace Hopper' }), options);
-    for (const events of all) expect(withoutIds(events)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Grace Hopper' } }]);
+    for (const events of all)
+      expect(withoutIds(events)).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Grace Hopper' } }]);
   });
 
   test('a client that asked only for settings events hears of a rename only through them', async () => {
-    const [events] = await verifyActionFor(ts, [member], () => client(ts, member).patch('/settings', { full_name: 'Grace M. Hopper', left_side_userlist: true }), {
-      ...options,
-      eventTypes: ['user_settings'],
-    });
+    const [events] = await verifyActionFor(
+      ts,
+      [member],
+      () => client(ts, member).patch('/settings', { full_name: 'Grace M. Hopper', left_side_userlist: true }),
+      {
+        ...options,
+        eventTypes: ['user_settings'],
+      },
+    );
     expect(withoutIds(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'left_side_userlist', value: true }]);
   });
 
@@ -117,7 +138,12 @@ describe('PATCH /settings', () => {
     [5, 'moderators'],
     [1, 'everyone'],
   ])('address visibility %i (%s), as the user, an owner, an administrator, a member and a guest see it', async (value) => {
-    await verifyActionFor(ts, [member, owner, admin, guest, await makeUser(ts, 300)], () => client(ts, member).patch('/settings', { email_address_visibility: value }), options);
+    await verifyActionFor(
+      ts,
+      [member, owner, admin, guest, await makeUser(ts, 300)],
+      () => client(ts, member).patch('/settings', { email_address_visibility: value }),
+      options,
+    );
   });
 
   test.each([
@@ -152,7 +178,9 @@ describe('PATCH /realm/user_settings_defaults', () => {
   ])('%s: every user hears, guests included', async (_label, params) => {
     const all = await verifyActionFor(ts, [admin, member, guest], () => client(ts, owner).patch('/realm/user_settings_defaults', params), options);
     for (const events of all) {
-      expect(withoutIds(events)).toEqual(Object.entries(params).map(([property, value]) => ({ type: 'realm_user_settings_defaults', op: 'update', property, value })));
+      expect(withoutIds(events)).toEqual(
+        Object.entries(params).map(([property, value]) => ({ type: 'realm_user_settings_defaults', op: 'update', property, value })),
+      );
     }
   });
 });

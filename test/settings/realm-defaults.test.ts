@@ -39,9 +39,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
     assertSuccess(await client(ts, admin).patch('/realm/user_settings_defaults', { color_scheme: value, emojiset: 'text' }));
     expect(await defaults()).toMatchObject({ color_scheme: value, emojiset: 'text' });
     const sent = events.of('realm_user_settings_defaults');
-    expect(sent.map((d) => d.event)).toEqual(
-      expect.arrayContaining([{ type: 'realm_user_settings_defaults', op: 'update', property: 'color_scheme', value }]),
-    );
+    expect(sent.map((d) => d.event)).toEqual(expect.arrayContaining([{ type: 'realm_user_settings_defaults', op: 'update', property: 'color_scheme', value }]));
     for (const d of sent) expect(d.userIds).toEqual(await activeIds());
     // Setting the same values again changes nothing and sends nothing.
     events.clear();
@@ -54,7 +52,11 @@ describe('PATCH /realm/user_settings_defaults', () => {
     const before = await defaults();
     const res = await client(ts, user).patch('/realm/user_settings_defaults', { enter_sends: true });
     assertError(res, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-    assertError(await client(ts, user).patch('/realm/user_settings_defaults', { color_scheme: 99 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+    assertError(
+      await client(ts, user).patch('/realm/user_settings_defaults', { color_scheme: 99 }),
+      'UNAUTHORIZED_PRINCIPAL',
+      'Must be an organization administrator',
+    );
     expect(await defaults()).toEqual(before);
     expect(events.deliveries).toEqual([]);
   });
@@ -63,14 +65,26 @@ describe('PATCH /realm/user_settings_defaults', () => {
     const admin = await newUser(200);
     assertError(await client(ts, admin).patch('/realm/user_settings_defaults', { color_scheme: 0 }), 'BAD_REQUEST', 'Invalid color_scheme');
     assertError(await client(ts, admin).patch('/realm/user_settings_defaults', { web_home_view: 'stream' }), 'BAD_REQUEST', 'Invalid web_home_view');
-    assertError(await client(ts, admin).patch('/realm/user_settings_defaults', { presence_enabled: 'no' }), 'INVALID_JSON', 'Argument "presence_enabled" is not valid JSON.');
-    assertError(await client(ts, admin).patch('/realm/user_settings_defaults', { notification_sound: 'gong' }), 'BAD_REQUEST', "Invalid notification sound 'gong'");
+    assertError(
+      await client(ts, admin).patch('/realm/user_settings_defaults', { presence_enabled: 'no' }),
+      'INVALID_JSON',
+      'Argument "presence_enabled" is not valid JSON.',
+    );
+    assertError(
+      await client(ts, admin).patch('/realm/user_settings_defaults', { notification_sound: 'gong' }),
+      'BAD_REQUEST',
+      "Invalid notification sound 'gong'",
+    );
     assertError(
       await client(ts, admin).patch('/realm/user_settings_defaults', { email_notifications_batching_period_seconds: -1 }),
       'BAD_REQUEST',
       'Invalid email batching period: -1 seconds',
     );
-    assertError(await client(ts, admin).patch('/realm/user_settings_defaults', { email_address_visibility: 0 }), 'BAD_REQUEST', 'Invalid email_address_visibility');
+    assertError(
+      await client(ts, admin).patch('/realm/user_settings_defaults', { email_address_visibility: 0 }),
+      'BAD_REQUEST',
+      'Invalid email_address_visibility',
+    );
     expect(events.deliveries).toEqual([]);
   });
 

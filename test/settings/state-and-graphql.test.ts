@@ -165,17 +165,17 @@ describe('GraphQL', () => {
     const read = await graphql(ts, member, '{ mySettings { colorScheme emojiset enterSends timezone webFontSizePx } }');
     expect(read.data).toEqual({ mySettings: { colorScheme: 1, emojiset: 'google', enterSends: false, timezone: '', webFontSizePx: 16 } });
 
-    const changed = await graphql(
-      ts,
-      member,
-      'mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { colorScheme enterSends timezone } }',
-      { input: { colorScheme: 2, enterSends: true, timezone: 'Europe/Berlin', fullName: 'Renamed Person' } },
-    );
+    const changed = await graphql(ts, member, 'mutation($input: UpdateSettingsInput!) { updateSettings(input: $input) { colorScheme enterSends timezone } }', {
+      input: { colorScheme: 2, enterSends: true, timezone: 'Europe/Berlin', fullName: 'Renamed Person' },
+    });
     expect(changed.data).toEqual({ updateSettings: { colorScheme: 2, enterSends: true, timezone: 'Europe/Berlin' } });
-    expect(events.of('user_settings').map((d) => d.event.property).sort()).toEqual(['color_scheme', 'enter_sends', 'timezone']);
-    expect(events.of('realm_user').map((d) => d.event.person)).toEqual(
-      expect.arrayContaining([{ user_id: member.id, full_name: 'Renamed Person' }]),
-    );
+    expect(
+      events
+        .of('user_settings')
+        .map((d) => d.event.property)
+        .sort(),
+    ).toEqual(['color_scheme', 'enter_sends', 'timezone']);
+    expect(events.of('realm_user').map((d) => d.event.person)).toEqual(expect.arrayContaining([{ user_id: member.id, full_name: 'Renamed Person' }]));
 
     const bad = await graphql(ts, member, 'mutation { updateSettings(input: { colorScheme: 7 }) { colorScheme } }');
     expect(graphqlError(bad)).toEqual({ message: 'Invalid color_scheme', code: 'BAD_REQUEST' });

@@ -23,8 +23,7 @@ async function newUser(role: 100 | 200 | 300 | 400 | 600): Promise<TestUser> {
   return user;
 }
 
-const settingsOf = async (user: TestUser) =>
-  ts.server.deps.knex('user_settings').where({ user_id: user.id }).first();
+const settingsOf = async (user: TestUser) => ts.server.deps.knex('user_settings').where({ user_id: user.id }).first();
 
 const activeIds = async () =>
   ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id')) as number[]).sort((a, b) => a - b);
@@ -251,7 +250,11 @@ describe('password', () => {
     const member = await newUser(400);
     assertError(await client(ts, member).patch('/settings', { old_password: 'wrong-one', new_password: 'brand-new-pass' }), 'BAD_REQUEST', 'Wrong password!');
     assertError(await client(ts, member).patch('/settings', { new_password: 'brand-new-pass' }), 'BAD_REQUEST', 'Wrong password!');
-    assertError(await client(ts, member).patch('/settings', { old_password: member.password, new_password: 'abc' }), 'BAD_REQUEST', 'New password is too weak!');
+    assertError(
+      await client(ts, member).patch('/settings', { old_password: member.password, new_password: 'abc' }),
+      'BAD_REQUEST',
+      'New password is too weak!',
+    );
     assertSuccess(await client(ts, member).patch('/settings', { old_password: member.password, new_password: 'brand-new-pass' }));
     assertError(
       await client(ts, null).post('/fetch_api_key', { username: member.email, password: member.password }),
@@ -292,7 +295,9 @@ describe('email_address_visibility', () => {
     assertSuccess(await client(ts, target).patch('/settings', { email_address_visibility: 3 }));
 
     const realmUser = events.of('realm_user');
-    const admins = ((await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).where('role', '<=', 200).pluck('id')) as number[]).sort((a, b) => a - b);
+    const admins = (
+      (await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).where('role', '<=', 200).pluck('id')) as number[]
+    ).sort((a, b) => a - b);
     const losing = (await activeIds()).filter((id) => !admins.includes(id) && id !== target.id);
     expect(losing).toContain(member.id);
     expect(losing).toContain(moderator.id);
@@ -352,5 +357,10 @@ describe('bots', () => {
 });
 
 test('without credentials the endpoint answers 401', async () => {
-  assertError(await client(ts, null).patch('/settings', { enter_sends: true }), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+  assertError(
+    await client(ts, null).patch('/settings', { enter_sends: true }),
+    'UNAUTHORIZED',
+    'Not logged in: API authentication or user session required',
+    401,
+  );
 });

@@ -102,7 +102,12 @@ test('an unreachable directory refuses logins without logging credentials', asyn
     PARLEY_LDAP_SEARCH_BASE: `ou=people,${directory.suffix}`,
   });
   try {
-    assertError(await client(down, null).post('/fetch_api_key', { username: 'alice', password: 'alice-directory-secret' }), 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+    assertError(
+      await client(down, null).post('/fetch_api_key', { username: 'alice', password: 'alice-directory-secret' }),
+      'AUTHENTICATION_FAILED',
+      'Your username or password is incorrect',
+      401,
+    );
     // Local accounts still log in.
     assertSuccess(await client(down, null).post('/fetch_api_key', { username: down.owner.email, password: down.owner.password }));
   } finally {

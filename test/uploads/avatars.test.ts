@@ -21,7 +21,10 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, SERVER_HOOK_TIMEOUT);
 
-const image = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).jpeg().toBuffer();
+const image = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
+    .jpeg()
+    .toBuffer();
 const setAvatar = async (who: TestUser, data: Buffer) => postFiles(ts, who, '/users/me/avatar', [{ name: 'me.jpg', data, type: 'image/jpeg' }]);
 const get = (url: string, who: TestUser | null = null) =>
   fetch(`${ts.url}${url}`, { redirect: 'manual', headers: who ? { authorization: basicAuth(who) } : {} });
@@ -36,7 +39,13 @@ test('uploading an avatar: resized squares, avatar_url everywhere, a realm_user 
   });
   const version = before.avatar_version + 1;
   expect(avatarUrl).toBe(`/user_avatars/${alice.id}?version=${version}`);
-  const person = { user_id: alice.id, avatar_source: 'U', avatar_url: avatarUrl, avatar_url_medium: `/user_avatars/${alice.id}/medium?version=${version}`, avatar_version: version };
+  const person = {
+    user_id: alice.id,
+    avatar_source: 'U',
+    avatar_url: avatarUrl,
+    avatar_url_medium: `/user_avatars/${alice.id}/medium?version=${version}`,
+    avatar_version: version,
+  };
   expect(aliceEvents).toEqual([{ id: expect.any(Number), type: 'realm_user', op: 'update', person }]);
   expect(bobEvents).toEqual(aliceEvents);
 
@@ -54,7 +63,10 @@ test('uploading an avatar: resized squares, avatar_url everywhere, a realm_user 
 
   // A second upload replaces the first one's files.
   assertSuccess(await setAvatar(alice, await image(50, 80)));
-  expect(storedFiles(dataDir).filter((f) => f.startsWith(`avatars/${alice.id}/`))).toEqual([`avatars/${alice.id}/${version + 1}-medium.png`, `avatars/${alice.id}/${version + 1}.png`]);
+  expect(storedFiles(dataDir).filter((f) => f.startsWith(`avatars/${alice.id}/`))).toEqual([
+    `avatars/${alice.id}/${version + 1}-medium.png`,
+    `avatars/${alice.id}/${version + 1}.png`,
+  ]);
 });
 
 test('bad uploads are refused and change nothing', async () => {
@@ -62,7 +74,12 @@ test('bad uploads are refused and change nothing', async () => {
   assertError(await setAvatar(bob, Buffer.from('not an image')), 'BAD_REQUEST', 'Could not decode image; did you upload an image file?');
   assertError(await postFiles(ts, bob, '/users/me/avatar', []), 'BAD_REQUEST', 'You must upload exactly one avatar.');
   assertError(await setAvatar(bob, Buffer.alloc(5 * 1024 * 1024 + 1)), 'BAD_REQUEST', 'Uploaded file is larger than the allowed limit of 5 MiB');
-  assertError(await postFiles(ts, null, '/users/me/avatar', [{ name: 'a.jpg', data: await image(10, 10) }]), 'UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+  assertError(
+    await postFiles(ts, null, '/users/me/avatar', [{ name: 'a.jpg', data: await image(10, 10) }]),
+    'UNAUTHORIZED',
+    'Not logged in: API authentication or user session required',
+    401,
+  );
   expect(assertSuccess(await client(ts, bob).get('/users/me')).avatar_version).toBe(before);
 });
 
@@ -76,7 +93,9 @@ test('deleting the avatar goes back to the gravatar', async () => {
     return res;
   });
   expect(gravatar).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=\d+$/);
-  expect(events).toEqual([expect.objectContaining({ type: 'realm_user', op: 'update', person: expect.objectContaining({ user_id: bob.id, avatar_source: 'G' }) })]);
+  expect(events).toEqual([
+    expect.objectContaining({ type: 'realm_user', op: 'update', person: expect.objectContaining({ user_id: bob.id, avatar_source: 'G' }) }),
+  ]);
   const old = await get(`/user_avatars/${bob.id}?version=${uploaded.avatar_version}`);
   expect(old.status).toBe(302);
   expect(old.headers.get('location')).toMatch(/^https:\/\/secure\.gravatar\.com\//);

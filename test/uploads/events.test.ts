@@ -25,7 +25,12 @@ const watch = (action: () => Promise<unknown>) => verifyPersonalAction(ts, alice
 const used = async () => Number((await ts.server.deps.knex('attachments').sum({ total: 'size' }).first())!.total ?? 0);
 
 async function attachmentId(url: string): Promise<number> {
-  return (await ts.server.deps.knex('attachments').where({ path_id: pathIdOf(url) }).first('id')).id;
+  return (
+    await ts.server.deps
+      .knex('attachments')
+      .where({ path_id: pathIdOf(url) })
+      .first('id')
+  ).id;
 }
 
 test('uploading adds an attachment', async () => {
@@ -65,7 +70,9 @@ test('a message linking the file updates it; the recipient hears only of the mes
 
   // Editing the link out updates it again; deleting the message then removes nothing more.
   const edit = await verifyActionFor(ts, [alice], () => client(ts, alice).patch(`/messages/${messageId}`, { content: 'gone' }));
-  expect(edit[0].find((e) => e.type === 'attachment')).toEqual(expect.objectContaining({ op: 'update', attachment: expect.objectContaining({ messages: [] }) }));
+  expect(edit[0].find((e) => e.type === 'attachment')).toEqual(
+    expect.objectContaining({ op: 'update', attachment: expect.objectContaining({ messages: [] }) }),
+  );
 });
 
 test('deleting the attachment removes it', async () => {
@@ -82,5 +89,11 @@ test('deleting the last message linking a file removes it', async () => {
   // A later message, so that clients know what the latest is once this one is gone.
   assertSuccess(await client(ts, alice).post('/messages', { type: 'direct', to: [bob.id], content: 'later' }));
   const [events] = await verifyActionFor(ts, [alice], () => client(ts, alice).delete(`/messages/${messageId}`));
-  expect(events.find((e) => e.type === 'attachment')).toEqual({ id: expect.any(Number), type: 'attachment', op: 'remove', attachment: { id }, upload_space_used: await used() });
+  expect(events.find((e) => e.type === 'attachment')).toEqual({
+    id: expect.any(Number),
+    type: 'attachment',
+    op: 'remove',
+    attachment: { id },
+    upload_space_used: await used(),
+  });
 });

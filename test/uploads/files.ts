@@ -38,7 +38,11 @@ export async function download(ts: TestServer, url: string, who: TestUser | null
 }
 
 export function pathIdOf(url: string): string {
-  return url.replace(/^\/user_uploads\//, '').split('/').map(decodeURIComponent).join('/');
+  return url
+    .replace(/^\/user_uploads\//, '')
+    .split('/')
+    .map(decodeURIComponent)
+    .join('/');
 }
 
 /** Files under the store's directory, staging included (relative paths). */

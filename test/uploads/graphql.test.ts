@@ -34,8 +34,17 @@ test('uploadFile stores the file as POST /user_uploads does, with the same event
   });
   expect(result.filename).toBe('hello world.txt');
   expect(result.url).toMatch(/\/hello-world\.txt$/);
-  expect(result.attachment).toEqual({ id: expect.any(String), name: 'hello world.txt', pathId: pathIdOf(result.url), size: 8, createTime: expect.any(Number), messages: [] });
-  expect(events).toEqual([expect.objectContaining({ type: 'attachment', op: 'add', attachment: expect.objectContaining({ id: Number(result.attachment.id) }) })]);
+  expect(result.attachment).toEqual({
+    id: expect.any(String),
+    name: 'hello world.txt',
+    pathId: pathIdOf(result.url),
+    size: 8,
+    createTime: expect.any(Number),
+    messages: [],
+  });
+  expect(events).toEqual([
+    expect.objectContaining({ type: 'attachment', op: 'add', attachment: expect.objectContaining({ id: Number(result.attachment.id) }) }),
+  ]);
   const got = await download(ts, result.url, alice);
   expect(got.headers.get('content-type')).toBe('text/plain');
   expect(await got.text()).toBe('hi there');
@@ -77,8 +86,12 @@ test('bad input and the size limit are refused like REST', async () => {
 
 test('uploadAvatar and deleteAvatar act as their REST routes do', async () => {
   const { default: sharp } = await import('sharp');
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } }).png().toBuffer();
-  const set = await graphql(ts, bob, 'mutation ($input: AvatarInput!) { uploadAvatar(input: $input) { avatarUrl } }', { input: { contentBase64: png.toString('base64') } });
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
+  const set = await graphql(ts, bob, 'mutation ($input: AvatarInput!) { uploadAvatar(input: $input) { avatarUrl } }', {
+    input: { contentBase64: png.toString('base64') },
+  });
   expect(set.errors).toBeUndefined();
   expect(set.data!.uploadAvatar.avatarUrl).toBe(assertSuccess(await client(ts, bob).get('/users/me')).avatar_url);
   expect(set.data!.uploadAvatar.avatarUrl).toMatch(new RegExp(`^/user_avatars/${bob.id}\\?version=\\d+$`));
@@ -90,7 +103,9 @@ test('uploadAvatar and deleteAvatar act as their REST routes do', async () => {
 
 test('uploadRealmImage and deleteRealmImage: administrators only', async () => {
   const { default: sharp } = await import('sharp');
-  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0000ff' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0000ff' } })
+    .png()
+    .toBuffer();
   const UPLOAD_IMAGE = 'mutation ($image: String!, $data: String!) { uploadRealmImage(image: $image, contentBase64: $data) { url source } }';
   expect(graphqlError(await graphql(ts, alice, UPLOAD_IMAGE, { image: 'icon', data: png.toString('base64') }))).toEqual({
     message: 'Must be an organization administrator',

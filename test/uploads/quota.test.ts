@@ -26,7 +26,11 @@ test('the organization quota counts everyone’s files and is announced in regis
   assertSuccess(await upload(ts, alice, [{ name: 'one.bin', data: Buffer.alloc(MIB) }]));
   assertSuccess(await upload(ts, bob, [{ name: 'two.bin', data: Buffer.alloc(MIB - 10) }]));
   const before = storedFiles(dataDir);
-  assertError(await upload(ts, bob, [{ name: 'three.bin', data: Buffer.alloc(11) }]), 'REALM_UPLOAD_QUOTA', "Upload would exceed your organization's upload quota.");
+  assertError(
+    await upload(ts, bob, [{ name: 'three.bin', data: Buffer.alloc(11) }]),
+    'REALM_UPLOAD_QUOTA',
+    "Upload would exceed your organization's upload quota.",
+  );
   expect(storedFiles(dataDir)).toEqual(before);
   assertSuccess(await upload(ts, bob, [{ name: 'fits.bin', data: Buffer.alloc(10) }]));
   expect(assertSuccess(await client(ts, bob).get('/attachments')).upload_space_used).toBe(2 * MIB);

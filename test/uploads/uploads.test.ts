@@ -32,7 +32,13 @@ async function uploadText(who: TestUser, name = 'notes.txt', text = 'hello file'
 }
 
 async function channel(name: string, members: TestUser[], settings: Record<string, unknown> = {}): Promise<void> {
-  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [ts.owner.id, ...members.map((m) => m.id)], ...settings }));
+  assertSuccess(
+    await client(ts, ts.owner).post('/users/me/subscriptions', {
+      subscriptions: [{ name }],
+      principals: [ts.owner.id, ...members.map((m) => m.id)],
+      ...settings,
+    }),
+  );
 }
 
 async function send(who: TestUser, to: string | number[], content: string): Promise<number> {
@@ -258,7 +264,14 @@ describe('attachments', () => {
     const messageId = await send(bob, [alice.id], `[listed](${url})`);
     const body = assertSuccess(await client(ts, bob).get('/attachments'));
     const entry = body.attachments.find((a: { path_id: string }) => a.path_id === pathIdOf(url));
-    expect(entry).toEqual({ id: expect.any(Number), name: 'listed.txt', path_id: pathIdOf(url), size: 5, create_time: expect.any(Number), messages: [{ id: messageId, date_sent: expect.any(Number) }] });
+    expect(entry).toEqual({
+      id: expect.any(Number),
+      name: 'listed.txt',
+      path_id: pathIdOf(url),
+      size: 5,
+      create_time: expect.any(Number),
+      messages: [{ id: messageId, date_sent: expect.any(Number) }],
+    });
     const used = await ts.server.deps.knex('attachments').sum({ total: 'size' }).first();
     expect(body.upload_space_used).toBe(Number(used!.total));
     const others = assertSuccess(await client(ts, alice).get('/attachments')).attachments;

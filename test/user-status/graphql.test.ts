@@ -22,7 +22,14 @@ test('setting and reading a status', async () => {
   const events = await verifySharedAction(ts, [alice, bob], async () => {
     const res = await graphql(ts, alice, set, { s: { statusText: ' Busy ', emojiName: 'car' } });
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateUserStatus).toEqual({ userId: alice.id, away: null, statusText: 'Busy', emojiName: 'car', emojiCode: '1f697', reactionType: 'unicode_emoji' });
+    expect(res.data!.updateUserStatus).toEqual({
+      userId: alice.id,
+      away: null,
+      statusText: 'Busy',
+      emojiName: 'car',
+      emojiCode: '1f697',
+      reactionType: 'unicode_emoji',
+    });
   });
   expect(events[0]).toMatchObject({ type: 'user_status', user_id: alice.id, status_text: 'Busy' });
   const read = await graphql(ts, bob, `query($id: Int!) { userStatus(userId: $id) { ${STATUS} } }`, { id: alice.id });

@@ -28,7 +28,11 @@ test("Zulip's errors, which change nothing", async () => {
     'BAD_REQUEST',
     'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
   );
-  assertError(await setStatus(user, { status_text: 'In a meeting', emoji_code: '1f4bb', emoji_name: 'invalid' }), 'BAD_REQUEST', "Emoji 'invalid' does not exist");
+  assertError(
+    await setStatus(user, { status_text: 'In a meeting', emoji_code: '1f4bb', emoji_name: 'invalid' }),
+    'BAD_REQUEST',
+    "Emoji 'invalid' does not exist",
+  );
   assertError(await setStatus(user, { status_text: 'In a meeting', emoji_code: '1f4bb', emoji_name: 'car' }), 'BAD_REQUEST', 'Invalid emoji name.');
   assertError(
     await setStatus(user, { status_text: 'In a meeting', emoji_code: '1f697', emoji_name: 'car', reaction_type: 'realm_emoji' }),
@@ -66,14 +70,18 @@ test('everyone hears of a status change, and applying the events gives a fresh r
   ]);
   await verifySharedAction(ts, watchers, () => setStatus(user, { emoji_name: '' }));
   await verifySharedAction(ts, watchers, () => setStatus(user, { status_text: '' }));
-  await verifySharedAction(ts, watchers, () => setStatus(user, { status_text: 'Back', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }));
+  await verifySharedAction(ts, watchers, () =>
+    setStatus(user, { status_text: 'Back', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }),
+  );
 });
 
 test('away (deprecated) is presence_enabled turned around, and shows in the status', async () => {
   const user = await makeUser(ts);
   const options = { capabilities: { user_settings_object: true } };
   const [own, other] = await verifyActionFor(ts, [user, alice], () => setStatus(user, { away: true, status_text: 'on vacation' }), options);
-  expect(other.filter((e) => e.type === 'user_status')).toEqual([{ type: 'user_status', user_id: user.id, away: true, status_text: 'on vacation', id: expect.any(Number) }]);
+  expect(other.filter((e) => e.type === 'user_status')).toEqual([
+    { type: 'user_status', user_id: user.id, away: true, status_text: 'on vacation', id: expect.any(Number) },
+  ]);
   expect(own.find((e) => e.type === 'user_settings')).toMatchObject({ property: 'presence_enabled', value: false });
   expect(await statusOf(alice, user)).toEqual({ away: true, status_text: 'on vacation' });
   // Turning presence back on through the settings clears `away` for everyone following statuses.
@@ -94,13 +102,24 @@ test('custom emoji by name, and a deactivated one refused', async () => {
   const user = await makeUser(ts);
   const knex = ts.server.deps.knex;
   const [row] = await knex('realm_emoji')
-    .insert({ realm_id: ts.server.deps.realmId, name: 'parrot', file_name: 'parrot.png', author_id: user.id, image: Buffer.from('x'), content_type: 'image/png' })
+    .insert({
+      realm_id: ts.server.deps.realmId,
+      name: 'parrot',
+      file_name: 'parrot.png',
+      author_id: user.id,
+      image: Buffer.from('x'),
+      content_type: 'image/png',
+    })
     .returning('id');
   const id = String(row.id);
   assertSuccess(await setStatus(user, { emoji_name: 'parrot' }));
   expect(await statusOf(alice, user)).toEqual({ emoji_name: 'parrot', emoji_code: id, reaction_type: 'realm_emoji' });
   await knex('realm_emoji').where({ id: row.id }).update({ deactivated: true });
-  assertError(await setStatus(user, { emoji_name: 'parrot', emoji_code: id, reaction_type: 'realm_emoji' }), 'BAD_REQUEST', 'This custom emoji has been deactivated.');
+  assertError(
+    await setStatus(user, { emoji_name: 'parrot', emoji_code: id, reaction_type: 'realm_emoji' }),
+    'BAD_REQUEST',
+    'This custom emoji has been deactivated.',
+  );
 });
 
 test('reading one user: bots and unknown ids are "No such user", deactivated accounts say so', async () => {

@@ -60,7 +60,11 @@ describe('POST /user_topics', () => {
   test('errors', async () => {
     const secret = await subscribe(ts, owner, 'secret', [owner], { invite_only: true });
     assertError(await setPolicy(bob, { stream_id: town, topic: 't', visibility_policy: 7 }), 'BAD_REQUEST', 'Invalid visibility_policy');
-    assertError(await setPolicy(bob, { stream_id: town, topic: 'x'.repeat(61), visibility_policy: 1 }), 'BAD_REQUEST', 'topic is too long (limit: 60 characters)');
+    assertError(
+      await setPolicy(bob, { stream_id: town, topic: 'x'.repeat(61), visibility_policy: 1 }),
+      'BAD_REQUEST',
+      'topic is too long (limit: 60 characters)',
+    );
     assertError(await setPolicy(bob, { stream_id: 999999, topic: 't', visibility_policy: 1 }), 'BAD_REQUEST', 'Invalid channel ID');
     assertError(await setPolicy(bob, { stream_id: secret, topic: 't', visibility_policy: 1 }), 'BAD_REQUEST', 'Invalid channel ID');
     assertError(await setPolicy(bob, { stream_id: town, topic: 't' }), 'REQUEST_VARIABLE_MISSING', "Missing 'visibility_policy' argument");
@@ -79,7 +83,11 @@ describe('PATCH /users/me/subscriptions/muted_topics', () => {
 
   test('exactly one of stream_id and stream; op and topic are checked', async () => {
     assertError(await mute(alice, { topic: 't', op: 'add' }), 'BAD_REQUEST', "Missing 'stream_id' argument");
-    const both = assertError(await mute(alice, { stream_id: town, stream: 'town', topic: 't', op: 'add' }), 'BAD_REQUEST', 'Unsupported parameter combination: stream_id, stream');
+    const both = assertError(
+      await mute(alice, { stream_id: town, stream: 'town', topic: 't', op: 'add' }),
+      'BAD_REQUEST',
+      'Unsupported parameter combination: stream_id, stream',
+    );
     expect(both.parameters).toBe('stream_id, stream');
     assertError(await mute(alice, { stream_id: town, topic: 't', op: 'toggle' }), 'BAD_REQUEST', 'Invalid op');
     assertError(await mute(alice, { stream: 'nowhere', topic: 't', op: 'add' }), 'BAD_REQUEST', "Invalid channel name 'nowhere'");
@@ -149,10 +157,14 @@ describe('automatic follows', () => {
 
   test('sending in a muted channel unmutes the topic; a muted topic is not followed on mention', async () => {
     assertSuccess(await client(ts, owner).post('/messages', { type: 'stream', to: town, topic: 'busy', content: 'start' }));
-    assertSuccess(await client(ts, bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: town, property: 'is_muted', value: true }] }));
+    assertSuccess(
+      await client(ts, bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: town, property: 'is_muted', value: true }] }),
+    );
     const res = assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: town, topic: 'busy', content: 'me too' }));
     expect(res.automatic_new_visibility_policy).toBe(2);
-    assertSuccess(await client(ts, bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: town, property: 'is_muted', value: false }] }));
+    assertSuccess(
+      await client(ts, bob).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: town, property: 'is_muted', value: false }] }),
+    );
     assertSuccess(await setPolicy(alice, { stream_id: town, topic: 'quiet', visibility_policy: 1 }));
     await sendToChannel(ts, bob, town, 'quiet', 'hey @**Alice Liddell**');
     expect((await policies(alice)).find((p) => p.topic_name === 'quiet')?.visibility_policy).toBe(1);

@@ -36,7 +36,7 @@ test('an unknown key is refused every time, and is never remembered', async () =
   }
 });
 
-test('the right key with another account\'s address is refused, cached or not', async () => {
+test("the right key with another account's address is refused, cached or not", async () => {
   const member = await makeUser(ts, 400);
   const other = await makeUser(ts, 400);
   assertSuccess(await client(ts, member).get('/users/me'));
@@ -99,7 +99,10 @@ test('a write to users from outside the actions (a script, another feature) is s
   expect(assertSuccess(await client(ts, member).get('/users/me')).full_name).toBe('Changed Directly');
   await ts.server.deps.knex.transaction((trx) => trx('users').where({ id: member.id }).update({ role: 600 }));
   expect(assertSuccess(await client(ts, member).get('/users/me')).role).toBe(600);
-  await ts.server.deps.knex('users').where({ id: member.id }).update({ delivery_email: `moved-${member.email}` });
+  await ts.server.deps
+    .knex('users')
+    .where({ id: member.id })
+    .update({ delivery_email: `moved-${member.email}` });
   assertError(await client(ts, member).get('/users/me'), 'UNAUTHORIZED', 'Invalid API key', 401);
   const moved = { email: `moved-${member.email}`, apiKey: member.apiKey };
   assertSuccess(await client(ts, moved).get('/users/me'));
@@ -112,7 +115,11 @@ test('a realm_user event on the bus, as another process publishes it, drops the 
   assertSuccess(await client(ts, member).get('/users/me'));
   expect(await countQueries(async () => assertSuccess(await client(ts, member).get('/users/me')))).toBe(0);
   await ts.server.deps.bus.publish([
-    { realmId: ts.server.deps.realmId, userIds: [ts.owner.id], event: { type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Elsewhere' } } },
+    {
+      realmId: ts.server.deps.realmId,
+      userIds: [ts.owner.id],
+      event: { type: 'realm_user', op: 'update', person: { user_id: member.id, full_name: 'Elsewhere' } },
+    },
   ]);
   expect(await countQueries(async () => assertSuccess(await client(ts, member).get('/users/me')))).toBe(1);
 });
@@ -140,7 +147,7 @@ describe('AuthCache', () => {
     expect(cache.get('k')?.user.id).toBe(1);
   });
 
-  test('forgetting a user drops all of their keys and nobody else\'s', () => {
+  test("forgetting a user drops all of their keys and nobody else's", () => {
     const cache = new AuthCache();
     cache.remember('a1', owner(1), cache.ticket());
     cache.remember('a2', owner(1), cache.ticket());

@@ -32,9 +32,7 @@ test('creating a user sends realm_user/add with the full user to every active us
   expect(adds).toHaveLength(1);
   expect(sorted(adds[0].userIds)).toEqual(await activeIds());
   expect(adds[0].userIds).toContain(userId);
-  const expected = assertSuccess(
-    await client(ts, ts.owner).get(`/users/${userId}`, { client_gravatar: false, include_custom_profile_fields: true }),
-  ).user;
+  const expected = assertSuccess(await client(ts, ts.owner).get(`/users/${userId}`, { client_gravatar: false, include_custom_profile_fields: true })).user;
   expect(adds[0].event).toEqual({ type: 'realm_user', op: 'add', person: expected });
   expect(adds[0].event.person).toMatchObject({ profile_data: {}, avatar_url: expect.stringContaining('gravatar.com') });
   expect(userEvents()).toHaveLength(1);
@@ -102,7 +100,11 @@ test('events are published after the commit: listeners already see the change', 
   const member = await makeUser(ts);
   let seen: Promise<number> | null = null;
   const stop = ts.server.deps.bus.subscribe(() => {
-    seen ??= ts.server.deps.knex('users').where({ id: member.id }).first('role').then((r) => r.role);
+    seen ??= ts.server.deps
+      .knex('users')
+      .where({ id: member.id })
+      .first('role')
+      .then((r) => r.role);
   });
   try {
     assertSuccess(await client(ts, ts.owner).patch(`/users/${member.id}`, { role: 200 }));
@@ -114,7 +116,10 @@ test('events are published after the commit: listeners already see the change', 
 
 describe('nothing is published when an action fails', () => {
   test.each([
-    ['a member creating a user', async (member: TestUser) => client(ts, member).post('/users', { email: 'x1@example.com', password: 'a-good-password', full_name: 'X Y' })],
+    [
+      'a member creating a user',
+      async (member: TestUser) => client(ts, member).post('/users', { email: 'x1@example.com', password: 'a-good-password', full_name: 'X Y' }),
+    ],
     ['a duplicate address', async () => client(ts, creator).post('/users', { email: creator.email, password: 'a-good-password', full_name: 'X Y' })],
     ['demoting the only owner', async () => client(ts, ts.owner).patch(`/users/${ts.owner.id}`, { role: 400 })],
     ['deactivating the only owner', async () => client(ts, ts.owner).delete(`/users/${ts.owner.id}`)],
@@ -174,7 +179,9 @@ describe('events reproduce a fresh register, for every kind of viewer', () => {
     guest = await makeUser(ts, 600);
     hidden = await makeUser(ts, 400);
     assertSuccess(await client(ts, hidden).patch('/settings', { email_address_visibility: 3 }));
-    assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'people' }], principals: [member.id, guest.id, hidden.id] }));
+    assertSuccess(
+      await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'people' }], principals: [member.id, guest.id, hidden.id] }),
+    );
     channelId = assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: 'people' })).stream_id;
     groupId = assertSuccess(await client(ts, admin).post('/user_groups/create', { name: 'crew', description: '', members: [member.id, hidden.id] })).group_id;
     fieldId = assertSuccess(await client(ts, admin).post('/realm/profile_fields', { name: 'Team', field_type: 1 })).id;
@@ -190,7 +197,9 @@ describe('events reproduce a fresh register, for every kind of viewer', () => {
   });
 
   test('creating a user, with subscriber lists', async () => {
-    await watch(() => client(ts, creator).post('/users', { email: 'api-counted@example.com', password: 'a-good-password', full_name: 'Api Counted' }), { include_subscribers: true });
+    await watch(() => client(ts, creator).post('/users', { email: 'api-counted@example.com', password: 'a-good-password', full_name: 'Api Counted' }), {
+      include_subscribers: true,
+    });
   });
 
   test('an administrator renaming a user, as the user sees it too', async () => {
@@ -216,9 +225,13 @@ describe('events reproduce a fresh register, for every kind of viewer', () => {
   test.each([false, true])('deactivating and reactivating a channel subscriber and group member (include_subscribers %s)', async (includeSubscribers) => {
     for (const target of [member, hidden, guest]) {
       const others = viewers().filter((v) => v.id !== target.id);
-      const deactivated = await verifyActionFor(ts, others, () => client(ts, admin).delete(`/users/${target.id}`), { extra: { include_subscribers: includeSubscribers } });
+      const deactivated = await verifyActionFor(ts, others, () => client(ts, admin).delete(`/users/${target.id}`), {
+        extra: { include_subscribers: includeSubscribers },
+      });
       for (const events of deactivated) expect(kinds(events)).toContain('realm_user/update');
-      const reactivated = await verifyActionFor(ts, others, () => client(ts, admin).post(`/users/${target.id}/reactivate`), { extra: { include_subscribers: includeSubscribers } });
+      const reactivated = await verifyActionFor(ts, others, () => client(ts, admin).post(`/users/${target.id}/reactivate`), {
+        extra: { include_subscribers: includeSubscribers },
+      });
       for (const events of reactivated) expect(kinds(events)).toContain('realm_user/update');
     }
     // The reactivated user's own register matches what they are told afterwards.

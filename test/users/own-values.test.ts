@@ -72,7 +72,14 @@ test('profile_data follows values set and cleared, and fields deleted', async ()
   const phone = await createField(ts, admin, { name: 'Own values phone', field_type: 1 });
   const pronouns = await createField(ts, admin, { name: 'Own values pronouns', field_type: 8 });
   await expectExact(alice);
-  assertSuccess(await client(ts, alice).patch('/users/me/profile_data', { data: [{ id: phone, value: '+1 555' }, { id: pronouns, value: 'she/her' }] }));
+  assertSuccess(
+    await client(ts, alice).patch('/users/me/profile_data', {
+      data: [
+        { id: phone, value: '+1 555' },
+        { id: pronouns, value: 'she/her' },
+      ],
+    }),
+  );
   expect(Object.keys((await expectExact(alice)).profile_data)).toEqual([String(phone), String(pronouns)]);
   assertSuccess(await client(ts, admin).patch(`/users/${alice.id}`, { profile_data: [{ id: phone, value: '+1 556' }] }));
   await expectExact(alice);

@@ -22,16 +22,31 @@ afterAll(async () => {
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const gravatar = (email: string) =>
   `https://secure.gravatar.com/avatar/${crypto.createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
-const setVisibility = (userId: number, value: number) =>
-  ts.server.deps.knex('users').where({ id: userId }).update({ email_address_visibility: value });
+const setVisibility = (userId: number, value: number) => ts.server.deps.knex('users').where({ id: userId }).update({ email_address_visibility: value });
 
 describe('GET /users/me', () => {
   test('returns every field of the own-user resource', async () => {
     const body = assertSuccess(await client(ts, member).get('/users/me'));
     expect(Object.keys(body).sort()).toEqual(
       [
-        'result', 'msg', 'user_id', 'email', 'delivery_email', 'full_name', 'avatar_url', 'avatar_version', 'is_admin',
-        'is_owner', 'is_guest', 'is_bot', 'is_active', 'role', 'timezone', 'date_joined', 'max_message_id', 'profile_data',
+        'result',
+        'msg',
+        'user_id',
+        'email',
+        'delivery_email',
+        'full_name',
+        'avatar_url',
+        'avatar_version',
+        'is_admin',
+        'is_owner',
+        'is_guest',
+        'is_bot',
+        'is_active',
+        'role',
+        'timezone',
+        'date_joined',
+        'max_message_id',
+        'profile_data',
       ].sort(),
     );
     expect(body).toMatchObject({
@@ -86,8 +101,22 @@ describe('GET /users/{user_id}', () => {
     const body = assertSuccess(await client(ts, member).get(`/users/${admin.id}`));
     expect(Object.keys(body.user).sort()).toEqual(
       [
-        'user_id', 'email', 'delivery_email', 'full_name', 'date_joined', 'is_active', 'is_owner', 'is_admin', 'is_guest',
-        'is_bot', 'bot_type', 'bot_owner_id', 'role', 'timezone', 'avatar_url', 'avatar_version',
+        'user_id',
+        'email',
+        'delivery_email',
+        'full_name',
+        'date_joined',
+        'is_active',
+        'is_owner',
+        'is_admin',
+        'is_guest',
+        'is_bot',
+        'bot_type',
+        'bot_owner_id',
+        'role',
+        'timezone',
+        'avatar_url',
+        'avatar_version',
       ].sort(),
     );
     expect(body.user).toMatchObject({
@@ -206,9 +235,7 @@ describe('email_address_visibility', () => {
     const viewers = { owner: ts.owner, admin, moderator, member, guest };
     for (const [label, viewer] of Object.entries(viewers)) {
       const user = assertSuccess(await client(ts, viewer).get(`/users/${target.id}`)).user;
-      const listed = assertSuccess(await client(ts, viewer).get('/users')).members.find(
-        (u: { user_id: number }) => u.user_id === target.id,
-      );
+      const listed = assertSuccess(await client(ts, viewer).get('/users')).members.find((u: { user_id: number }) => u.user_id === target.id);
       const sees = expected[label];
       for (const shown of [user, listed]) {
         expect({ viewer: label, email: shown.email, delivery_email: shown.delivery_email, avatar_url: shown.avatar_url }).toEqual({

@@ -45,7 +45,9 @@ describe('GitHub', () => {
 
   test('pushes to branches the URL does not list are left out', async () => {
     const before = await newestMessage(ts, alice);
-    const res = await postWebhook(ts, 'github', { api_key: apiKey, stream: 'alerts', branches: 'release,stable' }, fixture('github', 'push'), { 'X-GitHub-Event': 'push' });
+    const res = await postWebhook(ts, 'github', { api_key: apiKey, stream: 'alerts', branches: 'release,stable' }, fixture('github', 'push'), {
+      'X-GitHub-Event': 'push',
+    });
     expect(res.status).toBe(200);
     expect((await newestMessage(ts, alice))!.id).toBe(before!.id);
   });
@@ -63,7 +65,8 @@ describe('GitHub', () => {
   test('a topic in the URL puts the title into the message', async () => {
     expect(await github('issues_opened', 'issues', { topic: 'triage' })).toMatchObject({
       topic: 'triage',
-      content: 'bentide opened [issue #42 Fog horn too quiet](https://github.com/octo-org/lighthouse/issues/42):\n\n~~~ quote\nShips cannot hear it past the reef.\n~~~',
+      content:
+        'bentide opened [issue #42 Fog horn too quiet](https://github.com/octo-org/lighthouse/issues/42):\n\n~~~ quote\nShips cannot hear it past the reef.\n~~~',
     });
   });
 
@@ -95,7 +98,9 @@ describe('GitHub', () => {
   });
 
   test('events it does not handle, and a missing event header', async () => {
-    const star = await postWebhook(ts, 'github', { api_key: apiKey, stream: 'alerts' }, fixture('github', 'ping'), { 'X-GitHub-Event': 'sponsorship_surprise' });
+    const star = await postWebhook(ts, 'github', { api_key: apiKey, stream: 'alerts' }, fixture('github', 'ping'), {
+      'X-GitHub-Event': 'sponsorship_surprise',
+    });
     expect(star).toEqual({
       status: 400,
       body: {
@@ -137,7 +142,8 @@ describe('GitLab', () => {
   test('merge requests', async () => {
     expect(await gitlab('merge_request_hook__open', 'Merge Request Hook')).toMatchObject({
       topic: 'tide-tables / MR #5 Spring tides',
-      content: 'Dan Harbor created [MR #5](https://gitlab.example.com/harbor/tide-tables/-/merge_requests/5) from `spring` to `main`:\n\n~~~ quote\nAdds the spring tides for 2026.\n~~~',
+      content:
+        'Dan Harbor created [MR #5](https://gitlab.example.com/harbor/tide-tables/-/merge_requests/5) from `spring` to `main`:\n\n~~~ quote\nAdds the spring tides for 2026.\n~~~',
     });
     expect(await gitlab('merge_request_hook__merge', 'Merge Request Hook')).toMatchObject({
       content: 'Eve Pier merged [MR #5](https://gitlab.example.com/harbor/tide-tables/-/merge_requests/5).',

@@ -52,9 +52,20 @@ function CredentialsBar({ credentials, onChange }) {
       'Authenticate with HTTP Basic: your email and API key (Zulip: Personal settings → Account & privacy → API key; the zuliprc file holds the owner\u2019s). Sent as the Authorization header, and as connectionParams.authorization on the WebSocket for subscriptions.',
     ),
     h('input', { 'aria-label': 'Email', placeholder: 'email', value: email, onChange: (e) => setEmail(e.target.value), autoComplete: 'username' }),
-    h('input', { 'aria-label': 'API key', placeholder: 'API key', type: 'password', value: apiKey, onChange: (e) => setApiKey(e.target.value), autoComplete: 'current-password' }),
+    h('input', {
+      'aria-label': 'API key',
+      placeholder: 'API key',
+      type: 'password',
+      value: apiKey,
+      onChange: (e) => setApiKey(e.target.value),
+      autoComplete: 'current-password',
+    }),
     h('button', { type: 'submit' }, 'Use'),
-    h('span', { className: 'parley-status', 'data-signed-in': String(signedIn) }, signedIn ? `as ${credentials.email}` : 'not signed in (public operations only)'),
+    h(
+      'span',
+      { className: 'parley-status', 'data-signed-in': String(signedIn) },
+      signedIn ? `as ${credentials.email}` : 'not signed in (public operations only)',
+    ),
   );
 }
 

@@ -16,7 +16,9 @@ function cannotDeactivateLast(isLastOwner: boolean): ApiError {
 export async function deactivateOwnAccount(deps: AppDeps, user: User): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const me = await findUser(uow.trx, deps.realmId, user.id);
-    const active = (await uow.trx('users').where({ realm_id: deps.realmId, is_active: true, is_system_bot: false }).count('id as n').first()) as { n: number | string };
+    const active = (await uow.trx('users').where({ realm_id: deps.realmId, is_active: true, is_system_bot: false }).count('id as n').first()) as {
+      n: number | string;
+    };
     if (Number(active.n) <= 1) throw cannotDeactivateLast(false);
     if (isOwnerRole(me.role) && !me.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) throw cannotDeactivateLast(true);
     await deactivateAccount(deps, uow, me);

@@ -91,7 +91,8 @@ export async function finishOidcLogin(deps: AppDeps, params: CallbackParamsType,
     if (typeof claims.email !== 'string' && tokens.access_token) claims = { ...claims, ...(await client.userinfo(tokens.access_token)) };
   } catch (error) {
     // The error's text may quote codes or states: only its kind is logged.
-    const kind = error instanceof oidcErrors.OPError ? `provider error ${error.error}` : error instanceof oidcErrors.RPError ? 'response check failed' : 'request failed';
+    const kind =
+      error instanceof oidcErrors.OPError ? `provider error ${error.error}` : error instanceof oidcErrors.RPError ? 'response check failed' : 'request failed';
     log().error(`OpenID Connect login failed: ${kind}`);
     throw loginFailed();
   }

@@ -24,10 +24,7 @@ export async function requestPasswordReset(deps: AppDeps, rawEmail: string, clie
   await deps.rateLimits.hit('sends_email_by_ip', clientAddress);
   await deps.rateLimits.hit('password_reset_form_by_email', email.toLowerCase());
   const realm = await getRealm(deps);
-  const user = await User.query(deps.knex)
-    .where({ realm_id: deps.realmId, is_bot: false })
-    .whereRaw('lower(delivery_email) = lower(?)', [email])
-    .first();
+  const user = await User.query(deps.knex).where({ realm_id: deps.realmId, is_bot: false }).whereRaw('lower(delivery_email) = lower(?)', [email]).first();
   if (!user || !user.is_active || realm.deactivated) {
     await sendNoAccountEmail(deps.config, realm.name, email, user !== undefined);
     return;

@@ -24,7 +24,8 @@ export async function createSession(deps: AppDeps, userId: number): Promise<stri
 /** The active account a session cookie belongs to, if the session is current. */
 export async function sessionUser(deps: AppDeps, secret: string | undefined): Promise<User | undefined> {
   if (!secret || secret.length > 100) return undefined;
-  const row = await deps.knex('web_sessions')
+  const row = await deps
+    .knex('web_sessions')
     .where({ realm_id: deps.realmId, session_hash: sha256Hex(secret) })
     .where('expires_at', '>', new Date())
     .first('user_id');
@@ -35,5 +36,8 @@ export async function sessionUser(deps: AppDeps, secret: string | undefined): Pr
 
 export async function endSession(deps: AppDeps, secret: string | undefined): Promise<void> {
   if (!secret || secret.length > 100) return;
-  await deps.knex('web_sessions').where({ realm_id: deps.realmId, session_hash: sha256Hex(secret) }).delete();
+  await deps
+    .knex('web_sessions')
+    .where({ realm_id: deps.realmId, session_hash: sha256Hex(secret) })
+    .delete();
 }

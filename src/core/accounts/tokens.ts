@@ -55,7 +55,9 @@ export const invalidLink = () => new ApiError('BAD_REQUEST', 'Whoops. The confir
 /** The token behind a link, while it is unused and unexpired (`forUpdate` inside a transaction). */
 export async function findUsableToken(db: Knex, realmId: number, purpose: TokenPurpose, secret: string, forUpdate = false): Promise<AccountToken> {
   if (!TOKEN_RE.test(secret)) throw invalidLink();
-  let query = db('account_tokens').where({ realm_id: realmId, purpose, token_hash: sha256Hex(secret) }).first<AccountToken | undefined>();
+  let query = db('account_tokens')
+    .where({ realm_id: realmId, purpose, token_hash: sha256Hex(secret) })
+    .first<AccountToken | undefined>();
   if (forUpdate) query = query.forUpdate();
   const row = await query;
   if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= Date.now()) throw invalidLink();

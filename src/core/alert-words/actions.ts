@@ -48,7 +48,11 @@ export async function removeAlertWords(deps: AppDeps, user: User, words: string[
   return inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const lowered = [...new Set(words.map((w) => w.toLowerCase()))];
-    if (lowered.length > 0) await db('alert_words').where('user_id', user.id).whereRaw(...anyOf('word_key', lowered, 'text')).delete();
+    if (lowered.length > 0)
+      await db('alert_words')
+        .where('user_id', user.id)
+        .whereRaw(...anyOf('word_key', lowered, 'text'))
+        .delete();
     const after = await alertWordsOf(db, user.id);
     announce(deps, uow, user, after);
     return after;

@@ -51,10 +51,7 @@ export function checkValidBotType(botType: number): void {
  * administrators out when a default channel is private, though their realm_bots still list the bot.)
  */
 export async function botAdministratorIds(db: Knex, realmId: number, bot: User): Promise<number[]> {
-  const admins: { id: number }[] = await db('users')
-    .where({ realm_id: realmId, is_active: true, is_bot: false })
-    .where('role', '<=', 200)
-    .select('id');
+  const admins: { id: number }[] = await db('users').where({ realm_id: realmId, is_active: true, is_bot: false }).where('role', '<=', 200).select('id');
   const ids = new Set(admins.map((a) => a.id));
   if (bot.bot_owner_id !== null) ids.add(bot.bot_owner_id);
   return [...ids];

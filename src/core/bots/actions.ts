@@ -131,8 +131,7 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
   }
   if (changes.servicePayloadUrl !== undefined && !BOT_INTERFACES.includes(changes.serviceInterface)) throw invalidInterface();
   const sending = changes.defaultSendingStream === undefined ? undefined : await defaultChannel(deps, actor, changes.defaultSendingStream);
-  const registering =
-    changes.defaultEventsRegisterStream === undefined ? undefined : await defaultChannel(deps, actor, changes.defaultEventsRegisterStream);
+  const registering = changes.defaultEventsRegisterStream === undefined ? undefined : await defaultChannel(deps, actor, changes.defaultEventsRegisterStream);
   if (changes.role !== undefined && changes.role !== target.role) await updateUser(deps, actor, target.id, { role: changes.role });
   const bot = await inTransaction(deps, deps.realmId, async (uow) => {
     const bot = await accessBotById(uow.trx, deps.realmId, actor, botId);
@@ -151,12 +150,16 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
     }
     if (changes.botOwnerId !== undefined) await changeOwner(deps, uow, bot, changes.botOwnerId, everyone);
     if (sending !== undefined && (sending?.id ?? null) !== bot.default_sending_stream_id) {
-      await User.query(uow.trx).patch({ default_sending_stream_id: sending?.id ?? null }).where({ id: bot.id });
+      await User.query(uow.trx)
+        .patch({ default_sending_stream_id: sending?.id ?? null })
+        .where({ id: bot.id });
       bot.default_sending_stream_id = sending?.id ?? null;
       await tellAdministrators({ default_sending_stream: sending?.name ?? null });
     }
     if (registering !== undefined && (registering?.id ?? null) !== bot.default_events_register_stream_id) {
-      await User.query(uow.trx).patch({ default_events_register_stream_id: registering?.id ?? null }).where({ id: bot.id });
+      await User.query(uow.trx)
+        .patch({ default_events_register_stream_id: registering?.id ?? null })
+        .where({ id: bot.id });
       bot.default_events_register_stream_id = registering?.id ?? null;
       await tellAdministrators({ default_events_register_stream: registering?.name ?? null });
     }

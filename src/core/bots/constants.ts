@@ -16,5 +16,4 @@ export const BOT_INTERFACES: readonly number[] = [BotInterface.GENERIC, BotInter
 /** Bot types users may create here (embedded bots need Zulip's bot runtime, which this server has not). */
 export const CREATABLE_BOT_TYPES: readonly number[] = [BotType.GENERIC, BotType.INCOMING_WEBHOOK, BotType.OUTGOING_WEBHOOK];
 
-export const isIncomingWebhookBot = (user: { is_bot: boolean; bot_type: number | null }) =>
-  user.is_bot && user.bot_type === BotType.INCOMING_WEBHOOK;
+export const isIncomingWebhookBot = (user: { is_bot: boolean; bot_type: number | null }) => user.is_bot && user.bot_type === BotType.INCOMING_WEBHOOK;

@@ -17,7 +17,9 @@ async function loadBots(db: Knex, realmId: number, ownerId: number | null, activ
 export async function channelNamesFor(db: Knex, bots: User[]): Promise<ChannelNames> {
   const ids = [...new Set(bots.flatMap((b) => [b.default_sending_stream_id, b.default_events_register_stream_id]).filter((id): id is number => id !== null))];
   if (ids.length === 0) return new Map();
-  const rows: { id: number; name: string }[] = await db('streams').whereRaw(...anyOf('id', ids)).select('id', 'name');
+  const rows: { id: number; name: string }[] = await db('streams')
+    .whereRaw(...anyOf('id', ids))
+    .select('id', 'name');
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -28,7 +30,13 @@ export async function servicesOf(db: Knex, botIds: number[]): Promise<Map<number
 }
 
 export async function botDicts(deps: AppDeps, db: Knex, bots: User[]): Promise<BotDict[]> {
-  const [channels, services] = await Promise.all([channelNamesFor(db, bots), servicesOf(db, bots.map((b) => b.id))]);
+  const [channels, services] = await Promise.all([
+    channelNamesFor(db, bots),
+    servicesOf(
+      db,
+      bots.map((b) => b.id),
+    ),
+  ]);
   return bots.map((bot) => botDict(deps.config, bot, services.get(bot.id), channels));
 }
 

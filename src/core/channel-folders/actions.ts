@@ -92,10 +92,7 @@ export async function updateFolder(deps: AppDeps, actor: User, folderId: number,
     }
     if (changes.description !== undefined && changes.description !== folder.description) {
       const rendered = await renderFolderDescription(deps, trx, actor, changes.description);
-      await update(
-        { description: changes.description, rendered_description: rendered },
-        { description: changes.description, rendered_description: rendered },
-      );
+      await update({ description: changes.description, rendered_description: rendered }, { description: changes.description, rendered_description: rendered });
     }
     if (changes.isArchived !== undefined && changes.isArchived !== folder.is_archived) {
       if (changes.isArchived && (await folderInUse(trx, deps.realmId, folder.id))) {
@@ -115,7 +112,9 @@ export async function reorderFolders(deps: AppDeps, actor: User, order: number[]
     const folders = await ChannelFolder.query(uow.trx).where('realm_id', deps.realmId).forUpdate();
     if (folders.some((f) => !position.has(f.id))) throw errors.badRequest('Invalid order mapping.');
     for (const folder of folders) {
-      await ChannelFolder.query(uow.trx).patch({ order: position.get(folder.id)! }).where('id', folder.id);
+      await ChannelFolder.query(uow.trx)
+        .patch({ order: position.get(folder.id)! })
+        .where('id', folder.id);
     }
     await emitToAll(uow, { type: 'channel_folder', op: 'reorder', order });
   });

@@ -36,8 +36,7 @@ export async function loadViewer(db: Knex, user: ChannelViewer['user']): Promise
 export const invalidChannelId = () => errors.badRequest('Invalid channel ID');
 export const invalidChannelName = (name: string) => errors.badRequest(`Invalid channel name '${name}'`);
 /** For callers naming a channel that must exist, e.g. a message's recipient (not for access checks). */
-export const channelDoesNotExist = (name: string) =>
-  new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, 400, { stream: name });
+export const channelDoesNotExist = (name: string) => new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, 400, { stream: name });
 export const channelWithIdDoesNotExist = (streamId: number) =>
   new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, 400, { stream_id: streamId });
 export const cannotAdministerChannel = () => errors.badRequest('You do not have permission to administer this channel.');

@@ -53,8 +53,7 @@ type Principals = string[] | number[];
 type GroupSettingsInput = Partial<Record<ChannelPermissionSetting, GroupSettingValue>>;
 
 const insufficientPermission = () => errors.badRequest('Insufficient permission');
-export const channelAlreadyExists = (name: string) =>
-  new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });
+export const channelAlreadyExists = (name: string) => new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });
 
 async function checkFolder(db: Knex, realmId: number, folderId: number): Promise<void> {
   const folder = isRowId(folderId) ? await db('channel_folders').where({ realm_id: realmId, id: folderId }).first('id') : undefined;
@@ -96,7 +95,9 @@ async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principal
   let users: User[];
   if (typeof principals[0] === 'number') {
     const ids = [...new Set(principals as number[])];
-    users = await User.query(db).where('realm_id', deps.realmId).whereRaw(...anyOf('id', ids));
+    users = await User.query(db)
+      .where('realm_id', deps.realmId)
+      .whereRaw(...anyOf('id', ids));
     if (users.length !== ids.length) throw errors.noSuchUser();
   } else {
     const wanted = [...new Set((principals as string[]).map((e) => e.trim().toLowerCase()))];
@@ -198,15 +199,16 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
     const principals = request.principals ?? [];
     const subscribingOthers = principals.length > 0 && !principals.every((p) => p === actor.id);
 
-    const existing = wanted.size === 0 ? [] : await Stream.query(db)
-      .where('realm_id', deps.realmId)
-      .whereRaw('lower(name) = ANY(?::text[])', [listParam([...wanted.keys()], 'text')]);
+    const existing =
+      wanted.size === 0
+        ? []
+        : await Stream.query(db)
+            .where('realm_id', deps.realmId)
+            .whereRaw('lower(name) = ANY(?::text[])', [listParam([...wanted.keys()], 'text')]);
     const existingByName = new Map(existing.map((s) => [s.name.toLowerCase(), s]));
     const missing = [...wanted.entries()].filter(([key]) => !existingByName.has(key)).map(([, item]) => item);
 
-    const created = missing.length > 0
-      ? await createChannels(deps, uow, viewer, missing, { ...request, groupSettings }, retentionDays)
-      : [];
+    const created = missing.length > 0 ? await createChannels(deps, uow, viewer, missing, { ...request, groupSettings }, retentionDays) : [];
 
     const unauthorized: Stream[] = [];
     const authorized: Stream[] = [];
@@ -370,7 +372,10 @@ async function addSubscriptions(
   if (added.length === 0) return { added, already };
   // A concurrent request may have subscribed the same user a moment ago; that is not an error.
   if (toInsert.length > 0) await db('subscriptions').insert(toInsert).onConflict(['user_id', 'stream_id']).ignore();
-  if (toActivate.length > 0) await db('subscriptions').whereRaw(...anyOf('id', toActivate)).update({ active: true });
+  if (toActivate.length > 0)
+    await db('subscriptions')
+      .whereRaw(...anyOf('id', toActivate))
+      .update({ active: true });
   await emitSubscriptionsAdded(uow, added);
   return { added, already };
 }
@@ -413,10 +418,19 @@ async function emitSubscriptionsAdded(uow: UnitOfWork, added: AddedSubscription[
   }
 
   const subscriberLists = new Map<number, number[]>();
-  for (const stream of streams) subscriberLists.set(stream.id, [...(await activeSubscriberIds(db, stream.id))].sort((a, b) => a - b));
+  for (const stream of streams)
+    subscriberLists.set(
+      stream.id,
+      [...(await activeSubscriberIds(db, stream.id))].sort((a, b) => a - b),
+    );
   const subRows = await Subscription.query(db)
     .whereRaw(...anyOf('user_id', [...new Set(added.map((a) => a.user.id))]))
-    .whereRaw(...anyOf('stream_id', streams.map((s) => s.id)));
+    .whereRaw(
+      ...anyOf(
+        'stream_id',
+        streams.map((s) => s.id),
+      ),
+    );
   const byUser = new Map<number, AddedSubscription[]>();
   for (const item of added) {
     if (!byUser.has(item.user.id)) byUser.set(item.user.id, []);
@@ -463,9 +477,12 @@ export async function unsubscribe(
     const trimmed = names.map((n) => n.trim());
     for (const name of trimmed) checkChannelName(name);
     const keys = [...new Set(trimmed.map((n) => n.toLowerCase()))];
-    const existing = keys.length === 0 ? [] : await Stream.query(db)
-      .where('realm_id', deps.realmId)
-      .whereRaw('lower(name) = ANY(?::text[])', [listParam(keys, 'text')]);
+    const existing =
+      keys.length === 0
+        ? []
+        : await Stream.query(db)
+            .where('realm_id', deps.realmId)
+            .whereRaw('lower(name) = ANY(?::text[])', [listParam(keys, 'text')]);
     if (unsubscribingOthers && !canRemoveSubscribers(viewer, existing)) throw insufficientPermission();
     const byKey = new Map(existing.map((s) => [s.name.toLowerCase(), s]));
     const missing = [...new Set(trimmed.filter((n) => !byKey.has(n.toLowerCase())))];
@@ -473,8 +490,18 @@ export async function unsubscribe(
     const streams = keys.map((k) => byKey.get(k)!);
 
     const rows = await Subscription.query(db)
-      .whereRaw(...anyOf('user_id', targets.map((t) => t.id)))
-      .whereRaw(...anyOf('stream_id', streams.map((s) => s.id)))
+      .whereRaw(
+        ...anyOf(
+          'user_id',
+          targets.map((t) => t.id),
+        ),
+      )
+      .whereRaw(
+        ...anyOf(
+          'stream_id',
+          streams.map((s) => s.id),
+        ),
+      )
       .where('active', true);
     const removed: AddedSubscription[] = [];
     const notRemoved: AddedSubscription[] = [];
@@ -486,7 +513,9 @@ export async function unsubscribe(
     }
     if (removed.length > 0) {
       const ids = rows.map((r) => r.id);
-      await db('subscriptions').whereRaw(...anyOf('id', ids)).update({ active: false });
+      await db('subscriptions')
+        .whereRaw(...anyOf('id', ids))
+        .update({ active: false });
       await emitSubscriptionsRemoved(uow, removed);
     }
     return { removed: removed.map((r) => r.stream.name), not_removed: notRemoved.map((r) => r.stream.name) };
@@ -540,7 +569,11 @@ export interface SubscriptionPropertyChange {
 }
 
 /** Checks one requested change as Zulip does: the property must exist and the value fit it. */
-export function checkSubscriptionPropertyChange(change: SubscriptionPropertyChange): { stream_id: number; property: SubscriptionProperty; value: string | boolean } {
+export function checkSubscriptionPropertyChange(change: SubscriptionPropertyChange): {
+  stream_id: number;
+  property: SubscriptionProperty;
+  value: string | boolean;
+} {
   if (change.property === 'color') return { ...change, property: 'color', value: checkColor('color', change.value) };
   if (!(SUBSCRIPTION_PROPERTIES as readonly string[]).includes(change.property)) {
     throw errors.badRequest(`Unknown subscription property: ${change.property}`);
@@ -561,7 +594,9 @@ export async function updateSubscriptionProperties(deps: AppDeps, actor: User, c
       // in_home_view is the inverse of is_muted, which is what is stored.
       const column = change.property === 'in_home_view' ? 'is_muted' : change.property;
       const value = change.property === 'in_home_view' ? !change.value : change.value;
-      await db('subscriptions').where({ id: sub.id }).update({ [column]: value });
+      await db('subscriptions')
+        .where({ id: sub.id })
+        .update({ [column]: value });
       if (column === 'is_muted') uow.emit(ev.subscriptionUpdate(stream.id, 'in_home_view', !value), [actor.id]);
       uow.emit(ev.subscriptionUpdate(stream.id, column, value), [actor.id]);
     }
@@ -600,8 +635,7 @@ export async function updateChannel(deps: AppDeps, actor: User, streamId: number
 
     const proposedPrivate = changes.isPrivate ?? stream.invite_only;
     const proposedWebPublic = changes.isWebPublic ?? stream.is_web_public;
-    const proposedHistory =
-      changes.historyPublicToSubscribers ?? (changes.isPrivate !== undefined ? !changes.isPrivate : stream.history_public_to_subscribers);
+    const proposedHistory = changes.historyPublicToSubscribers ?? (changes.isPrivate !== undefined ? !changes.isPrivate : stream.history_public_to_subscribers);
     if (proposedWebPublic && (!proposedHistory || proposedPrivate)) throw errors.badRequest('Invalid parameters');
     if (!proposedPrivate && !proposedHistory) throw errors.badRequest('Invalid parameters');
     if (changes.isPrivate !== undefined) {
@@ -716,7 +750,9 @@ async function setProperty(
   value: unknown,
 ): Promise<Stream> {
   const db = uow.trx;
-  await db('streams').where({ id: stream.id }).update({ [property]: value });
+  await db('streams')
+    .where({ id: stream.id })
+    .update({ [property]: value });
   const updated = await reloadStream(db, stream.id);
   uow.emit(ev.streamUpdate(updated, property, value), await channelAudience(db, updated, users));
   return updated;
@@ -772,7 +808,9 @@ async function changeGroupSetting(
   const before = await channelAudience(db, stream, users);
   const ctxBefore = await loadChannelViewContext(db, stream.realm_id, [stream], { withTraffic: false });
   const oldPostPolicy = streamPostPolicy(stream, ctxBefore.systemGroupNames);
-  await db('streams').where({ id: stream.id }).update({ [setting]: JSON.stringify(value) });
+  await db('streams')
+    .where({ id: stream.id })
+    .update({ [setting]: JSON.stringify(value) });
   const updated = await reloadStream(db, stream.id);
   const after = await channelAudience(db, updated, users);
   const ctxAfter = await loadChannelViewContext(db, stream.realm_id, [updated], { withTraffic: false });
@@ -825,11 +863,13 @@ export async function archiveChannel(deps: AppDeps, actor: User, streamId: numbe
 
 async function unarchive(uow: UnitOfWork, stream: Stream, users: RealmUsers): Promise<Stream> {
   const db = uow.trx;
-  await db('streams').where({ id: stream.id }).update({
-    deactivated: false,
-    // An archived private channel could carry is_web_public from older data; fix that on the way back.
-    is_web_public: stream.invite_only ? false : stream.is_web_public,
-  });
+  await db('streams')
+    .where({ id: stream.id })
+    .update({
+      deactivated: false,
+      // An archived private channel could carry is_web_public from older data; fix that on the way back.
+      is_web_public: stream.invite_only ? false : stream.is_web_public,
+    });
   const updated = await reloadStream(db, stream.id);
   const audience = await channelAudience(db, updated, users);
   uow.emit(ev.streamUpdate(updated, 'is_archived', false), audience);
@@ -838,7 +878,11 @@ async function unarchive(uow: UnitOfWork, stream: Stream, users: RealmUsers): Pr
   const subscriberIds = [...(await activeSubscriberIds(db, updated.id))];
   if (subscriberIds.length > 0) {
     const subscribers = await User.query(db).whereRaw(...anyOf('id', subscriberIds));
-    await emitSubscriptionsAdded(uow, subscribers.map((user) => ({ user, stream: updated })), true);
+    await emitSubscriptionsAdded(
+      uow,
+      subscribers.map((user) => ({ user, stream: updated })),
+      true,
+    );
   }
   return updated;
 }

@@ -17,9 +17,30 @@ export const DEFAULT_SUBSCRIPTION_COLOR = '#c2c2c2';
 
 /** Colors handed to new subscriptions, first the ones the user does not use yet, in this order. */
 export const SUBSCRIPTION_COLORS = [
-  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
-  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
-  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+  '#ee7e4a',
+  '#a6dcbf',
+  '#95a5fd',
+  '#53a063',
+  '#9987e1',
+  '#e4523d',
+  '#c2c2c2',
+  '#4f8de4',
+  '#c6a8ad',
+  '#e7cc4d',
+  '#c8bebf',
+  '#a47462',
 ];
 
 /** How each channel permission may be set and what a new channel gets when none is given. */
@@ -48,11 +69,7 @@ export type ChannelPermissionSetting = keyof typeof CHANNEL_PERMISSION_SETTINGS;
 export const CHANNEL_PERMISSION_SETTING_NAMES = Object.keys(CHANNEL_PERMISSION_SETTINGS) as ChannelPermissionSetting[];
 
 /** Members of these settings' groups can see a private channel exists (metadata access). */
-export const METADATA_ACCESS_SETTINGS: ChannelPermissionSetting[] = [
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_subscribe_group',
-];
+export const METADATA_ACCESS_SETTINGS: ChannelPermissionSetting[] = ['can_add_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group'];
 
 /** Changing these needs access to the channel's content, not only permission to administer it. */
 export const CONTENT_ACCESS_REQUIRED_SETTINGS: ChannelPermissionSetting[] = ['can_add_subscribers_group', 'can_subscribe_group'];

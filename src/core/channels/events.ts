@@ -62,12 +62,7 @@ export const streamDelete = (streamIds: number[], forArchiving = false): ZulipEv
   ...(forArchiving ? { for_archiving: true } : {}),
 });
 
-export const streamUpdate = (
-  stream: { id: number; name: string },
-  property: string,
-  value: unknown,
-  extra: Record<string, unknown> = {},
-): ZulipEvent => ({
+export const streamUpdate = (stream: { id: number; name: string }, property: string, value: unknown, extra: Record<string, unknown> = {}): ZulipEvent => ({
   type: 'stream',
   op: 'update',
   property,

@@ -30,9 +30,7 @@ export async function cachedSystemGroupIds(knex: Knex, db: Knex, realmId: number
 }
 
 export async function loadSystemGroupIds(db: Knex, realmId: number): Promise<SystemGroupIds> {
-  const rows: { id: number; name: string }[] = await db('user_groups')
-    .where({ realm_id: realmId, is_system_group: true })
-    .select('id', 'name');
+  const rows: { id: number; name: string }[] = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
   const out = {} as SystemGroupIds;
   for (const group of SYSTEM_GROUPS) {
     const row = rows.find((r) => r.name === group.name);
@@ -56,12 +54,7 @@ export async function recursiveGroupIdsOf(db: Knex, userId: number): Promise<Set
 }
 
 /** Active users holding a group-setting value (guests excluded when the setting refuses them). */
-export async function usersWithGroupSetting(
-  db: Knex,
-  realmId: number,
-  value: GroupSettingValue,
-  options: { excludeGuests: boolean },
-): Promise<Set<number>> {
+export async function usersWithGroupSetting(db: Knex, realmId: number, value: GroupSettingValue, options: { excludeGuests: boolean }): Promise<Set<number>> {
   const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
   const members = new Set<number>();
   if (groups.length > 0) {
@@ -87,7 +80,10 @@ export async function usersWithGroupSetting(
     for (const row of rows) members.add(row.id);
   }
   if (options.excludeGuests && members.size > 0) {
-    const guests: { id: number }[] = await db('users').whereRaw(...anyOf('id', [...members])).where('role', 600).select('id');
+    const guests: { id: number }[] = await db('users')
+      .whereRaw(...anyOf('id', [...members]))
+      .where('role', 600)
+      .select('id');
     for (const g of guests) members.delete(g.id);
   }
   return members;
@@ -138,7 +134,9 @@ export async function checkGroupSettingValue(
 ): Promise<GroupSettingValue> {
   const value = normalizeGroupSettingValue(requested, systemGroups['role:nobody']);
   if (typeof value === 'number') {
-    const group = isRowId(value) ? await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated') : undefined;
+    const group = isRowId(value)
+      ? await db('user_groups').where({ realm_id: realmId, id: value }).first('id', 'name', 'is_system_group', 'deactivated')
+      : undefined;
     if (!group) throw errors.badRequest('Invalid user group');
     if (group.deactivated) throw errors.badRequest('User group is deactivated.');
     if (group.is_system_group) {

@@ -15,7 +15,10 @@ export function channelLinkResolver(db: Knex, writer: Pick<User, 'id' | 'role' |
   return async (names: string[]): Promise<LinkableChannel[]> => {
     if (names.length === 0) return [];
     const [streams, viewer] = await inParallel(db, [
-      async () => Stream.query(db).where({ realm_id: writer.realm_id, deactivated: false }).whereRaw(...anyOf('name', [...new Set(names)], 'text')),
+      async () =>
+        Stream.query(db)
+          .where({ realm_id: writer.realm_id, deactivated: false })
+          .whereRaw(...anyOf('name', [...new Set(names)], 'text')),
       () => loadViewer(db, writer),
     ] as const);
     return streams.filter((s) => hasMetadataAccess(viewer, s)).map((s) => ({ id: s.id, name: s.name }));

@@ -83,12 +83,7 @@ export async function getChannelsForViewer(deps: AppDeps, user: User, options: C
 }
 
 /** GET /streams/{id}: any active channel the viewer can see exists (archived ones too when asked). */
-export async function getChannelForViewer(
-  deps: AppDeps,
-  user: User,
-  streamId: number,
-  options: { includeArchived?: boolean } = {},
-): Promise<ChannelDict> {
+export async function getChannelForViewer(deps: AppDeps, user: User, streamId: number, options: { includeArchived?: boolean } = {}): Promise<ChannelDict> {
   const viewer = await loadViewer(deps.knex, user);
   const stream = await accessChannelById(deps.knex, viewer, streamId, {
     requireContentAccess: false,
@@ -129,7 +124,12 @@ async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[
   if (visible.length === 0) return out;
   const query = db('subscriptions')
     .join('users', 'users.id', 'subscriptions.user_id')
-    .whereRaw(...anyOf('subscriptions.stream_id', visible.map((s) => s.id)))
+    .whereRaw(
+      ...anyOf(
+        'subscriptions.stream_id',
+        visible.map((s) => s.id),
+      ),
+    )
     .where({ 'subscriptions.active': true, 'users.is_active': true });
   if (partialOf.size > 0) {
     // Large channels list only their bots and recently active subscribers (Zulip's guarantee for
@@ -146,7 +146,9 @@ async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[
           .orWhere('users.date_joined', '>=', since),
       );
   }
-  const rows: { stream_id: number; user_id: number }[] = await query.orderBy('subscriptions.user_id').select('subscriptions.stream_id', 'subscriptions.user_id');
+  const rows: { stream_id: number; user_id: number }[] = await query
+    .orderBy('subscriptions.user_id')
+    .select('subscriptions.stream_id', 'subscriptions.user_id');
   for (const row of rows) out.get(row.stream_id)!.push(row.user_id);
   return out;
 }
@@ -229,9 +231,11 @@ export async function getChannelsByIdForViewer(deps: AppDeps, user: User, ids: r
   const wanted = ids.filter(isRowId);
   if (wanted.length === 0) return ids.map(() => null);
   const viewer = await loadViewer(deps.knex, user);
-  const streams = (await Stream.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', wanted))).filter((s) =>
-    hasMetadataAccess(viewer, s),
-  );
+  const streams = (
+    await Stream.query(deps.knex)
+      .where('realm_id', deps.realmId)
+      .whereRaw(...anyOf('id', wanted))
+  ).filter((s) => hasMetadataAccess(viewer, s));
   const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
   const dicts = new Map(streams.map((s) => [s.id, channelDict(s, ctx)]));
   return ids.map((id) => dicts.get(id) ?? null);

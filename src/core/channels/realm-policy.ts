@@ -63,10 +63,7 @@ type NotificationDefault = (typeof SUBSCRIPTION_NOTIFICATION_SETTINGS)[keyof typ
  * What a subscription's null notification settings stand for: the user's own enable_stream_* and
  * wildcard_mentions_notify settings, read from the settings feature.
  */
-export async function userChannelNotificationDefaults(
-  db: Knex,
-  user: Pick<User, 'id' | 'realm_id'>,
-): Promise<Record<NotificationDefault, boolean>> {
+export async function userChannelNotificationDefaults(db: Knex, user: Pick<User, 'id' | 'realm_id'>): Promise<Record<NotificationDefault, boolean>> {
   const settings = await userSettings(db, user);
   const out = {} as Record<NotificationDefault, boolean>;
   for (const name of Object.values(SUBSCRIPTION_NOTIFICATION_SETTINGS)) out[name] = settings[name] === true;

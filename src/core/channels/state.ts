@@ -88,7 +88,11 @@ export function applySubscriptionEvent(state: RegisterState, event: ZulipEvent, 
       const ids = new Set((event.subscriptions as { stream_id: number }[]).map((s) => s.stream_id));
       const leaving = l.subscriptions.filter((s) => ids.has(s.stream_id));
       for (const sub of leaving) {
-        if (sub.subscribers) setSubscribers(sub, sub.subscribers.filter((id) => id !== userId));
+        if (sub.subscribers)
+          setSubscribers(
+            sub,
+            sub.subscribers.filter((id) => id !== userId),
+          );
         else if (sub.partial_subscribers) applyToPartialList(sub, 'peer_remove', new Set([userId]));
         if (!l.unsubscribed.some((s) => s.stream_id === sub.stream_id)) l.unsubscribed.push(sub);
       }
@@ -103,10 +107,7 @@ export function applySubscriptionEvent(state: RegisterState, event: ZulipEvent, 
         for (const entry of l[key]) {
           if (!streamIds.has(entry.stream_id)) continue;
           if (entry.subscribers) {
-            setSubscribers(
-              entry,
-              op === 'peer_add' ? [...entry.subscribers, ...userIds] : entry.subscribers.filter((id) => !userIds.has(id)),
-            );
+            setSubscribers(entry, op === 'peer_add' ? [...entry.subscribers, ...userIds] : entry.subscribers.filter((id) => !userIds.has(id)));
           } else if (entry.partial_subscribers) {
             applyToPartialList(entry, op, userIds);
           }

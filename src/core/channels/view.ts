@@ -86,7 +86,12 @@ export async function loadChannelViewContext(
     }
   }
   const active: { id: number }[] =
-    named.size === 0 ? [] : await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', [...named])).select('id');
+    named.size === 0
+      ? []
+      : await db('users')
+          .where({ realm_id: realmId, is_active: true })
+          .whereRaw(...anyOf('id', [...named]))
+          .select('id');
   const counts = new Map<number, number>(streamIds.map((id) => [id, 0]));
   if (streamIds.length > 0) {
     const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')

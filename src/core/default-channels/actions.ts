@@ -24,7 +24,12 @@ export async function addDefaultChannel(deps: AppDeps, actor: User, streamId: nu
   await inTransaction(deps, deps.realmId, async (uow) => {
     const stream = await findChannel(uow.trx, deps.realmId, streamId);
     if (stream.invite_only) throw errors.badRequest('Private channels cannot be made default.');
-    const inserted = await uow.trx('default_streams').insert({ realm_id: deps.realmId, stream_id: stream.id }).onConflict(['realm_id', 'stream_id']).ignore().returning('stream_id');
+    const inserted = await uow
+      .trx('default_streams')
+      .insert({ realm_id: deps.realmId, stream_id: stream.id })
+      .onConflict(['realm_id', 'stream_id'])
+      .ignore()
+      .returning('stream_id');
     if (inserted.length > 0) await announceDefaultChannels(uow, deps.realmId);
   });
 }

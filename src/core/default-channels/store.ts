@@ -16,7 +16,10 @@ export async function defaultChannelIds(db: Knex, realmId: number): Promise<numb
 export async function announceDefaultChannels(uow: UnitOfWork, realmId: number): Promise<void> {
   const db = uow.trx;
   const members: { id: number; role: number }[] = await db('users').where({ realm_id: realmId, is_active: true }).select('id', 'role');
-  uow.emit({ type: 'default_streams', default_streams: await defaultChannelIds(db, realmId) }, members.filter((u) => !isGuestRole(u.role)).map((u) => u.id));
+  uow.emit(
+    { type: 'default_streams', default_streams: await defaultChannelIds(db, realmId) },
+    members.filter((u) => !isGuestRole(u.role)).map((u) => u.id),
+  );
 }
 
 /** A channel that became private or was archived stops being a default channel. */
@@ -24,4 +27,3 @@ export async function dropDefaultChannel(uow: UnitOfWork, realmId: number, strea
   const removed = await uow.trx('default_streams').where({ realm_id: realmId, stream_id: streamId }).delete().returning('stream_id');
   if (removed.length > 0) await announceDefaultChannels(uow, realmId);
 }
-

@@ -43,7 +43,9 @@ export async function resolveDraftChannel(db: Knex, user: User, to: number[]): P
 export async function resolveDraftRecipients(db: Knex, config: Config, user: User, to: number[]): Promise<number[]> {
   const ids = [...new Set(to)];
   // Numbers beyond the id range name nobody (and cannot be sent in a query).
-  const found = await User.query(db).where('realm_id', user.realm_id).whereRaw(...anyOf('id', ids.filter(isRowId)));
+  const found = await User.query(db)
+    .where('realm_id', user.realm_id)
+    .whereRaw(...anyOf('id', ids.filter(isRowId)));
   const byId = new Map(found.map((u) => [u.id, u]));
   for (const id of ids) {
     if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);

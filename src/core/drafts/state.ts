@@ -13,7 +13,10 @@ export const draftsSlice: StateSlice = {
     if (!(await draftsSyncEnabled(deps.knex, user))) return { drafts: [] };
     const drafts = await Draft.query(deps.knex)
       .where({ realm_id: deps.realmId, user_id: user.id })
-      .orderBy([{ column: 'last_edit_time', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'last_edit_time', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(MAX_DRAFTS_IN_REGISTER);
     return { drafts: drafts.map(draftDict) };
   },

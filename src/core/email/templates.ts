@@ -124,8 +124,7 @@ const REASONS: Record<MissedMessagesInput['reason'], string> = {
 
 export function missedMessagesEmail(input: MissedMessagesInput): OutgoingEmail {
   const c = input.conversation;
-  const title =
-    c.kind === 'channel' ? `#${c.channel} > ${c.topic}` : c.names.length === 1 ? `DMs with ${c.names[0]}` : `Group DMs with ${c.names.join(', ')}`;
+  const title = c.kind === 'channel' ? `#${c.channel} > ${c.topic}` : c.names.length === 1 ? `DMs with ${c.names[0]}` : `Group DMs with ${c.names.join(', ')}`;
   const subject = `${input.realmName ? `[${input.realmName}] ` : ''}${title}`;
   const count = input.messages.length;
 
@@ -168,7 +167,8 @@ export interface DigestInput {
 
 export function digestEmail(input: DigestInput): OutgoingEmail {
   const subject = `${input.realmName}: what you missed`;
-  const describe = (c: DigestInput['conversations'][number]) => `${c.title} (${c.messageCount} message${c.messageCount === 1 ? '' : 's'} from ${c.senders.join(', ')})`;
+  const describe = (c: DigestInput['conversations'][number]) =>
+    `${c.title} (${c.messageCount} message${c.messageCount === 1 ? '' : 's'} from ${c.senders.join(', ')})`;
   const convText = input.conversations.map((c) => `- ${describe(c)}: ${c.url}`);
   const chanText = input.newChannels.map((c) => `- #${c.name}: ${c.url}`);
   const text =
@@ -179,9 +179,7 @@ export function digestEmail(input: DigestInput): OutgoingEmail {
   const li = (href: string, label: string) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`;
   const html = page(
     `<p>Here is what happened in ${escapeHtml(input.realmName)} while you were away.</p>` +
-      (input.conversations.length
-        ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, describe(c))).join('')}</ul>`
-        : '') +
+      (input.conversations.length ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, describe(c))).join('')}</ul>` : '') +
       (input.newChannels.length ? `<h3>New channels</h3><ul>${input.newChannels.map((c) => li(c.url, `#${c.name}`)).join('')}</ul>` : '') +
       `<p><a href="${escapeHtml(input.realmUrl)}">Open ${escapeHtml(input.realmName)}</a></p>` +
       `<p style="color: #666; font-size: small"><a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe from digest emails</a></p>`,

@@ -26,9 +26,34 @@ export interface UnicodeEmojiData {
  * (1f557 stands for "time").
  */
 const EXCLUDED = new Set([
-  '1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff',
-  '1f550', '1f551', '1f552', '1f553', '1f554', '1f555', '1f556', '1f558', '1f559', '1f55a', '1f55b',
-  '1f55c', '1f55d', '1f55e', '1f55f', '1f560', '1f561', '1f562', '1f563', '1f564', '1f565', '1f566', '1f567',
+  '1f3fb',
+  '1f3fc',
+  '1f3fd',
+  '1f3fe',
+  '1f3ff',
+  '1f550',
+  '1f551',
+  '1f552',
+  '1f553',
+  '1f554',
+  '1f555',
+  '1f556',
+  '1f558',
+  '1f559',
+  '1f55a',
+  '1f55b',
+  '1f55c',
+  '1f55d',
+  '1f55e',
+  '1f55f',
+  '1f560',
+  '1f561',
+  '1f562',
+  '1f563',
+  '1f564',
+  '1f565',
+  '1f566',
+  '1f567',
 ]);
 
 let loaded: UnicodeEmojiData | null = null;
@@ -71,9 +96,7 @@ function entryNames(entry: DatasourceEntry): string[] {
 
 function build(): UnicodeEmojiData {
   // Required here rather than imported so the data file is parsed on first use only.
-  const entries = (require('emoji-datasource/emoji.json') as DatasourceEntry[])
-    .slice()
-    .sort((a, b) => a.sort_order - b.sort_order);
+  const entries = (require('emoji-datasource/emoji.json') as DatasourceEntry[]).slice().sort((a, b) => a.sort_order - b.sort_order);
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
   const known = new Set(entries.map(entryCode));
@@ -95,7 +118,12 @@ function build(): UnicodeEmojiData {
     for (const name of free) nameToCode.set(name, code);
     if (codeToName.has(code)) continue;
     // An emoji whose iamcal names Zulip gave to others is still named, after its Unicode name.
-    const fallback = entry.name ? entry.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') : '';
+    const fallback = entry.name
+      ? entry.name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '_')
+          .replace(/^_|_$/g, '')
+      : '';
     const canonical = free[0] ?? (fallback && !nameToCode.has(fallback) ? fallback : undefined);
     if (canonical === undefined) continue;
     nameToCode.set(canonical, code);

@@ -27,15 +27,8 @@ export async function findRealmEmoji(db: Knex, realmId: number, id: number): Pro
 }
 
 /** An image file by its stored file name, for serving. */
-export async function realmEmojiImage(
-  db: Knex,
-  realmId: number,
-  fileName: string,
-): Promise<{ contentType: string; image: Buffer } | undefined> {
-  const row = await RealmEmoji.query(db)
-    .select('content_type', 'image')
-    .where({ realm_id: realmId, file_name: fileName })
-    .first();
+export async function realmEmojiImage(db: Knex, realmId: number, fileName: string): Promise<{ contentType: string; image: Buffer } | undefined> {
+  const row = await RealmEmoji.query(db).select('content_type', 'image').where({ realm_id: realmId, file_name: fileName }).first();
   if (!row?.image || !row.content_type) return undefined;
   return { contentType: row.content_type, image: row.image };
 }

@@ -14,12 +14,7 @@ export interface RealmEmojiRef {
   deactivated: boolean;
 }
 
-export function checkEmojiRequest(
-  emojiName: string,
-  emojiCode: string,
-  reactionType: string,
-  realmEmojiById: (id: number) => RealmEmojiRef | undefined,
-): void {
+export function checkEmojiRequest(emojiName: string, emojiCode: string, reactionType: string, realmEmojiById: (id: number) => RealmEmojiRef | undefined): void {
   if (reactionType === 'realm_emoji') {
     const emoji = /^[0-9]+$/.test(emojiCode) ? realmEmojiById(Number(emojiCode)) : undefined;
     if (!emoji) throw errors.badRequest('Invalid custom emoji.');

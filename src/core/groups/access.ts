@@ -34,13 +34,7 @@ export function groupSetting(group: UserGroup, name: GroupPermissionSetting, nob
   return group.settings?.[name] ?? nobodyId;
 }
 
-export async function hasGroupSettingPermission(
-  db: Knex,
-  realmId: number,
-  user: User,
-  value: GroupSettingValue,
-  config: GroupSettingConfig,
-): Promise<boolean> {
+export async function hasGroupSettingPermission(db: Knex, realmId: number, user: User, value: GroupSettingValue, config: GroupSettingConfig): Promise<boolean> {
   // Settings that cannot be "everyone" are never held by guests, whatever the groups say.
   if (!config.allowEveryone && isGuestRole(user.role)) return false;
   return isInGroupSetting(db, realmId, value, user.id);
@@ -53,8 +47,7 @@ async function hasRealmPermission(db: Knex, realmId: number, user: User, name: s
 }
 
 export const canCreateGroups = (db: Knex, realmId: number, user: User) => hasRealmPermission(db, realmId, user, 'can_create_groups');
-export const canManageAllGroups = (db: Knex, realmId: number, user: User) =>
-  hasRealmPermission(db, realmId, user, 'can_manage_all_groups');
+export const canManageAllGroups = (db: Knex, realmId: number, user: User) => hasRealmPermission(db, realmId, user, 'can_manage_all_groups');
 
 export async function requireCanCreateGroups(db: Knex, realmId: number, user: User): Promise<void> {
   requireMemberOrAdmin(user);
@@ -62,12 +55,7 @@ export async function requireCanCreateGroups(db: Knex, realmId: number, user: Us
 }
 
 /** A named group of this organization, or "Invalid user group". */
-export async function findGroup(
-  db: Knex,
-  realmId: number,
-  groupId: number,
-  options: { allowDeactivated: boolean; forUpdate?: boolean },
-): Promise<UserGroup> {
+export async function findGroup(db: Knex, realmId: number, groupId: number, options: { allowDeactivated: boolean; forUpdate?: boolean }): Promise<UserGroup> {
   if (!isRowId(groupId)) throw errors.badRequest('Invalid user group');
   const query = UserGroup.query(db).findOne({ realm_id: realmId, id: groupId });
   if (options.forUpdate) query.forUpdate();
@@ -122,7 +110,9 @@ export async function validateGroupSettingValue(
   }
   if (config.requireSystemGroup) throw systemGroupRequired(settingName);
   await requireActiveUsers(db, realmId, value.direct_members);
-  const groups = await UserGroup.query(db).where('realm_id', realmId).whereRaw(...anyOf('id', value.direct_subgroups));
+  const groups = await UserGroup.query(db)
+    .where('realm_id', realmId)
+    .whereRaw(...anyOf('id', value.direct_subgroups));
   const found = new Map(groups.map((g) => [g.id, g]));
   const missing = value.direct_subgroups.find((id) => !found.has(id));
   if (missing !== undefined) throw errors.badRequest(`Invalid user group ID: ${missing}`);
@@ -148,7 +138,10 @@ function checkSystemGroupRules(group: UserGroup, settingName: string, config: Gr
 export async function requireActiveUsers(db: Knex, realmId: number, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
   const active = new Set<number>(
-    await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', userIds)).pluck('id'),
+    await db('users')
+      .where({ realm_id: realmId, is_active: true })
+      .whereRaw(...anyOf('id', userIds))
+      .pluck('id'),
   );
   const invalid = userIds.find((id) => !active.has(id));
   if (invalid !== undefined) throw errors.badRequest(`Invalid user ID: ${invalid}`);

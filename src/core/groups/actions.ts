@@ -125,10 +125,7 @@ export interface GroupChanges {
 
 export async function updateGroup(deps: AppDeps, actor: User, groupId: number, changes: GroupChanges): Promise<void> {
   requireMemberOrAdmin(actor);
-  const settingChanges = Object.entries(changes.settings ?? {}).filter(([, change]) => change !== undefined) as [
-    GroupPermissionSetting,
-    GroupSettingChange,
-  ][];
+  const settingChanges = Object.entries(changes.settings ?? {}).filter(([, change]) => change !== undefined) as [GroupPermissionSetting, GroupSettingChange][];
   if (changes.name === undefined && changes.description === undefined && changes.deactivated === undefined && settingChanges.length === 0) {
     throw errors.badRequest('No new data supplied');
   }
@@ -168,12 +165,7 @@ export async function updateGroup(deps: AppDeps, actor: User, groupId: number, c
   });
 }
 
-async function changeSettings(
-  uow: UnitOfWork,
-  realmId: number,
-  group: UserGroup,
-  changes: [GroupPermissionSetting, GroupSettingChange][],
-): Promise<void> {
+async function changeSettings(uow: UnitOfWork, realmId: number, group: UserGroup, changes: [GroupPermissionSetting, GroupSettingChange][]): Promise<void> {
   const trx = uow.trx;
   const nobody = await nobodyGroupId(trx, realmId);
   const active = new Set<number>(await activeUserIds(trx, realmId));
@@ -291,7 +283,10 @@ async function addMembers(uow: UnitOfWork, realmId: number, actor: User, groupId
   const userIds = [...new Set(requested)];
   await requireActiveUsers(trx, realmId, userIds);
   const existing = new Set<number>(
-    await trx('user_group_members').where('group_id', group.id).whereRaw(...anyOf('user_id', userIds)).pluck('user_id'),
+    await trx('user_group_members')
+      .where('group_id', group.id)
+      .whereRaw(...anyOf('user_id', userIds))
+      .pluck('user_id'),
   );
   const already = userIds.find((id) => existing.has(id));
   if (already !== undefined) throw errors.badRequest(`User ${already} is already a member of this group`);
@@ -324,13 +319,18 @@ async function removeMembers(uow: UnitOfWork, realmId: number, actor: User, grou
   const members = new Set(await activeDirectMemberIds(trx, group.id));
   const missing = requested.find((id) => !members.has(id));
   if (missing !== undefined) throw errors.badRequest(`There is no member '${missing}' in this user group`);
-  await trx('user_group_members').where('group_id', group.id).whereRaw(...anyOf('user_id', userIds)).delete();
+  await trx('user_group_members')
+    .where('group_id', group.id)
+    .whereRaw(...anyOf('user_id', userIds))
+    .delete();
   await emitToAll(uow, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: userIds });
 }
 
 /** Every id must be an active group of this organization to become (or stop being) a subgroup. */
 async function requireUsableSubgroups(trx: Knex, realmId: number, subgroupIds: number[]): Promise<void> {
-  const groups = await UserGroup.query(trx).where('realm_id', realmId).whereRaw(...anyOf('id', subgroupIds));
+  const groups = await UserGroup.query(trx)
+    .where('realm_id', realmId)
+    .whereRaw(...anyOf('id', subgroupIds));
   const found = new Set(groups.map((g) => g.id));
   const missing = subgroupIds.find((id) => !found.has(id));
   if (missing !== undefined) throw errors.badRequest(`Invalid user group ID: ${missing}`);
@@ -366,17 +366,15 @@ async function removeSubgroupsFrom(uow: UnitOfWork, realmId: number, actor: User
   const current = new Set(await directSubgroupIds(trx, group.id));
   const missing = subgroupIds.find((id) => !current.has(id));
   if (missing !== undefined) throw errors.badRequest(`User group ${missing} is not a subgroup of this group.`);
-  await trx('user_group_subgroups').where('supergroup_id', group.id).whereRaw(...anyOf('subgroup_id', subgroupIds)).delete();
+  await trx('user_group_subgroups')
+    .where('supergroup_id', group.id)
+    .whereRaw(...anyOf('subgroup_id', subgroupIds))
+    .delete();
   await emitToAll(uow, realmId, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: subgroupIds });
 }
 
 /** POST /user_groups/{id}/subgroups. */
-export async function updateSubgroups(
-  deps: AppDeps,
-  actor: User,
-  groupId: number,
-  changes: { add?: number[]; delete?: number[] },
-): Promise<void> {
+export async function updateSubgroups(deps: AppDeps, actor: User, groupId: number, changes: { add?: number[]; delete?: number[] }): Promise<void> {
   requireMemberOrAdmin(actor);
   const add = changes.add && changes.add.length > 0 ? changes.add : undefined;
   const remove = changes.delete && changes.delete.length > 0 ? changes.delete : undefined;
@@ -391,11 +389,7 @@ export async function updateSubgroups(
  * Announces the system-group moves of a role change (see syncRoleMembership): removals first, as
  * Zulip sends them.
  */
-export async function emitRoleMembershipMoves(
-  uow: UnitOfWork,
-  userId: number,
-  moves: { removed: number[]; added: number[] },
-): Promise<void> {
+export async function emitRoleMembershipMoves(uow: UnitOfWork, userId: number, moves: { removed: number[]; added: number[] }): Promise<void> {
   if (moves.removed.length === 0 && moves.added.length === 0) return;
   const recipients = await activeUserIds(uow.trx, uow.realmId);
   const ascending = (ids: number[]) => [...ids].sort((a, b) => a - b);
@@ -406,7 +400,6 @@ export async function emitRoleMembershipMoves(
     uow.emit({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] }, recipients);
   }
 }
-
 
 /**
  * Permission values leave out deactivated accounts, so when an account comes back, clients get

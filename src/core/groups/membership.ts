@@ -73,7 +73,10 @@ export async function resolveGroupSetting(db: Knex, realmId: number, value: Grou
   if (!isAnonymous(value)) return recursiveMemberIds(db, realmId, [value]);
   const members = await recursiveMemberIds(db, realmId, value.direct_subgroups);
   if (value.direct_members.length > 0) {
-    const active = await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', value.direct_members)).pluck('id');
+    const active = await db('users')
+      .where({ realm_id: realmId, is_active: true })
+      .whereRaw(...anyOf('id', value.direct_members))
+      .pluck('id');
     for (const id of active) members.add(id);
   }
   return members;

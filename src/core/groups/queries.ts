@@ -35,13 +35,7 @@ export async function groupSubgroupIds(deps: AppDeps, viewer: User, groupId: num
   return [...closure].sort((a, b) => a - b);
 }
 
-export async function isGroupMember(
-  deps: AppDeps,
-  viewer: User,
-  groupId: number,
-  userId: number,
-  directOnly: boolean,
-): Promise<boolean> {
+export async function isGroupMember(deps: AppDeps, viewer: User, groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
   requireMemberOrAdmin(viewer);
   const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: false });
   const target = isRowId(userId) ? await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId }) : undefined;

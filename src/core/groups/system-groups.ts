@@ -56,25 +56,27 @@ export function roleGroupName(role: number): SystemGroupName {
  * Puts a user in the system group of their role (and, for members, role:fullmembers), removing
  * them from the others. Returns the group ids they left and joined.
  */
-export async function syncRoleMembership(
-  db: Knex,
-  realmId: number,
-  userId: number,
-  role: number,
-): Promise<{ removed: number[]; added: number[] }> {
+export async function syncRoleMembership(db: Knex, realmId: number, userId: number, role: number): Promise<{ removed: number[]; added: number[] }> {
   const groups = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
   const byName = new Map(groups.map((g: { id: number; name: string }) => [g.name, g.id]));
   const wanted = new Set<number>([byName.get(roleGroupName(role))!]);
   if (role === Role.MEMBER) wanted.add(byName.get('role:fullmembers')!);
   const systemIds = groups.map((g: { id: number }) => g.id);
   const current = new Set<number>(
-    (await db('user_group_members').where('user_id', userId).whereRaw(...anyOf('group_id', systemIds)).select('group_id')).map(
-      (r: { group_id: number }) => r.group_id,
-    ),
+    (
+      await db('user_group_members')
+        .where('user_id', userId)
+        .whereRaw(...anyOf('group_id', systemIds))
+        .select('group_id')
+    ).map((r: { group_id: number }) => r.group_id),
   );
   const removed = [...current].filter((id) => !wanted.has(id));
   const added = [...wanted].filter((id) => !current.has(id));
-  if (removed.length > 0) await db('user_group_members').where('user_id', userId).whereRaw(...anyOf('group_id', removed)).delete();
+  if (removed.length > 0)
+    await db('user_group_members')
+      .where('user_id', userId)
+      .whereRaw(...anyOf('group_id', removed))
+      .delete();
   if (added.length > 0) await db('user_group_members').insert(added.map((group_id) => ({ group_id, user_id: userId })));
   return { removed, added };
 }

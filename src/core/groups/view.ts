@@ -57,11 +57,22 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
   const active = new Set<number>(
     anonymousMembers.size === 0
       ? []
-      : await db('users').where({ realm_id: realmId, is_active: true }).whereRaw(...anyOf('id', [...anonymousMembers])).pluck('id'),
+      : await db('users')
+          .where({ realm_id: realmId, is_active: true })
+          .whereRaw(...anyOf('id', [...anonymousMembers]))
+          .pluck('id'),
   );
   // Lists grow in place: system groups have as many members as the organization has people.
-  const members = listsByKey(memberRows, (r) => r.group_id, (r) => r.user_id);
-  const subgroups = listsByKey(subgroupRows, (r) => r.supergroup_id, (r) => r.subgroup_id);
+  const members = listsByKey(
+    memberRows,
+    (r) => r.group_id,
+    (r) => r.user_id,
+  );
+  const subgroups = listsByKey(
+    subgroupRows,
+    (r) => r.supergroup_id,
+    (r) => r.subgroup_id,
+  );
   const ascending = (list: number[] | undefined) => (list ?? []).sort((a, b) => a - b);
   return groups.map((group) => {
     const setting = (name: (typeof GROUP_PERMISSION_SETTING_NAMES)[number]) => apiGroupSettingValue(groupSetting(group, name, nobody), active);

@@ -75,10 +75,7 @@ function checkInviteAs(inviteAs: number): void {
 
 /** Admins (and admin bots) and the invitation's creator learn that the invitation list changed. */
 async function notifyInvitesChanged(uow: UnitOfWork, referrerId: number | null): Promise<void> {
-  const admins: number[] = await uow.trx('users')
-    .where({ realm_id: uow.realmId, is_active: true })
-    .where('role', '<=', Role.ADMINISTRATOR)
-    .pluck('id');
+  const admins: number[] = await uow.trx('users').where({ realm_id: uow.realmId, is_active: true }).where('role', '<=', Role.ADMINISTRATOR).pluck('id');
   uow.emit({ type: 'invites_changed' }, referrerId === null ? admins : [...admins, referrerId]);
 }
 
@@ -159,7 +156,12 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
     const existing = valid.length
       ? await User.query(uow.trx)
           .where('realm_id', deps.realmId)
-          .whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(valid.map((e) => e.toLowerCase()), 'text')])
+          .whereRaw('lower(delivery_email) = ANY(?::text[])', [
+            listParam(
+              valid.map((e) => e.toLowerCase()),
+              'text',
+            ),
+          ])
       : [];
     const byEmail = new Map(existing.map((u) => [u.delivery_email.toLowerCase(), u]));
     const skipped: [string, string, boolean][] = [];

@@ -25,7 +25,13 @@ export async function resolveInviteChannels(db: Knex, realmId: number, actor: Us
     }
   }
   const defaults = new Set(await defaultChannelIds(db, realmId));
-  if (!(await canAddSubscribersToAll(db, viewer, streams.filter((s) => !defaults.has(s.id))))) {
+  if (
+    !(await canAddSubscribersToAll(
+      db,
+      viewer,
+      streams.filter((s) => !defaults.has(s.id)),
+    ))
+  ) {
     throw errors.badRequest('You do not have permission to subscribe other users to channels.');
   }
   return [...new Set(ids)];

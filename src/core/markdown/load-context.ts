@@ -19,12 +19,7 @@ export interface LoadContextOptions {
  * organization's linkifiers come from a per-process cache (no query once loaded).
  * System groups stand for roles and are not mentionable by name.
  */
-export async function loadRenderContext(
-  db: Knex,
-  realmId: number,
-  content: string,
-  options: LoadContextOptions = {},
-): Promise<RenderContext> {
+export async function loadRenderContext(db: Knex, realmId: number, content: string, options: LoadContextOptions = {}): Promise<RenderContext> {
   const wanted = referenceCandidates(content);
   const [users, groups, emoji, channels, linkifiers] = await inParallel(db, [
     () => loadUsers(db, realmId, wanted.userNames, wanted.userIds),

@@ -39,8 +39,7 @@ function createRenderer(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
   const test = md.linkify.test.bind(md.linkify);
   md.linkify.test = (text: string) => mayHoldLink(text) && test(text);
   const match = md.linkify.match.bind(md.linkify);
-  md.linkify.match = (text: string) =>
-    (match(text) ?? []).filter((m) => m.schema !== '' || !NOT_AUTOLINKED_TLDS.has(hostTld(m.url)));
+  md.linkify.match = (text: string) => (match(text) ?? []).filter((m) => m.schema !== '' || !NOT_AUTOLINKED_TLDS.has(hostTld(m.url)));
 
   zulipInline(md);
   zulipBlocks(md);
@@ -73,7 +72,9 @@ function markdownIt(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
 
 function render(content: string, ctx: RenderContext, mentionsEnabled: boolean): RenderResult {
   const env = newEnv(ctx, mentionsEnabled);
-  const html = markdownIt(ctx.linkifiers.length > 0).render(content, env as unknown as Record<string, unknown>).replace(/\n+$/, '');
+  const html = markdownIt(ctx.linkifiers.length > 0)
+    .render(content, env as unknown as Record<string, unknown>)
+    .replace(/\n+$/, '');
   return { html, mentions: summarize(env) };
 }
 

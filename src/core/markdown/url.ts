@@ -3,8 +3,27 @@
  * none, and links into the organization itself written relative.
  */
 const HTML_SAFELISTED_SCHEMES = [
-  'bitcoin', 'geo', 'im', 'irc', 'ircs', 'magnet', 'mailto', 'matrix', 'mms', 'news', 'nntp',
-  'openpgp4fpr', 'sip', 'sms', 'smsto', 'ssh', 'tel', 'urn', 'webcal', 'wtai', 'xmpp',
+  'bitcoin',
+  'geo',
+  'im',
+  'irc',
+  'ircs',
+  'magnet',
+  'mailto',
+  'matrix',
+  'mms',
+  'news',
+  'nntp',
+  'openpgp4fpr',
+  'sip',
+  'sms',
+  'smsto',
+  'ssh',
+  'tel',
+  'urn',
+  'webcal',
+  'wtai',
+  'xmpp',
 ];
 export const ALLOWED_SCHEMES = new Set(['http', 'https', 'ftp', 'file', ...HTML_SAFELISTED_SCHEMES]);
 

@@ -75,16 +75,16 @@ export async function accessMessage(
 }
 
 /** The messages of a batch the viewer may see, with their flags (null when never received). */
-export async function bulkAccessMessages(
-  db: Knex,
-  viewer: ChannelViewer,
-  messages: MessageRow[],
-): Promise<{ message: MessageRow; flags: number | null }[]> {
+export async function bulkAccessMessages(db: Knex, viewer: ChannelViewer, messages: MessageRow[]): Promise<{ message: MessageRow; flags: number | null }[]> {
   if (messages.length === 0) return [];
   const ids = messages.map((m) => m.id);
   const streamIds = [...new Set(messages.map((m) => m.stream_id).filter((id): id is number => id !== null))];
   const [ums, streams] = await inParallel<[{ message_id: number; flags: number }[], Stream[]]>(db, [
-    () => db('user_messages').where('user_id', viewer.user.id).whereRaw(...anyOf('message_id', ids)).select('message_id', 'flags'),
+    () =>
+      db('user_messages')
+        .where('user_id', viewer.user.id)
+        .whereRaw(...anyOf('message_id', ids))
+        .select('message_id', 'flags'),
     async () => (streamIds.length === 0 ? [] : Stream.query(db).whereRaw(...anyOf('id', streamIds))),
   ]);
   const flags = new Map<number, number>(ums.map((r) => [r.message_id, r.flags]));

@@ -14,9 +14,7 @@ import { anyOf, listParam } from '../../db/lists';
 export type MessageType = 'stream' | 'private';
 export const MESSAGE_TYPES = ['stream', 'channel', 'private', 'direct'] as const;
 
-export type Addressee =
-  | { type: 'stream'; channel: number | string | null }
-  | { type: 'private'; userIds: number[] | null; emails: string[] | null };
+export type Addressee = { type: 'stream'; channel: number | string | null } | { type: 'private'; userIds: number[] | null; emails: string[] | null };
 
 const notBoth = () => errors.badRequest('Recipient lists may contain emails or user IDs, but not both.');
 
@@ -104,11 +102,10 @@ export async function usersByEmails(
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1]))
     .filter(Number.isSafeInteger);
-  const candidates = await addressable(db, realmId)
-    .where((q) => {
-      q.whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(lowered, 'text')]);
-      if (placeholderIds.length > 0) q.orWhereRaw(...anyOf('id', placeholderIds));
-    });
+  const candidates = await addressable(db, realmId).where((q) => {
+    q.whereRaw('lower(delivery_email) = ANY(?::text[])', [listParam(lowered, 'text')]);
+    if (placeholderIds.length > 0) q.orWhereRaw(...anyOf('id', placeholderIds));
+  });
   const byEmail = new Map<string, User>();
   for (const user of candidates) {
     byEmail.set(placeholderEmail(config, user.id).toLowerCase(), user);

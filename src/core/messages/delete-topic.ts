@@ -48,8 +48,12 @@ export async function deleteTopic(deps: AppDeps, user: User, streamId: number, t
       const ids = batch.map((m) => m.id).sort((a, b) => a - b);
       const recipients = await eventRecipientsForMessages(db, ids, stream);
       // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
-      await db('user_messages').whereRaw(...anyOf('message_id', ids)).delete();
-      await db('messages').whereRaw(...anyOf('id', ids)).delete();
+      await db('user_messages')
+        .whereRaw(...anyOf('message_id', ids))
+        .delete();
+      await db('messages')
+        .whereRaw(...anyOf('id', ids))
+        .delete();
       await releaseDeletedMessages(uow, deps.config, ids);
       await refreshFirstMessageId(uow, deps, stream, ids);
       uow.emit(deleteMessageEvent(ids, { streamId: stream.id, topic: batch[0].topic }), recipients);

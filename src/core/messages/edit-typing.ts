@@ -38,8 +38,17 @@ export async function sendEditMessageTyping(deps: AppDeps, user: User, messageId
       throw errors.badRequest('User has disabled typing notifications for direct messages');
     }
     const participants = message.dm_key === null ? [user.id] : dmParticipants(message.dm_key);
-    const active = (await db('users').whereRaw(...anyOf('id', participants)).where('is_active', true).select('id')).map((r: { id: number }) => r.id);
-    userIds = await usersWithSetting(db, participants.filter((id) => active.includes(id)), 'receives_typing_notifications');
+    const active = (
+      await db('users')
+        .whereRaw(...anyOf('id', participants))
+        .where('is_active', true)
+        .select('id')
+    ).map((r: { id: number }) => r.id);
+    userIds = await usersWithSetting(
+      db,
+      participants.filter((id) => active.includes(id)),
+      'receives_typing_notifications',
+    );
     event = recipientEvent(op, user, message.id, { type: 'direct', user_ids: userIds });
   }
   if (userIds.length > 0) await deps.bus.publish([{ realmId: deps.realmId, userIds, event }]);

@@ -100,8 +100,10 @@ const historyVisible = canReadChannelHistory;
 /** Moving a whole topic is limited, for non-moderators, to messages younger than the move limits. */
 async function checkChangeAllTimeLimit(db: Knex, viewer: ChannelViewer, settings: RealmMessageSettings, plan: Plan, movesChannel: boolean): Promise<void> {
   const limits: number[] = [];
-  if (plan.newTopic !== null && settings.moveMessagesWithinStreamLimitSeconds !== null) limits.push(settings.moveMessagesWithinStreamLimitSeconds + MOVE_LIMIT_BUFFER);
-  if (movesChannel && settings.moveMessagesBetweenStreamsLimitSeconds !== null) limits.push(settings.moveMessagesBetweenStreamsLimitSeconds + MOVE_LIMIT_BUFFER);
+  if (plan.newTopic !== null && settings.moveMessagesWithinStreamLimitSeconds !== null)
+    limits.push(settings.moveMessagesWithinStreamLimitSeconds + MOVE_LIMIT_BUFFER);
+  if (movesChannel && settings.moveMessagesBetweenStreamsLimitSeconds !== null)
+    limits.push(settings.moveMessagesBetweenStreamsLimitSeconds + MOVE_LIMIT_BUFFER);
   if (limits.length === 0) return;
   const deadline = Math.min(...limits);
   const all = (await messagesToMove(db, viewer, plan, 'change_all')).sort((a, b) => new Date(a.date_sent).getTime() - new Date(b.date_sent).getTime());
@@ -116,7 +118,9 @@ async function checkChangeAllTimeLimit(db: Knex, viewer: ChannelViewer, settings
 }
 
 export async function activeSubscribers(db: Knex, streamId: number, includeDeactivatedUsers = false): Promise<Set<number>> {
-  const query = db('subscriptions').join('users', 'users.id', 'subscriptions.user_id').where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true });
+  const query = db('subscriptions')
+    .join('users', 'users.id', 'subscriptions.user_id')
+    .where({ 'subscriptions.stream_id': streamId, 'subscriptions.active': true });
   if (!includeDeactivatedUsers) query.where('users.is_active', true);
   return new Set((await query.select('subscriptions.user_id')).map((r: { user_id: number }) => r.user_id));
 }
@@ -170,7 +174,8 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
 
     if (stream && plan.newTopic !== null) {
       if (isResolveToggle) {
-        if (!canResolveTopics(viewer, settings, stream, plan.targetStream!)) throw errors.badRequest("You don't have permission to resolve topics in this channel.");
+        if (!canResolveTopics(viewer, settings, stream, plan.targetStream!))
+          throw errors.badRequest("You don't have permission to resolve topics in this channel.");
       } else {
         if (!canEditTopic(viewer, settings, stream, plan.targetStream!)) throw errors.badRequest("You don't have permission to edit this message");
         const limit = settings.moveMessagesWithinStreamLimitSeconds;
@@ -226,7 +231,14 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
   return { detached_uploads: detached };
 }
 
-async function checkEditWildcards(db: Knex, viewer: ChannelViewer, settings: RealmMessageSettings, stream: Stream, message: MessageRow, rendering: MessageRendering): Promise<void> {
+async function checkEditWildcards(
+  db: Knex,
+  viewer: ChannelViewer,
+  settings: RealmMessageSettings,
+  stream: Stream,
+  message: MessageRow,
+  rendering: MessageRendering,
+): Promise<void> {
   const many = () => holdsGroupSetting(viewer.user, viewer.groupIds, settings.groups.can_mention_many_users_group);
   if (rendering.mentions.streamWildcard && (await activeSubscribers(db, stream.id)).size > WILDCARD_MENTION_THRESHOLD && !many()) {
     throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
@@ -239,7 +251,8 @@ async function checkEditWildcards(db: Knex, viewer: ChannelViewer, settings: Rea
 /** Recomputes mention and alert-word flags of everyone holding the message after its content changed. */
 async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, rendering: MessageRendering, alerted: Set<number>): Promise<void> {
   const mentioned = new Set([...rendering.mentions.userIds, ...(await groupMemberIds(db, rendering.mentions.groupIds))]);
-  const participants = message.stream_id !== null && rendering.mentions.topicWildcard ? await topicParticipantIds(db, message.stream_id, topic) : new Set<number>();
+  const participants =
+    message.stream_id !== null && rendering.mentions.topicWildcard ? await topicParticipantIds(db, message.stream_id, topic) : new Set<number>();
   if (rendering.mentions.topicWildcard) participants.add(message.sender_id);
   const rows: { user_id: number; flags: number }[] = await db('user_messages').where('message_id', message.id).select('user_id', 'flags');
   const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
@@ -260,7 +273,14 @@ async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, 
 }
 
 /** Applies the edit; returns how many messages moved (1 for a content edit). */
-async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, plan: Plan, rendering: MessageRendering | null, mode: PropagateMode): Promise<number> {
+async function applyEdit(
+  deps: AppDeps,
+  uow: UnitOfWork,
+  viewer: ChannelViewer,
+  plan: Plan,
+  rendering: MessageRendering | null,
+  mode: PropagateMode,
+): Promise<number> {
   const db = uow.trx;
   const { message, origStream } = plan;
   const target = plan.targetStream;
@@ -268,7 +288,13 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
   const movesChannel = origStream !== undefined && target !== undefined && target.id !== origStream.id;
   const movesTopic = plan.newTopic !== null;
   const moving = movesChannel || movesTopic;
-  const event: ZulipEvent = { type: 'update_message', user_id: viewer.user.id, edit_timestamp: Math.floor(now.getTime() / 1000), message_id: message.id, rendering_only: false };
+  const event: ZulipEvent = {
+    type: 'update_message',
+    user_id: viewer.user.id,
+    edit_timestamp: Math.floor(now.getTime() / 1000),
+    message_id: message.id,
+    rendering_only: false,
+  };
   if (origStream) {
     event.stream_name = origStream.name;
     event.stream_id = origStream.id;
@@ -314,17 +340,22 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
       change.stream_id = target.id;
       change.recipient_id = await channelRecipientId(db, deps.realmId, target.id);
     }
-    await db('messages').whereRaw(...anyOf('id', ids)).update(change);
+    await db('messages')
+      .whereRaw(...anyOf('id', ids))
+      .update(change);
 
     if (movesChannel) {
-      const oldAll = new Set(
-        (await db('subscriptions').where('stream_id', origStream.id).select('user_id')).map((r: { user_id: number }) => r.user_id),
-      );
+      const oldAll = new Set((await db('subscriptions').where('stream_id', origStream.id).select('user_id')).map((r: { user_id: number }) => r.user_id));
       const newCurrent = await activeSubscribers(db, target.id, true);
       usersLosingRows = new Set([...oldAll].filter((id) => !newCurrent.has(id)));
       if (target.isPublic()) {
         const guests = new Set(
-          (await db('users').whereRaw(...anyOf('id', [...usersLosingRows])).where('role', 600).select('id')).map((r: { id: number }) => r.id),
+          (
+            await db('users')
+              .whereRaw(...anyOf('id', [...usersLosingRows]))
+              .where('role', 600)
+              .select('id')
+          ).map((r: { id: number }) => r.id),
         );
         usersLosingAccess = guests;
       } else {
@@ -338,7 +369,11 @@ async function applyEdit(deps: AppDeps, uow: UnitOfWork, viewer: ChannelViewer, 
           [deps.realmId, FLAG_BITS.read, [...newCurrent], ids],
         );
       }
-      if (usersLosingRows.size > 0) await db('user_messages').whereRaw(...anyOf('user_id', [...usersLosingRows])).whereRaw(...anyOf('message_id', ids)).delete();
+      if (usersLosingRows.size > 0)
+        await db('user_messages')
+          .whereRaw(...anyOf('user_id', [...usersLosingRows]))
+          .whereRaw(...anyOf('message_id', ids))
+          .delete();
       uow.emit(deleteMessageEvent(ids, { streamId: origStream.id, topic: message.topic }), usersLosingAccess);
     }
   } else {
@@ -420,7 +455,15 @@ async function moveTopicPreferences(
   const targetTopic = plan.newTopic ?? origTopic;
   let movedAll = mode === 'change_all';
   if (!movedAll) {
-    const left = db('messages').where('stream_id', orig.id).whereRaw('lower(topic) = lower(?)', [origTopic]).whereRaw(...noneOf('id', moved.map((m) => m.id)));
+    const left = db('messages')
+      .where('stream_id', orig.id)
+      .whereRaw('lower(topic) = lower(?)', [origTopic])
+      .whereRaw(
+        ...noneOf(
+          'id',
+          moved.map((m) => m.id),
+        ),
+      );
     if (!historyVisible(viewer, orig)) left.whereIn('id', (sub) => sub.select('message_id').from('user_messages').where('user_id', viewer.user.id));
     movedAll = (await left.first('id')) === undefined;
   }
@@ -442,7 +485,8 @@ async function moveTopicPreferences(
   for (const userId of users) {
     const from = origPolicies.get(userId) ?? VisibilityPolicy.INHERIT;
     const to = targetPolicies.get(userId) ?? VisibilityPolicy.INHERIT;
-    if (from !== VisibilityPolicy.INHERIT) await setVisibilityPolicies(uow, [userId], orig.id, origTopic, VisibilityPolicy.INHERIT, { skipMutedTopicsEvent: true });
+    if (from !== VisibilityPolicy.INHERIT)
+      await setVisibilityPolicies(uow, [userId], orig.id, origTopic, VisibilityPolicy.INHERIT, { skipMutedTopicsEvent: true });
     let next: number = from;
     if (targetTopicHadMessages) {
       if (from === to) next = from;

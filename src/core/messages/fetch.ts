@@ -91,13 +91,7 @@ interface BaseQuery {
 }
 
 /** Whether the narrow may include messages the user never received (channel history). */
-async function includesHistory(
-  db: Knex,
-  user: User,
-  terms: NarrowTerm[],
-  viewer: () => Promise<ChannelViewer>,
-  known: KnownChannels,
-): Promise<boolean> {
+async function includesHistory(db: Knex, user: User, terms: NarrowTerm[], viewer: () => Promise<ChannelViewer>, known: KnownChannels): Promise<boolean> {
   let include = false;
   for (const term of terms) {
     if (term.negated) continue;
@@ -114,13 +108,7 @@ async function includesHistory(
   return include;
 }
 
-async function canAccessHistory(
-  db: Knex,
-  user: User,
-  operand: string | number,
-  viewer: () => Promise<ChannelViewer>,
-  known: KnownChannels,
-): Promise<boolean> {
+async function canAccessHistory(db: Knex, user: User, operand: string | number, viewer: () => Promise<ChannelViewer>, known: KnownChannels): Promise<boolean> {
   const query = Stream.query(db).where('realm_id', user.realm_id);
   if (typeof operand === 'number' && !isRowId(operand)) return false;
   const stream = await (typeof operand === 'number' ? query.findById(operand) : query.whereRaw('lower(name) = lower(?)', [operand.trim()]).first());
@@ -160,10 +148,7 @@ export async function buildQuery(
   options: { knownChannels?: KnownChannels; joinMessages?: boolean } = {},
 ): Promise<{ base: BaseQuery; search: string | null }> {
   const idColumn = history ? 'm.id' : 'um.message_id';
-  const compiled = await compileNarrow(
-    { db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn, knownChannels: options.knownChannels },
-    terms,
-  );
+  const compiled = await compileNarrow({ db, config: deps.config, realmId: deps.realmId, viewer: user, idColumn, knownChannels: options.knownChannels }, terms);
   const conditions = [...compiled.conditions, ...extra(idColumn, compiled.channelId)];
   const base = baseQuery(user, history, options.joinMessages === true || conditions.some((c) => c.usesMessage));
   base.readsMessages = options.joinMessages === true;
@@ -175,9 +160,19 @@ export async function buildQuery(
 }
 
 /** The message columns read along with the ids when the caller will present the messages. */
-const WINDOW_MESSAGE_COLUMNS = qualified('m', MESSAGE_COLUMNS.filter((c) => c !== 'id')).join(', ');
+const WINDOW_MESSAGE_COLUMNS = qualified(
+  'm',
+  MESSAGE_COLUMNS.filter((c) => c !== 'id'),
+).join(', ');
 
-export async function selectRows(db: Knex, base: BaseQuery, range: string, rangeParams: Knex.RawBinding[], order: 'ASC' | 'DESC', limit: number): Promise<FoundRow[]> {
+export async function selectRows(
+  db: Knex,
+  base: BaseQuery,
+  range: string,
+  rangeParams: Knex.RawBinding[],
+  order: 'ASC' | 'DESC',
+  limit: number,
+): Promise<FoundRow[]> {
   const where = [...base.where, ...(range ? [range] : [])].join(' AND ');
   // The rows come whole when the caller will present them: no second query for them.
   const columns = base.readsMessages ? `, ${WINDOW_MESSAGE_COLUMNS}` : '';
@@ -224,9 +219,10 @@ export async function fetchWindow(
   let viewer: Promise<ChannelViewer> | null = null;
   const getViewer = () => (viewer ??= loadViewer(db, user));
   const knownChannels: KnownChannels = new Map();
-  const history = positiveChannelOperands(terms).length > 0 || terms.some((t) => t.operator === 'channels' || t.operator === 'streams')
-    ? await includesHistory(db, user, terms, getViewer, knownChannels)
-    : false;
+  const history =
+    positiveChannelOperands(terms).length > 0 || terms.some((t) => t.operator === 'channels' || t.operator === 'streams')
+      ? await includesHistory(db, user, terms, getViewer, knownChannels)
+      : false;
   const { base, search } = await buildQuery(deps, db, user, terms, history, undefined, { knownChannels, joinMessages: options.withMessages });
   const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms, knownChannels));
   const { includeAnchor } = window;
@@ -246,7 +242,9 @@ export async function fetchWindow(
       beforeAnchor = anchor - (includeAnchor ? 0 : 1);
       if (!anchoredToRight && includeAnchor) limit += 1;
     }
-    queries.push(() => (anchoredToRight ? selectRows(db, base, '', [], 'DESC', limit) : selectRows(db, base, `${id} <= ?::bigint`, [beforeAnchor], 'DESC', limit)));
+    queries.push(() =>
+      anchoredToRight ? selectRows(db, base, '', [], 'DESC', limit) : selectRows(db, base, `${id} <= ?::bigint`, [beforeAnchor], 'DESC', limit),
+    );
   }
   if (needAfter) {
     const afterAnchor = needBefore ? anchor : anchor + (includeAnchor ? 0 : 1);
@@ -359,7 +357,11 @@ export async function getMessagesByIds(deps: AppDeps, user: User, ids: number[],
   const db = deps.knex;
   const viewer = await loadViewer(db, user);
   const rows = ids.length === 0 ? [] : await messagesByIds(db, [...new Set(ids)]);
-  const accessible = await bulkAccessMessages(db, viewer, rows.filter((r) => r.realm_id === user.realm_id));
+  const accessible = await bulkAccessMessages(
+    db,
+    viewer,
+    rows.filter((r) => r.realm_id === user.realm_id),
+  );
   let found: FoundRow[] = accessible.map((a) => ({ id: a.message.id, flags: a.flags }));
   let search: string | null = null;
   if (narrow.some((t) => t.operator === 'with')) narrow = await resolveWithOperator(db, user, narrow);

@@ -35,14 +35,7 @@ export interface FlagUpdateResult {
 }
 
 /** Applies a flag change to messages inside a unit of work and queues the event. */
-export async function applyFlagChange(
-  uow: UnitOfWork,
-  deps: AppDeps,
-  user: User,
-  op: string,
-  flag: string,
-  messageIds: number[],
-): Promise<FlagUpdateResult> {
+export async function applyFlagChange(uow: UnitOfWork, deps: AppDeps, user: User, op: string, flag: string, messageIds: number[]): Promise<FlagUpdateResult> {
   const { bit, adding } = checkFlagOperation(flag, op);
   const db = uow.trx;
   let targets = [...new Set(messageIds)];
@@ -63,7 +56,12 @@ export async function applyFlagChange(
   const rows: { message_id: number; flags: number }[] =
     targets.length === 0
       ? []
-      : await db('user_messages').where('user_id', user.id).whereRaw(...anyOf('message_id', targets)).orderBy('message_id').forUpdate().select('message_id', 'flags');
+      : await db('user_messages')
+          .where('user_id', user.id)
+          .whereRaw(...anyOf('message_id', targets))
+          .orderBy('message_id')
+          .forUpdate()
+          .select('message_id', 'flags');
   const current = new Map(rows.map((r) => [r.message_id, r.flags]));
   const target = adding ? bit : 0;
   const changed = targets.filter((id) => ((current.get(id) ?? HISTORICAL_FLAGS) & bit) !== target);
@@ -152,7 +150,10 @@ async function markRead(uow: UnitOfWork, user: User, where: (q: Knex.QueryBuilde
   where(query);
   const ids: number[] = (await query.select('um.message_id').orderBy('um.message_id')).map((r: { message_id: number }) => r.message_id);
   if (ids.length > 0) {
-    await db('user_messages').where('user_id', user.id).whereRaw(...anyOf('message_id', ids)).update({ flags: db.raw('flags | 1') });
+    await db('user_messages')
+      .where('user_id', user.id)
+      .whereRaw(...anyOf('message_id', ids))
+      .update({ flags: db.raw('flags | 1') });
   }
   return ids;
 }
@@ -160,7 +161,11 @@ async function markRead(uow: UnitOfWork, user: User, where: (q: Knex.QueryBuilde
 /** POST /mark_all_as_read. */
 export async function markAllAsRead(deps: AppDeps, user: User): Promise<{ complete: boolean }> {
   await inTransaction(deps, deps.realmId, async (uow) => {
-    await uow.trx('user_messages').where('user_id', user.id).whereRaw('(flags & 1) = 0').update({ flags: uow.trx.raw('flags | 1') });
+    await uow
+      .trx('user_messages')
+      .where('user_id', user.id)
+      .whereRaw('(flags & 1) = 0')
+      .update({ flags: uow.trx.raw('flags | 1') });
     uow.emit({ ...flagsEvent('add', 'read', []), all: true }, [user.id]);
   });
   return { complete: true };
@@ -181,8 +186,7 @@ export async function markTopicAsRead(deps: AppDeps, user: User, streamId: numbe
     const db = uow.trx;
     const stream = await accessChannelById(db, await loadViewer(db, user), streamId, { requireActive: false });
     const topic = canonicalTopic(topicName);
-    const inTopic = (sub: Knex.QueryBuilder) =>
-      sub.select('id').from('messages').where('stream_id', stream.id).whereRaw('lower(topic) = lower(?)', [topic]);
+    const inTopic = (sub: Knex.QueryBuilder) => sub.select('id').from('messages').where('stream_id', stream.id).whereRaw('lower(topic) = lower(?)', [topic]);
     if (topicName !== '') {
       const exists = await db('user_messages').where('user_id', user.id).whereIn('message_id', inTopic).first('message_id');
       if (!exists) throw errors.badRequest(`No such topic '${topic}'`);

@@ -40,8 +40,7 @@ export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set([
 ]);
 
 /** Any kind of mention (the partial index `user_messages_mentioned` uses this mask). */
-export const MENTION_MASK =
-  FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
+export const MENTION_MASK = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
 
 /** The flags a user has on a message they can see but never received. */
 export const HISTORICAL_FLAGS = FLAG_BITS.read | FLAG_BITS.historical;

@@ -19,19 +19,20 @@ export interface NarrowMatch {
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
-export async function messagesMatchingNarrow(
-  deps: AppDeps,
-  user: User,
-  messageIds: number[],
-  narrow: NarrowTerm[],
-): Promise<Record<string, NarrowMatch>> {
+export async function messagesMatchingNarrow(deps: AppDeps, user: User, messageIds: number[], narrow: NarrowTerm[]): Promise<Record<string, NarrowMatch>> {
   const ids = [...new Set(messageIds.filter(isRowId))];
   if (ids.length === 0) return {};
   const db = deps.knex;
   const inIds = { sql: 'um.message_id = ANY(?::int[])', params: [listParam(ids)], usesMessage: false };
   const { base, search } = await buildQuery(deps, db, user, narrow, false, () => [inIds], { joinMessages: true });
   const rows = await selectRows(db, base, '', [], 'ASC', ids.length);
-  const highlighted = search ? await searchMatches(db, rows.map((r) => r.id), search) : null;
+  const highlighted = search
+    ? await searchMatches(
+        db,
+        rows.map((r) => r.id),
+        search,
+      )
+    : null;
   const out: Record<string, NarrowMatch> = {};
   for (const row of rows) {
     const message = row.message!;

@@ -71,7 +71,10 @@ export function dmParticipants(key: string): number[] {
 
 export async function messagesByIds(db: Knex, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return db('messages').whereRaw(...anyOf('id', ids)).select(MESSAGE_COLUMNS).orderBy('id');
+  return db('messages')
+    .whereRaw(...anyOf('id', ids))
+    .select(MESSAGE_COLUMNS)
+    .orderBy('id');
 }
 
 /** The recipient id of a channel, created on its first message. */
@@ -97,10 +100,10 @@ export async function cachedChannelRecipientId(knex: Knex, db: Knex, realmId: nu
 export async function channelRecipientId(db: Knex, realmId: number, streamId: number): Promise<number> {
   const found = await db('message_recipients').where({ stream_id: streamId }).first('id');
   if (found) return found.id;
-  await db.raw(
-    'INSERT INTO message_recipients (realm_id, stream_id) VALUES (?, ?) ON CONFLICT (stream_id) WHERE stream_id IS NOT NULL DO NOTHING',
-    [realmId, streamId],
-  );
+  await db.raw('INSERT INTO message_recipients (realm_id, stream_id) VALUES (?, ?) ON CONFLICT (stream_id) WHERE stream_id IS NOT NULL DO NOTHING', [
+    realmId,
+    streamId,
+  ]);
   return (await db('message_recipients').where({ stream_id: streamId }).first('id')).id;
 }
 
@@ -118,6 +121,8 @@ export async function directRecipientId(db: Knex, realmId: number, participantId
 
 /** An existing conversation's recipient id, or null (never creates one). */
 export async function findDirectRecipientId(db: Knex, realmId: number, participantIds: number[]): Promise<number | null> {
-  const found = await db('message_recipients').where({ realm_id: realmId, dm_key: dmKey(participantIds) }).first('id');
+  const found = await db('message_recipients')
+    .where({ realm_id: realmId, dm_key: dmKey(participantIds) })
+    .first('id');
   return found ? found.id : null;
 }

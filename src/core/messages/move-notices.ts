@@ -48,6 +48,12 @@ export async function sendTopicEditNotices(deps: AppDeps, uow: UnitOfWork, move:
   if (move.notifyOldThread) {
     const what = movedPhrase(move.movedCount, move.mode, 'This topic was moved');
     const where = move.mode === 'change_all' ? 'to' : 'from this topic to';
-    await sendInternalMessage(deps, uow, bot, { stream: move.origStream, topic: move.origTopic }, `${what} ${where} ${link(move.targetStream, move.targetTopic)} by ${by}.`);
+    await sendInternalMessage(
+      deps,
+      uow,
+      bot,
+      { stream: move.origStream, topic: move.origTopic },
+      `${what} ${where} ${link(move.targetStream, move.targetTopic)} by ${by}.`,
+    );
   }
 }

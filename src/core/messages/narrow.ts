@@ -64,9 +64,7 @@ export function mutedCondition(viewerId: number, includeChannelMutes: boolean): 
   const parts = [topicPolicy('1')];
   const params: Knex.RawBinding[] = [viewerId];
   if (includeChannelMutes) {
-    parts.push(
-      `(m.stream_id IN (SELECT s.stream_id FROM subscriptions s WHERE s.user_id = ? AND s.active AND s.is_muted) AND NOT ${topicPolicy('2, 3')})`,
-    );
+    parts.push(`(m.stream_id IN (SELECT s.stream_id FROM subscriptions s WHERE s.user_id = ? AND s.active AND s.is_muted) AND NOT ${topicPolicy('2, 3')})`);
     params.push(viewerId, viewerId);
   }
   return messageCond(`(m.stream_id IS NOT NULL AND (${parts.join(' OR ')}))`, params);
@@ -76,7 +74,9 @@ async function findStream(db: Knex, realmId: number, operand: string | number): 
   if (typeof operand === 'number' && !isRowId(operand)) return undefined;
   if (typeof operand === 'number') return db('streams').where({ realm_id: realmId, id: operand }).first('id');
   if (/^\d+$/.test(operand) && isRowId(Number(operand))) {
-    const byId = await db('streams').where({ realm_id: realmId, id: Number(operand) }).first('id');
+    const byId = await db('streams')
+      .where({ realm_id: realmId, id: Number(operand) })
+      .first('id');
     if (byId) return byId;
   }
   return db('streams').where('realm_id', realmId).whereRaw('lower(name) = lower(?)', [operand.trim()]).first('id');
@@ -95,11 +95,20 @@ const describe = (operand: NarrowTerm['operand']) => (Array.isArray(operand) ? `
 async function dmUsers(ctx: NarrowContext, operand: NarrowTerm['operand']): Promise<number[]> {
   if (Array.isArray(operand)) {
     const ids = [...new Set(operand)];
-    const found = ids.length === 0 ? [] : await ctx.db('users').where('realm_id', ctx.realmId).whereRaw(...anyOf('id', ids)).select('id');
+    const found =
+      ids.length === 0
+        ? []
+        : await ctx
+            .db('users')
+            .where('realm_id', ctx.realmId)
+            .whereRaw(...anyOf('id', ids))
+            .select('id');
     if (ids.length === 0 || found.length !== ids.length) throw badNarrow(`unknown user in ${describe(operand)}`);
     return ids;
   }
-  const emails = String(operand).split(',').map((e) => e.trim());
+  const emails = String(operand)
+    .split(',')
+    .map((e) => e.trim());
   const { users, unknown } = await usersByEmails(ctx.db, ctx.config, ctx.realmId, ctx.viewer, emails);
   if (unknown !== null || emails.some((e) => e === '')) throw badNarrow(`unknown user in ${describe(operand)}`);
   return users.map((u) => u.id);
@@ -127,9 +136,7 @@ class NarrowCompiler {
         this.kind('channel');
         const key = channelLookupKey(operand as string | number);
         const stream =
-          key !== null && ctx.knownChannels?.has(key)
-            ? ctx.knownChannels.get(key)
-            : await findStream(ctx.db, ctx.realmId, operand as string | number);
+          key !== null && ctx.knownChannels?.has(key) ? ctx.knownChannels.get(key) : await findStream(ctx.db, ctx.realmId, operand as string | number);
         if (!stream) throw badNarrow(`unknown channel ${describe(operand)}`);
         this.channelId ??= stream.id;
         return messageCond('m.stream_id = ?', [stream.id]);

@@ -36,9 +36,7 @@ export const PERSON_COLUMNS = [
 ] as const;
 
 export function apiEmail(config: Config, person: Pick<PersonRow, 'id' | 'delivery_email' | 'email_address_visibility' | 'is_bot'>): string {
-  return person.is_bot || person.email_address_visibility === EmailVisibility.EVERYONE
-    ? person.delivery_email
-    : placeholderEmail(config, person.id);
+  return person.is_bot || person.email_address_visibility === EmailVisibility.EVERYONE ? person.delivery_email : placeholderEmail(config, person.id);
 }
 
 export function avatarUrl(person: Pick<PersonRow, 'id' | 'delivery_email' | 'avatar_source' | 'avatar_version'>): string {

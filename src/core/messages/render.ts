@@ -17,7 +17,9 @@ export interface MessageRendering {
 /** Channels the author may link to with `#**name**`: those they can see exist. */
 export function channelLinkResolver(db: Knex, viewer: () => Promise<ChannelViewer>) {
   return async (names: string[]): Promise<LinkableChannel[]> => {
-    const streams = await Stream.query(db).where('realm_id', (await viewer()).user.realm_id).whereRaw(...anyOf('name', names, 'text'));
+    const streams = await Stream.query(db)
+      .where('realm_id', (await viewer()).user.realm_id)
+      .whereRaw(...anyOf('name', names, 'text'));
     const v = await viewer();
     return streams.filter((s) => hasMetadataAccess(v, s)).map((s) => ({ id: s.id, name: s.name }));
   };

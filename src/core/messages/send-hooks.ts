@@ -47,7 +47,10 @@ export function senderTopicColumns(db: Knex, sender: User, topic: string): Knex.
                  WHERE ut.user_id = ? AND ut.stream_id = streams.id AND lower(ut.topic_name) = lower(?)), 0) AS sender_topic_policy`,
       [sender.id, topic],
     ),
-    db.raw('COALESCE((SELECT sub.is_muted FROM subscriptions sub WHERE sub.user_id = ? AND sub.stream_id = streams.id AND sub.active), false) AS sender_muted', [sender.id]),
+    db.raw(
+      'COALESCE((SELECT sub.is_muted FROM subscriptions sub WHERE sub.user_id = ? AND sub.stream_id = streams.id AND sub.active), false) AS sender_muted',
+      [sender.id],
+    ),
     db.raw(
       `CASE WHEN ${sharedHistory}
          THEN EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = streams.id AND lower(m.topic) = lower(?))
@@ -116,12 +119,20 @@ export async function afterChannelMessageSent(
   if (AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsWhereMentioned) {
     const mentioned = [...mentionedUserIds].filter((id) => recipientIds.has(id));
     if (mentioned.length > 0) {
-      const humans: { id: number }[] = await db('users').whereRaw(...anyOf('id', mentioned)).where({ is_bot: false, is_active: true }).select('id');
+      const humans: { id: number }[] = await db('users')
+        .whereRaw(...anyOf('id', mentioned))
+        .where({ is_bot: false, is_active: true })
+        .select('id');
       const settled = new Set(
         (
           (await db('user_topics')
             .where('stream_id', stream.id)
-            .whereRaw(...anyOf('user_id', humans.map((h) => h.id)))
+            .whereRaw(
+              ...anyOf(
+                'user_id',
+                humans.map((h) => h.id),
+              ),
+            )
             .whereRaw('lower(topic_name) = lower(?)', [topic])
             .whereRaw(...anyOf('visibility_policy', [VisibilityPolicy.MUTED, VisibilityPolicy.FOLLOWED]))
             .select('user_id')) as { user_id: number }[]

@@ -84,13 +84,7 @@ class StaleSnapshot extends Error {
  * sender's state in the topic read in the same statement (each statement is a round trip on the
  * send path).
  */
-async function findChannelForSending(
-  db: Knex,
-  realmId: number,
-  channel: number | string,
-  sender: User,
-  topic: string,
-): Promise<SendSnapshot | undefined> {
+async function findChannelForSending(db: Knex, realmId: number, channel: number | string, sender: User, topic: string): Promise<SendSnapshot | undefined> {
   if (typeof channel === 'number' && !isRowId(channel)) return undefined;
   // Plain knex rather than Stream.query(): objection's query building costs more than the rest of
   // this function, and the row becomes a Stream all the same.
@@ -180,12 +174,20 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   const alsoWrites =
     mayLinkUploads(prepared.rendering.html) ||
     (target.stream !== null &&
-      (needsChannelActivation(target.stream) || mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
+      (needsChannelActivation(target.stream) ||
+        mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
   const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
   // Bots' messages trigger nothing (no loops between bots), as in Zulip.
   if (!sender.is_bot && hasMessageSentListeners()) {
-    notifyMessageSent(deps, { id: result.id, sender, stream: target.stream, topic: target.topic, participants: target.participants, mentioned: prepared.mentioned });
+    notifyMessageSent(deps, {
+      id: result.id,
+      sender,
+      stream: target.stream,
+      topic: target.topic,
+      participants: target.participants,
+      mentioned: prepared.mentioned,
+    });
   }
   if (target.snapshot && addressee.type === 'stream') {
     // The sender's state in the topic as this message left it.
@@ -312,7 +314,8 @@ async function channelTarget(
   // Most messages go to channels open to the sender, where the sender's groups and subscriptions
   // do not matter: those skip loading them.
   const everyone = (await cachedSystemGroupIds(deps.knex, db, deps.realmId))['role:everyone'];
-  const open = !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
+  const open =
+    !stream.deactivated && stream.can_send_message_group === everyone && (stream.is_web_public || (!stream.invite_only && !isGuestRole(sender.role)));
   if (!open) await accessChannelForPost(db, await getViewer(), stream);
   if (topicError) throw topicError;
   await checkTopicsPolicy(db, deps.realmId, stream, topic);
@@ -477,7 +480,11 @@ async function storeAndPublish(
   if (request.localId !== undefined && request.queueId !== undefined) {
     perUser[sender.id] = { ...perUser[sender.id], local_id: request.localId, sender_queue_id: request.queueId };
   }
-  uow.emit(messageEvent(wide, []), rows.map((r) => r.userId), { perUser, publicChannel: stream !== null && !stream.invite_only });
+  uow.emit(
+    messageEvent(wide, []),
+    rows.map((r) => r.userId),
+    { perUser, publicChannel: stream !== null && !stream.invite_only },
+  );
 
   if (mayLinkUploads(rendering.html)) await syncMessageClaims(uow, sender, messageId, rendering.html);
   const result: SendMessageResult = { id: messageId };

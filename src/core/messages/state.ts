@@ -27,7 +27,8 @@ interface MessageLike {
   display_recipient: string | { id: number }[];
 }
 
-const idsOfEvent = (event: ZulipEvent): number[] => (event.message_ids as number[] | undefined) ?? (event.message_id !== undefined ? [event.message_id as number] : []);
+const idsOfEvent = (event: ZulipEvent): number[] =>
+  (event.message_ids as number[] | undefined) ?? (event.message_id !== undefined ? [event.message_id as number] : []);
 
 function attach<T extends object, R>(target: T, raw: R): T {
   Object.defineProperty(target, RAW, { value: raw, enumerable: false, writable: true });
@@ -83,7 +84,10 @@ export function applyUnreadEvent(raw: RawUnread, userId: number, event: ZulipEve
         }
         return;
       }
-      const details = (event.message_details ?? {}) as Record<string, { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }>;
+      const details = (event.message_details ?? {}) as Record<
+        string,
+        { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }
+      >;
       for (const id of event.messages as number[]) {
         const d = details[String(id)];
         if (!d) continue;
@@ -171,7 +175,8 @@ const LATEST_KEPT = 100;
 export const maxMessageIdSlice: StateSlice = {
   fetchTypes: ['message'],
   async fetch(deps, user) {
-    const rows: { message_id: number }[] = await deps.knex('user_messages')
+    const rows: { message_id: number }[] = await deps
+      .knex('user_messages')
       .where('user_id', user.id)
       .orderBy('message_id', 'desc')
       .limit(LATEST_KEPT)
@@ -197,7 +202,8 @@ export const maxMessageIdSlice: StateSlice = {
 export const starredSlice: StateSlice = {
   fetchTypes: ['starred_messages'],
   async fetch(deps, user) {
-    const rows: { message_id: number }[] = await deps.knex('user_messages')
+    const rows: { message_id: number }[] = await deps
+      .knex('user_messages')
       .where('user_id', user.id)
       .whereRaw('(flags & 2) <> 0')
       .orderBy('message_id')
@@ -240,7 +246,8 @@ function presentConversations(userId: number, conversations: Conversations) {
 export const recentConversationsSlice: StateSlice = {
   fetchTypes: ['recent_private_conversations'],
   async fetch(deps, user) {
-    const rows: { message_id: number; dm_key: string }[] = await deps.knex('user_messages as um')
+    const rows: { message_id: number; dm_key: string }[] = await deps
+      .knex('user_messages as um')
       .join('messages as m', 'm.id', 'um.message_id')
       .where('um.user_id', user.id)
       .whereRaw('(um.flags & 2048) <> 0')
@@ -258,9 +265,7 @@ export const recentConversationsSlice: StateSlice = {
   apply(state, event, user) {
     const presented = state.recent_private_conversations as { max_message_id: number; user_ids: number[] }[];
     // Rebuilt from the presented list when the state was copied (only the latest id is known then).
-    const conversations =
-      rawOf<Conversations>(presented) ??
-      new Map(presented.map((c) => [dmKey([...c.user_ids, user.id]), new Set([c.max_message_id])]));
+    const conversations = rawOf<Conversations>(presented) ?? new Map(presented.map((c) => [dmKey([...c.user_ids, user.id]), new Set([c.max_message_id])]));
     if (event.type === 'message') {
       const m = event.message as MessageLike;
       if (m.type !== 'private' || !Array.isArray(m.display_recipient)) return;

@@ -145,9 +145,7 @@ export function aggregateUnread(raw: RawUnread, allowEmptyTopicName: boolean): U
   for (const [id, key] of raw.huddles) huddles.set(key, [...(huddles.get(key) ?? []), id]);
   const streamKey = (s: { stream_id: number; topic: string }) => [s.stream_id, s.topic.toLowerCase()] as const;
   return {
-    pms: [...pms.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids.sort(byId) })),
+    pms: [...pms.entries()].sort(([a], [b]) => a - b).map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids.sort(byId) })),
     streams: [...streams.values()]
       .map((s) => ({ ...s, unread_message_ids: s.unread_message_ids.sort(byId) }))
       .sort((a, b) => {
@@ -183,7 +181,12 @@ export function unreadMessageDetails(raw: RawUnread, userId: number): Record<str
     out[id] = { type: 'stream', stream_id, topic, unmuted_stream_msg: raw.unmuted.has(id) };
   }
   for (const [id, key] of raw.huddles) {
-    out[id] = { type: 'private', user_ids: dmParticipants(key).filter((p) => p !== userId).sort(byId) };
+    out[id] = {
+      type: 'private',
+      user_ids: dmParticipants(key)
+        .filter((p) => p !== userId)
+        .sort(byId),
+    };
   }
   for (const id of Object.keys(out)) if (raw.mentions.has(Number(id))) out[id].mentioned = true;
   return out;

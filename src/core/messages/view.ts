@@ -90,12 +90,7 @@ export interface WideContext {
 }
 
 /** Fetches everything a batch of messages needs to be presented: one query per kind. */
-export async function loadWideContext(
-  db: Knex,
-  deps: Pick<AppDeps, 'realmId'>,
-  messages: MessageRow[],
-  editHistoryVisibility: number,
-): Promise<WideContext> {
+export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, messages: MessageRow[], editHistoryVisibility: number): Promise<WideContext> {
   const personIds = new Set<number>();
   const streamIds = new Set<number>();
   for (const m of messages) {
@@ -109,9 +104,20 @@ export async function loadWideContext(
     [Map<number, PersonRow>, { id: number; name: string }[], Map<number, ReactionDict[]>, MessageEditRow[], string]
   >(db, [
     () => loadPeople(db, deps.realmId, personIds),
-    async () => (streamIds.size === 0 ? [] : db('streams').whereRaw(...anyOf('id', [...streamIds])).select('id', 'name')),
+    async () =>
+      streamIds.size === 0
+        ? []
+        : db('streams')
+            .whereRaw(...anyOf('id', [...streamIds]))
+            .select('id', 'name'),
     () => reactionsForMessages(db, ids),
-    async () => (edited.length === 0 ? [] : db('message_edits').whereRaw(...anyOf('message_id', edited)).orderBy('id').select('*')),
+    async () =>
+      edited.length === 0
+        ? []
+        : db('message_edits')
+            .whereRaw(...anyOf('message_id', edited))
+            .orderBy('id')
+            .select('*'),
     () => realmString(db, deps),
   ]);
   const edits = new Map<number, MessageEditRow[]>();

@@ -54,6 +54,9 @@ export interface MutedUserDict {
 
 /** The users `userId` muted, oldest mute first: `muted_users` of POST /register and its event. */
 export async function mutedUsersOf(db: Knex, userId: number): Promise<MutedUserDict[]> {
-  const rows: { muted_user_id: number; date_muted: Date }[] = await db('muted_users').where('user_id', userId).orderBy('id').select('muted_user_id', 'date_muted');
+  const rows: { muted_user_id: number; date_muted: Date }[] = await db('muted_users')
+    .where('user_id', userId)
+    .orderBy('id')
+    .select('muted_user_id', 'date_muted');
   return rows.map((r) => ({ id: r.muted_user_id, timestamp: Math.floor(new Date(r.date_muted).getTime() / 1000) }));
 }

@@ -42,12 +42,7 @@ export async function addNavigationView(deps: AppDeps, user: User, input: NewNav
   });
 }
 
-export async function updateNavigationView(
-  deps: AppDeps,
-  user: User,
-  rawFragment: string,
-  changes: { isPinned?: boolean; name?: string },
-): Promise<void> {
+export async function updateNavigationView(deps: AppDeps, user: User, rawFragment: string, changes: { isPinned?: boolean; name?: string }): Promise<void> {
   const fragment = checkNonBlank(rawFragment, 'fragment');
   const name = changes.name === undefined ? undefined : checkNonBlank(changes.name, 'name');
   if (name !== undefined && isBuiltInView(fragment)) throw builtInNameError();

@@ -31,12 +31,24 @@ export async function deliverDueEmails(deps: AppDeps, now = new Date()): Promise
   for (const [userId, userJobs] of byUser) {
     try {
       sent += await emailUser(deps, userId, userJobs);
-      await finishJobs(deps.knex, userJobs.map((j) => j.id));
+      await finishJobs(
+        deps.knex,
+        userJobs.map((j) => j.id),
+      );
     } catch (error) {
       const attempts = Math.max(...userJobs.map((j) => j.attempts)) + 1;
       console.error(`missed-message email to user ${userId} failed (attempt ${attempts}): ${describeFailure(error)}`);
-      if (attempts >= EMAIL_MAX_ATTEMPTS) await finishJobs(deps.knex, userJobs.map((j) => j.id));
-      else await retryJobs(deps.knex, userJobs.map((j) => j.id), new Date(Date.now() + 2 ** attempts * 1000));
+      if (attempts >= EMAIL_MAX_ATTEMPTS)
+        await finishJobs(
+          deps.knex,
+          userJobs.map((j) => j.id),
+        );
+      else
+        await retryJobs(
+          deps.knex,
+          userJobs.map((j) => j.id),
+          new Date(Date.now() + 2 ** attempts * 1000),
+        );
     }
   }
   return sent;

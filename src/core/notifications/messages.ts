@@ -31,9 +31,22 @@ export async function loadNotifiedMessages(db: Knex, config: Config, realmId: nu
          FROM messages m LEFT JOIN streams s ON s.id = m.stream_id WHERE m.id = ANY(?::int[])`,
       [listParam(ids)],
     )
-  ).rows as { id: number; sender_id: number; stream_id: number | null; topic: string; rendered_content: string; date_sent: Date; dm_key: string | null; stream_name: string | null }[];
+  ).rows as {
+    id: number;
+    sender_id: number;
+    stream_id: number | null;
+    topic: string;
+    rendered_content: string;
+    date_sent: Date;
+    dm_key: string | null;
+    stream_name: string | null;
+  }[];
   const dmIds = (row: (typeof rows)[number]) => (row.dm_key ? row.dm_key.split(',').map(Number) : []);
-  const people = await loadPeople(db, realmId, rows.flatMap((r) => [r.sender_id, ...dmIds(r)]));
+  const people = await loadPeople(
+    db,
+    realmId,
+    rows.flatMap((r) => [r.sender_id, ...dmIds(r)]),
+  );
   const result = new Map<number, NotifiedMessage>();
   for (const row of rows) {
     const sender = people.get(row.sender_id);

@@ -78,7 +78,11 @@ function legacyMessageFields(realm: RealmIdentity, userId: number, m: NotifiedMe
 /** The notification's title, as Zulip writes it. */
 function alertTitle(m: NotifiedMessage, userId: number, trigger: string): string {
   if (m.streamId === null) {
-    if (m.dmUserIds.length > 2) return m.dmUserIds.filter((id) => id !== userId).map((id) => m.names.get(id)).join(', ');
+    if (m.dmUserIds.length > 2)
+      return m.dmUserIds
+        .filter((id) => id !== userId)
+        .map((id) => m.names.get(id))
+        .join(', ');
     return m.senderName;
   }
   const where = `#${m.streamName} > ${m.topic}`;
@@ -109,7 +113,11 @@ export function legacyApnsPayload(realm: RealmIdentity, userId: number, m: Notif
   };
 }
 
-export function legacyRemovePayloads(realm: RealmIdentity, userId: number, messageIds: number[]): { gcm: Record<string, unknown>; apns: Record<string, unknown> } {
+export function legacyRemovePayloads(
+  realm: RealmIdentity,
+  userId: number,
+  messageIds: number[],
+): { gcm: Record<string, unknown>; apns: Record<string, unknown> } {
   const ids = messageIds.join(',');
   return {
     gcm: { ...legacyBase(realm, userId), event: 'remove', zulip_message_ids: ids, zulip_message_id: messageIds[0] },

@@ -83,21 +83,37 @@ async function deliverOne(deps: AppDeps, service: PushServiceConfig, realm: Real
   if (job.kind === 'push_remove') {
     const ids = job.message_ids ?? [];
     if (ids.length === 0) return false;
-    await send(deps, service, realm, job.user_id, devices, (userId) => e2eeRemovePayload(realm, userId, ids), () => {
-      const { gcm, apns } = legacyRemovePayloads(realm, job.user_id, ids);
-      return { gcm, apns, priority: 'normal' };
-    });
+    await send(
+      deps,
+      service,
+      realm,
+      job.user_id,
+      devices,
+      (userId) => e2eeRemovePayload(realm, userId, ids),
+      () => {
+        const { gcm, apns } = legacyRemovePayloads(realm, job.user_id, ids);
+        return { gcm, apns, priority: 'normal' };
+      },
+    );
     return true;
   }
   const row = await deps.knex('user_messages').where({ user_id: job.user_id, message_id: job.message_id }).first();
   if (!row || (row.flags & FLAG_BITS.read) !== 0) return false;
   const message = (await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [job.message_id!])).get(job.message_id!);
   if (!message) return false;
-  await send(deps, service, realm, job.user_id, devices, (userId) => e2eeMessagePayload(realm, userId, message), () => ({
-    gcm: legacyGcmPayload(realm, job.user_id, message),
-    apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
-    priority: 'high',
-  }));
+  await send(
+    deps,
+    service,
+    realm,
+    job.user_id,
+    devices,
+    (userId) => e2eeMessagePayload(realm, userId, message),
+    () => ({
+      gcm: legacyGcmPayload(realm, job.user_id, message),
+      apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
+      priority: 'high',
+    }),
+  );
   // Remembered, so that reading it elsewhere removes the notification.
   await deps.knex.raw('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?', [
     FLAG_BITS.active_mobile_push_notification,
@@ -161,10 +177,17 @@ async function send(
       apns_payload: apns,
     });
     const deleted = (answer.deleted_devices ?? {}) as { android_devices?: unknown; apple_devices?: unknown };
-    for (const [kind, list] of [['fcm', deleted.android_devices], ['apns', deleted.apple_devices]] as const) {
+    for (const [kind, list] of [
+      ['fcm', deleted.android_devices],
+      ['apns', deleted.apple_devices],
+    ] as const) {
       const tokens = Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string') : [];
       if (tokens.length > 0) {
-        await deps.knex.raw('DELETE FROM push_device_tokens WHERE user_id = ? AND kind = ? AND token = ANY(?::text[])', [userId, kind, listParam(tokens, 'text')]);
+        await deps.knex.raw('DELETE FROM push_device_tokens WHERE user_id = ? AND kind = ? AND token = ANY(?::text[])', [
+          userId,
+          kind,
+          listParam(tokens, 'text'),
+        ]);
       }
     }
   }

@@ -61,8 +61,7 @@ export class NotificationWorker {
       if (event.type === 'message') {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
-      }
-      else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
+      } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         const ids = Array.isArray(event.messages) ? (event.messages as number[]) : [];
         for (const userId of delivery.userIds) this.track(this.removeNotifications(userId, ids));
       }
@@ -179,7 +178,13 @@ export class NotificationWorker {
       )
     ).rows as { message_id: number }[];
     if (rows.length === 0) return;
-    await addRemoveJob(this.deps.knex, this.deps.realmId, userId, rows.map((r) => r.message_id).sort((a, b) => a - b), new Date());
+    await addRemoveJob(
+      this.deps.knex,
+      this.deps.realmId,
+      userId,
+      rows.map((r) => r.message_id).sort((a, b) => a - b),
+      new Date(),
+    );
     this.wake();
   }
 

@@ -39,9 +39,7 @@ async function checkPlayground(db: Knex, realmId: number, input: PlaygroundInput
     else if (template.variableNames.length !== 1) found.add('__all__', '"code" should be the only variable present in the URL template');
   }
   if (named && languaged) {
-    const taken = await db('realm_playgrounds')
-      .where({ realm_id: realmId, pygments_language: input.pygmentsLanguage, name: input.name })
-      .first('id');
+    const taken = await db('realm_playgrounds').where({ realm_id: realmId, pygments_language: input.pygmentsLanguage, name: input.name }).first('id');
     if (taken) found.add('__all__', DUPLICATE);
   }
   if (!found.empty) throw found.toError();

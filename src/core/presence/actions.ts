@@ -5,12 +5,7 @@ import { errors } from '../../errors';
 import type { Delivery } from '../../realtime/bus';
 import type { User } from '../users/model';
 import { activeViewers } from '../settings/email-visibility';
-import {
-  INVISIBLE_OFFSET_SECS,
-  NEWLY_ONLINE_AFTER_SECS,
-  PRESENCE_UPDATE_MIN_FREQ_SECS,
-  USER_LIMIT_FOR_PRESENCE_EVENTS,
-} from './constants';
+import { INVISIBLE_OFFSET_SECS, NEWLY_ONLINE_AFTER_SECS, PRESENCE_UPDATE_MIN_FREQ_SECS, USER_LIMIT_FOR_PRESENCE_EVENTS } from './constants';
 import { announceWrite, presenceCache } from './cache';
 import { presenceEvents } from './events';
 import { presenceTimes } from './format';
@@ -122,14 +117,7 @@ export async function applyPresenceEnabled(deps: AppDeps, uow: UnitOfWork, user:
   for (const d of await presenceDeliveries(deps, uow.trx, user, lastActive, lastConnected, true)) uow.emit(d.event, d.userIds);
 }
 
-async function presenceDeliveries(
-  deps: AppDeps,
-  db: Knex,
-  user: User,
-  lastActive: Date | null,
-  lastConnected: Date,
-  force: boolean,
-): Promise<Delivery[]> {
+async function presenceDeliveries(deps: AppDeps, db: Knex, user: User, lastActive: Date | null, lastConnected: Date, force: boolean): Promise<Delivery[]> {
   // Past the limit nobody is told, so a large organization's member list is not even read.
   const viewers = await activeViewers(db, deps.realmId, force ? undefined : USER_LIMIT_FOR_PRESENCE_EVENTS + 1);
   if (!force && viewers.length > USER_LIMIT_FOR_PRESENCE_EVENTS) return [];

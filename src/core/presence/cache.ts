@@ -265,7 +265,11 @@ const WRITES_PRESENCE = /\binsert\s+into\s+presence_sequences\b/i;
 
 /** Holds the cache while a statement that may change what it holds is in flight (as the auth cache's watchWrites). */
 function watchWrites(knex: Knex, cache: PresenceCache): void {
-  watchTableWrites(knex, { test: (sql: string, inTransaction: boolean) => WRITES_WATCHED_TABLES.test(sql) || (inTransaction && WRITES_PRESENCE.test(sql)) }, cache);
+  watchTableWrites(
+    knex,
+    { test: (sql: string, inTransaction: boolean) => WRITES_WATCHED_TABLES.test(sql) || (inTransaction && WRITES_PRESENCE.test(sql)) },
+    cache,
+  );
 }
 
 const caches = new WeakMap<Knex, PresenceCache>();

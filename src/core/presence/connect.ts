@@ -13,7 +13,13 @@ export function presenceEventForQueue(event: ZulipEvent, queue: Pick<QueueDescri
     return event.presences === undefined ? [event] : [{ type: 'presence', presences: event.presences }];
   }
   if (event.presence === undefined) return [event];
-  const legacy: ZulipEvent = { type: 'presence', user_id: event.user_id, email: event.email, server_timestamp: event.server_timestamp, presence: event.presence };
+  const legacy: ZulipEvent = {
+    type: 'presence',
+    user_id: event.user_id,
+    email: event.email,
+    server_timestamp: event.server_timestamp,
+    presence: event.presence,
+  };
   if (queue.slimPresence) delete legacy.email;
   return [legacy];
 }

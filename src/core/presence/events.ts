@@ -15,12 +15,7 @@ import { legacyClientPresence, modernPresence, PresenceTimes } from './format';
  * shapes (see `presenceEventForQueue` in connect.ts).
  */
 /** One delivery per distinct API email of `target` among the recipients. */
-export function presenceEvents(
-  config: Config,
-  target: User,
-  times: PresenceTimes,
-  recipients: Viewer[],
-): { event: ZulipEvent; userIds: number[] }[] {
+export function presenceEvents(config: Config, target: User, times: PresenceTimes, recipients: Viewer[]): { event: ZulipEvent; userIds: number[] }[] {
   const serverTimestamp = Date.now() / 1000;
   const website = legacyClientPresence(times);
   const modern = modernPresence(times);

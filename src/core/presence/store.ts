@@ -34,13 +34,7 @@ export async function readOwnPresence(db: Knex, userId: number): Promise<OwnPres
  * Stores a user's presence under the realm's next update id, in one statement: the counter row
  * stays locked until the statement's transaction ends, so update ids become visible in order.
  */
-export async function writePresence(
-  db: Knex,
-  realmId: number,
-  userId: number,
-  lastActive: Date | null,
-  lastConnected: Date,
-): Promise<number> {
+export async function writePresence(db: Knex, realmId: number, userId: number, lastActive: Date | null, lastConnected: Date): Promise<number> {
   const result = await db.raw(
     `WITH next_id AS (
        INSERT INTO presence_sequences (realm_id, last_update_id) VALUES (?, 1)

@@ -32,8 +32,7 @@ async function summaryLimitReached(trx: Knex, realmId: number, exceptId?: number
   return (await query.resultSize()) >= MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS;
 }
 
-const summaryFull = () =>
-  errors.badRequest(`Only ${MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
+const summaryFull = () => errors.badRequest(`Only ${MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
 
 export interface NewField {
   name?: string;
@@ -101,7 +100,13 @@ const parseData = (text: string): FieldData => (text === '' ? {} : JSON.parse(te
 
 function sameData(a: FieldData, b: FieldData): boolean {
   const canonical = (x: unknown): unknown =>
-    x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).sort(([k1], [k2]) => (k1 < k2 ? -1 : 1)).map(([k, v]) => [k, canonical(v)])) : x;
+    x && typeof x === 'object'
+      ? Object.fromEntries(
+          Object.entries(x)
+            .sort(([k1], [k2]) => (k1 < k2 ? -1 : 1))
+            .map(([k, v]) => [k, canonical(v)]),
+        )
+      : x;
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
@@ -140,7 +145,11 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
       if (changes.fieldData !== undefined && field.field_type === FieldType.SELECT) {
         // Users whose choice disappeared lose their value.
         const removed = Object.keys(currentData).filter((key) => !(key in changes.fieldData!));
-        if (removed.length > 0) await CustomProfileFieldValue.query(trx).delete().where('field_id', field.id).whereRaw(...anyOf('value', removed, 'text'));
+        if (removed.length > 0)
+          await CustomProfileFieldValue.query(trx)
+            .delete()
+            .where('field_id', field.id)
+            .whereRaw(...anyOf('value', removed, 'text'));
       }
       if (changes.fieldData !== undefined || field.field_data === '') patch.field_data = JSON.stringify(changes.fieldData ?? {});
     }
@@ -177,25 +186,19 @@ export async function reorderFields(deps: AppDeps, actor: User, order: number[])
     order.forEach((id, index) => position.set(id, index));
     const fields = await CustomProfileField.query(uow.trx).where('realm_id', deps.realmId).forUpdate();
     if (fields.some((f) => !position.has(f.id))) throw errors.badRequest('Invalid order mapping.');
-    for (const field of fields) await CustomProfileField.query(uow.trx).patch({ order: position.get(field.id)! }).where('id', field.id);
+    for (const field of fields)
+      await CustomProfileField.query(uow.trx)
+        .patch({ order: position.get(field.id)! })
+        .where('id', field.id);
     await notifyFields(uow);
   });
 }
 
-async function announceValue(
-  uow: UnitOfWork,
-  userId: number,
-  field: CustomProfileField,
-  value: string | null,
-  rendered: string | null,
-): Promise<void> {
+async function announceValue(uow: UnitOfWork, userId: number, field: CustomProfileField, value: string | null, rendered: string | null): Promise<void> {
   const data: Record<string, unknown> = { id: field.id, value };
   // Markdown types always carry rendered_value, empty for an empty value, as register's profile_data does.
   if (rendered !== null) data.rendered_value = rendered;
-  uow.emit(
-    { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: data } },
-    await activeUserIds(uow.trx, uow.realmId),
-  );
+  uow.emit({ type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: data } }, await activeUserIds(uow.trx, uow.realmId));
 }
 
 async function fieldForEdit(trx: Knex, realmId: number, actor: User, fieldId: number): Promise<CustomProfileField> {
@@ -257,12 +260,7 @@ export async function removeOwnProfileData(deps: AppDeps, actor: User, fieldIds:
  * profile_data of PATCH /users/{id}, for administrators: an empty or null value clears the field,
  * the rest are validated together and stored.
  */
-export async function updateUserProfileData(
-  deps: AppDeps,
-  actor: User,
-  userId: number,
-  data: { id: number; value: ProfileValue | null }[],
-): Promise<void> {
+export async function updateUserProfileData(deps: AppDeps, actor: User, userId: number, data: { id: number; value: ProfileValue | null }[]): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
     requireCanAdminUser(actor);

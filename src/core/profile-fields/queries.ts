@@ -6,7 +6,9 @@ import { CustomProfileFieldDict, fieldDict, ProfileDataEntry } from './view';
 import { anyOf } from '../../db/lists';
 
 export async function listFieldDicts(db: Knex, realmId: number): Promise<CustomProfileFieldDict[]> {
-  const fields = await CustomProfileField.query(db).where('realm_id', realmId).orderBy([{ column: 'order' }, { column: 'id' }]);
+  const fields = await CustomProfileField.query(db)
+    .where('realm_id', realmId)
+    .orderBy([{ column: 'order' }, { column: 'id' }]);
   return fields.map(fieldDict);
 }
 
@@ -35,9 +37,7 @@ export async function profileDataFor(db: Knex, realmId: number, userIds?: number
   const out = new Map<number, ProfileData>();
   for (const row of rows) {
     const data = out.get(row.user_id) ?? {};
-    data[String(row.field_id)] = isRenderable(row.field_type)
-      ? { value: row.value, rendered_value: row.rendered_value ?? '' }
-      : { value: row.value };
+    data[String(row.field_id)] = isRenderable(row.field_type) ? { value: row.value, rendered_value: row.rendered_value ?? '' } : { value: row.value };
     out.set(row.user_id, data);
   }
   return out;

@@ -93,13 +93,7 @@ export function validateFieldData(fieldType: number, fieldData: FieldData): void
 }
 
 /** Everything about a field definition except the summary limit and name uniqueness. */
-export function validateFieldDefinition(def: {
-  name: string;
-  hint: string;
-  fieldType: number;
-  fieldData: FieldData;
-  displayInProfileSummary: boolean;
-}): void {
+export function validateFieldDefinition(def: { name: string; hint: string; fieldType: number; fieldData: FieldData; displayInProfileSummary: boolean }): void {
   validateFieldData(def.fieldType, def.fieldData);
   // Default external accounts take their label and hint from the known sites.
   if (!isDefaultExternalAccount(def.fieldType, def.fieldData)) {
@@ -175,7 +169,12 @@ async function validatePersonPicker(db: Knex, realmId: number, value: unknown): 
   });
   const ids = value as number[];
   const users: { id: number; is_active: boolean; is_bot: boolean }[] =
-    ids.length === 0 ? [] : await db('users').where('realm_id', realmId).whereRaw(...anyOf('id', ids)).select('id', 'is_active', 'is_bot');
+    ids.length === 0
+      ? []
+      : await db('users')
+          .where('realm_id', realmId)
+          .whereRaw(...anyOf('id', ids))
+          .select('id', 'is_active', 'is_bot');
   const found = new Set(users.map((u) => u.id));
   const invalid = ids.filter((id) => !found.has(id));
   if (invalid.length > 0) throw fail(`Invalid user IDs: ${invalid.join(', ')}`);
@@ -197,10 +196,7 @@ export function profileDataValidator(allowNull: boolean): Validator<{ id: number
       if (typeof entry.id !== 'number' || !Number.isSafeInteger(entry.id)) throw fail(`${item}["id"] is not an integer`);
       if (!('value' in entry)) throw fail(`value key is missing from ${item}`);
       const v = entry.value;
-      const ok =
-        typeof v === 'string' ||
-        (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x))) ||
-        (allowNull && v === null);
+      const ok = typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x))) || (allowNull && v === null);
       if (!ok) throw fail(`${item}["value"] is not a string or an integer list`);
       return { id: entry.id as number, value: v as ProfileValue | null };
     });

@@ -13,8 +13,7 @@ export interface PushRegistrationRequest {
   encryptedPushRegistration: string;
 }
 
-export const pushNotConfigured = () =>
-  new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400);
+export const pushNotConfigured = () => new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400);
 
 /**
  * POST /mobile_push/register. The server holds the bouncer's key pair itself, so it opens the

@@ -30,8 +30,7 @@ export function decodeBase64(value: string): Buffer | null {
 }
 
 export const invalidBouncerKey = () => new ApiError('INVALID_BOUNCER_PUBLIC_KEY', 'Invalid bouncer_public_key', 400);
-export const invalidRegistration = () =>
-  new ApiError('INVALID_ENCRYPTED_PUSH_REGISTRATION', 'Invalid encrypted_push_registration', 400);
+export const invalidRegistration = () => new ApiError('INVALID_ENCRYPTED_PUSH_REGISTRATION', 'Invalid encrypted_push_registration', 400);
 export const registrationExpired = () => new ApiError('REQUEST_EXPIRED', 'Request expired', 400);
 
 /** The client's public key: base64 of a 32-byte X25519 key. */

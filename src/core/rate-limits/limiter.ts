@@ -14,12 +14,18 @@ export interface RateLimitState {
 
 /** Zulip's answer over a limit: `retry-after` in seconds (a float, as Zulip sends it), in the body and the header. */
 export function rateLimitedError(secondsToFreedom: number, limit: number): ApiError {
-  return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': secondsToFreedom }, {
-    'Retry-After': String(secondsToFreedom),
-    'X-RateLimit-Limit': String(limit),
-    'X-RateLimit-Remaining': '0',
-    'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000 + secondsToFreedom)),
-  });
+  return new ApiError(
+    'RATE_LIMIT_HIT',
+    'API usage exceeded rate limit',
+    429,
+    { 'retry-after': secondsToFreedom },
+    {
+      'Retry-After': String(secondsToFreedom),
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000 + secondsToFreedom)),
+    },
+  );
 }
 
 /** The headers Zulip adds to every answer a limit was applied to. */
@@ -79,8 +85,7 @@ export class RateLimits {
     if (!this.enabled) return null;
     const counters = this.counters[domain];
     // One rule is the common case: no array of promises for it.
-    const results =
-      counters.length === 1 ? [await consume(counters[0].limiter, key)] : await Promise.all(counters.map((c) => consume(c.limiter, key)));
+    const results = counters.length === 1 ? [await consume(counters[0].limiter, key)] : await Promise.all(counters.map((c) => consume(c.limiter, key)));
     return stateOf(counters, results);
   }
 

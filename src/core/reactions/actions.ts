@@ -49,7 +49,10 @@ export async function addReaction(deps: AppDeps, user: User, messageId: number, 
     const mine = await db('reactions').where({ message_id: message.id, user_id: user.id, emoji_code: emojiCode, reaction_type: reactionType }).first('id');
     if (mine) throw reactionAlreadyExists();
     let emojiName = request.emojiName;
-    const existing = await db('reactions').where({ message_id: message.id, emoji_code: emojiCode, reaction_type: reactionType }).orderBy('id').first('emoji_name');
+    const existing = await db('reactions')
+      .where({ message_id: message.id, emoji_code: emojiCode, reaction_type: reactionType })
+      .orderBy('id')
+      .first('emoji_name');
     if (existing) {
       emojiName = existing.emoji_name;
     } else {
@@ -58,7 +61,10 @@ export async function addReaction(deps: AppDeps, user: User, messageId: number, 
       checkEmojiRequest(emojiName, emojiCode, reactionType, (id) => (custom && custom.id === id ? custom : undefined));
     }
     if (flags === null) {
-      await db('user_messages').insert({ user_id: user.id, message_id: message.id, realm_id: deps.realmId, flags: HISTORICAL_FLAGS }).onConflict(['user_id', 'message_id']).ignore();
+      await db('user_messages')
+        .insert({ user_id: user.id, message_id: message.id, realm_id: deps.realmId, flags: HISTORICAL_FLAGS })
+        .onConflict(['user_id', 'message_id'])
+        .ignore();
     }
     try {
       await db('reactions').insert({
@@ -103,9 +109,6 @@ export async function removeReaction(deps: AppDeps, user: User, messageId: numbe
     if (!found) throw reactionDoesNotExist();
     await db('reactions').where({ id: found.id }).delete();
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
-    uow.emit(
-      reactionEvent('remove', user, apiEmail(deps.config, user), message.id, { emojiName: found.emoji_name, emojiCode, reactionType }),
-      recipients,
-    );
+    uow.emit(reactionEvent('remove', user, apiEmail(deps.config, user), message.id, { emojiName: found.emoji_name, emojiCode, reactionType }), recipients);
   });
 }

@@ -37,7 +37,8 @@ export async function addRealmDomain(deps: AppDeps, actor: User, rawDomain: stri
   requireOwner(actor);
   const domain = checkDomain(rawDomain);
   return inTransaction(deps, deps.realmId, async (uow) => {
-    const [row] = await uow.trx('realm_domains')
+    const [row] = await uow
+      .trx('realm_domains')
       .insert({ realm_id: deps.realmId, domain, allow_subdomains: allowSubdomains })
       .onConflict(['realm_id', 'domain'])
       .ignore()

@@ -63,7 +63,15 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
       const requested = CHANNEL_SETTINGS.has(name) && (given as number) < 0 ? -1 : given;
       const spec = REALM_SETTINGS_BY_NAME.get(name)!;
       if (spec.kind === 'group') {
-        const value = await checkGroupChange(db, deps.realmId, spec, requested as GroupSettingChange, current[name] as GroupSettingValue, active, systemGroups['role:nobody']);
+        const value = await checkGroupChange(
+          db,
+          deps.realmId,
+          spec,
+          requested as GroupSettingChange,
+          current[name] as GroupSettingValue,
+          active,
+          systemGroups['role:nobody'],
+        );
         if (value !== undefined) groups.push([name, value]);
         continue;
       }

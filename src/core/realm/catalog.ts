@@ -44,23 +44,30 @@ export interface RealmGroupSpec extends Common {
 
 export type RealmSettingSpec = RealmPropertySpec | RealmGroupSpec;
 
-const prop = (
-  name: string,
-  kind: RealmPropertySpec['kind'],
-  value: PlainValue,
-  extra: Partial<RealmPropertySpec> = {},
-): RealmPropertySpec => ({ name, kind, default: value, nullable: value === null, fetchType: 'realm', source: 'store', ...extra });
+const prop = (name: string, kind: RealmPropertySpec['kind'], value: PlainValue, extra: Partial<RealmPropertySpec> = {}): RealmPropertySpec => ({
+  name,
+  kind,
+  default: value,
+  nullable: value === null,
+  fetchType: 'realm',
+  source: 'store',
+  ...extra,
+});
 
 const bool = (name: string, value: boolean, extra: Partial<RealmPropertySpec> = {}) => prop(name, 'bool', value, extra);
 const int = (name: string, value: number | null, extra: Partial<RealmPropertySpec> = {}) => prop(name, 'int', value, extra);
 const str = (name: string, value: string | null, extra: Partial<RealmPropertySpec> = {}) => prop(name, 'string', value, extra);
 
-const group = (
-  name: string,
-  value: SystemGroupName,
-  allowEveryone: boolean,
-  extra: Partial<RealmGroupSpec> = {},
-): RealmGroupSpec => ({ name, kind: 'group', default: value, allowNobody: true, allowEveryone, fetchType: 'realm', source: 'store', ...extra });
+const group = (name: string, value: SystemGroupName, allowEveryone: boolean, extra: Partial<RealmGroupSpec> = {}): RealmGroupSpec => ({
+  name,
+  kind: 'group',
+  default: value,
+  allowNobody: true,
+  allowEveryone,
+  fetchType: 'realm',
+  source: 'store',
+  ...extra,
+});
 
 const fromChannels = { source: 'store' } as const;
 const fromMessages = { source: 'messages' } as const;

@@ -18,7 +18,9 @@ const realmSettingUsage = {
   async objections(db: Knex, realmId: number, groupId: number): Promise<Record<string, unknown>[]> {
     const realm = await Realm.query(db).findById(realmId).throwIfNotFound();
     const values = await loadRealmSettingValues(db, realm, await loadSystemGroupIds(db, realmId));
-    const settings = REALM_GROUP_SPECS.filter((spec) => spec.source !== 'groups' && valueUsesGroup(values[spec.name] as GroupSettingValue, groupId)).map((spec) => spec.name);
+    const settings = REALM_GROUP_SPECS.filter((spec) => spec.source !== 'groups' && valueUsesGroup(values[spec.name] as GroupSettingValue, groupId)).map(
+      (spec) => spec.name,
+    );
     return settings.length > 0 ? [{ type: 'realm', settings }] : [];
   },
 };

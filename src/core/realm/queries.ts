@@ -16,7 +16,11 @@ export function realmIconUrl(realm: Pick<Realm, 'id' | 'string_id' | 'icon_sourc
 export type LogoKind = 'logo' | 'night_logo';
 
 /** An organization logo (day or night): the uploaded one, else Zulip's default. */
-export function realmLogoUrl(realm: Pick<Realm, 'id' | 'logo_source' | 'logo_version' | 'night_logo_source' | 'night_logo_version'>, kind: LogoKind, externalUrl: string): string {
+export function realmLogoUrl(
+  realm: Pick<Realm, 'id' | 'logo_source' | 'logo_version' | 'night_logo_source' | 'night_logo_version'>,
+  kind: LogoKind,
+  externalUrl: string,
+): string {
   const source = kind === 'logo' ? realm.logo_source : realm.night_logo_source;
   const version = kind === 'logo' ? realm.logo_version : realm.night_logo_version;
   if (source === 'U') return `/user_avatars/${realm.id}/realm/${kind}.png?version=${version}`;

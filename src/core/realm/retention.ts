@@ -52,9 +52,17 @@ async function deleteBefore(deps: AppDeps, streamId: number | null, before: Date
       if (ids.length === 0) return 0;
       const stream = streamId === null ? undefined : await Stream.query(db).findById(streamId);
       const recipients = await eventRecipientsForMessages(db, ids, stream);
-      const topics = stream ? await db('messages').whereRaw('id = ANY(?::int[])', [listParam(ids)]).select('id', 'topic') : [];
-      await db('user_messages').whereRaw('message_id = ANY(?::int[])', [listParam(ids)]).delete();
-      await db('messages').whereRaw('id = ANY(?::int[])', [listParam(ids)]).delete();
+      const topics = stream
+        ? await db('messages')
+            .whereRaw('id = ANY(?::int[])', [listParam(ids)])
+            .select('id', 'topic')
+        : [];
+      await db('user_messages')
+        .whereRaw('message_id = ANY(?::int[])', [listParam(ids)])
+        .delete();
+      await db('messages')
+        .whereRaw('id = ANY(?::int[])', [listParam(ids)])
+        .delete();
       await releaseDeletedMessages(uow, deps.config, ids);
       if (stream) {
         await refreshFirstMessageId(uow, deps, stream, ids);

@@ -55,9 +55,12 @@ export async function checkSpectatorNarrow(deps: AppDeps, narrow: NarrowTerm[]):
   if (narrow.some((t) => (t.operator === 'channels' || t.operator === 'streams') && (t.negated || t.operand !== 'web-public'))) throw errors.unauthorized();
   for (const term of channelTerms) {
     const query = Stream.query(deps.knex).where({ realm_id: deps.realmId, is_web_public: true, invite_only: false });
-    const stream = typeof term.operand === 'number'
-      ? Number.isSafeInteger(term.operand) && term.operand > 0 && term.operand <= 2147483647 ? await query.findById(term.operand) : undefined
-      : await query.whereRaw('lower(name) = lower(?)', [String(term.operand).trim()]).first();
+    const stream =
+      typeof term.operand === 'number'
+        ? Number.isSafeInteger(term.operand) && term.operand > 0 && term.operand <= 2147483647
+          ? await query.findById(term.operand)
+          : undefined
+        : await query.whereRaw('lower(name) = lower(?)', [String(term.operand).trim()]).first();
     if (!stream) throw badNarrow(`unknown web-public channel ${String(term.operand)}`);
   }
 }

@@ -5,7 +5,6 @@ import { realmIconUrl, realmLogoUrl } from './queries';
 import { SERVER_JITSI_URL, serverRealmInfo } from './server-info';
 import { currentRealmSettings } from './values';
 
-
 /** Deprecated enum forms of group settings, by the system group that holds the setting. */
 const COMMON_POLICY: Partial<Record<SystemGroupName, number>> = {
   'role:members': 1,

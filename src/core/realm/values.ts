@@ -48,7 +48,13 @@ const SOURCES = [...new Set(REALM_SETTINGS.map((s) => s.source))];
 export async function loadRealmSettingValues(db: Knex, realm: Realm, systemGroups: SystemGroupIds): Promise<RealmSettingValues> {
   const ctx = { db, realm, systemGroups };
   // On the pool the readers run side by side; in a transaction, one after another.
-  const stored: RealmSettingValues = Object.assign({}, ...(await inParallel(db, SOURCES.map((source) => () => READERS[source](ctx)))));
+  const stored: RealmSettingValues = Object.assign(
+    {},
+    ...(await inParallel(
+      db,
+      SOURCES.map((source) => () => READERS[source](ctx)),
+    )),
+  );
   const out: RealmSettingValues = {};
   for (const spec of REALM_SETTINGS) {
     if (spec.source !== 'store' && !(spec.name in stored)) throw new Error(`realm setting ${spec.name} not provided by ${spec.source}`);

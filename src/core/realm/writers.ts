@@ -19,7 +19,9 @@ async function writeMessageSetting(db: Knex, realmId: number, name: string, valu
 
 export const WRITERS: Record<RealmSettingSource, (db: Knex, realmId: number, name: string, value: unknown) => Promise<void>> = {
   realm: async (db, realmId, name, value) => {
-    await Realm.query(db).patch({ [name]: value }).where('id', realmId);
+    await Realm.query(db)
+      .patch({ [name]: value })
+      .where('id', realmId);
   },
   store: writeRealmSetting,
   groups: (db, realmId, name, value) => setRealmGroupSetting(db, realmId, name, value as Parameters<typeof setRealmGroupSetting>[3]),

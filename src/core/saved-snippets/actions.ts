@@ -16,12 +16,7 @@ export async function createSavedSnippet(deps: AppDeps, user: User, input: { tit
 }
 
 /** Changes the given fields; a request that changes nothing succeeds without an event. */
-export async function editSavedSnippet(
-  deps: AppDeps,
-  user: User,
-  snippetId: number,
-  changes: { title?: string; content?: string },
-): Promise<void> {
+export async function editSavedSnippet(deps: AppDeps, user: User, snippetId: number, changes: { title?: string; content?: string }): Promise<void> {
   const title = changes.title === undefined ? undefined : checkTitle(changes.title);
   const content = changes.content === undefined ? undefined : checkContent(changes.content);
   if (title === undefined && content === undefined) return;

@@ -54,7 +54,16 @@ function addresseeOf(type: ScheduledType, to: number | number[]): Addressee {
   return { type: 'private', userIds: to as number[], emails: null };
 }
 
-async function check(deps: AppDeps, db: Knex, user: User, type: ScheduledType, to: number | number[], topic: string | null, content: string, client: string): Promise<CheckedMessage> {
+async function check(
+  deps: AppDeps,
+  db: Knex,
+  user: User,
+  type: ScheduledType,
+  to: number | number[],
+  topic: string | null,
+  content: string,
+  client: string,
+): Promise<CheckedMessage> {
   return checkMessage(deps, db, user, { addressee: addresseeOf(type, to), topic: type === 'stream' ? topic : null, content, client });
 }
 
@@ -133,7 +142,8 @@ export async function editScheduledMessage(deps: AppDeps, user: User, id: number
     const patch: Record<string, unknown> = { sending_client: changes.client.slice(0, 30), failed: false, failure_message: null };
     if (newType !== undefined || to !== undefined || content !== undefined) {
       const type = newType !== undefined ? scheduledType(newType) : existing.type;
-      const target = to === undefined ? (existing.type === 'stream' ? existing.stream_id! : directTo(existing)) : type === 'stream' ? parseStreamTo(to) : parseDirectTo(to);
+      const target =
+        to === undefined ? (existing.type === 'stream' ? existing.stream_id! : directTo(existing)) : type === 'stream' ? parseStreamTo(to) : parseDirectTo(to);
       const checked = await check(deps, uow.trx, user, type, target, topic ?? existing.topic, content ?? existing.content, changes.client);
       if (newType !== undefined || to !== undefined) Object.assign(patch, checkedColumns(type, checked));
       else if (topic !== undefined && existing.type === 'stream') patch.topic = checked.topic;

@@ -81,7 +81,8 @@ async function deliver(deps: AppDeps, uow: UnitOfWork, row: ScheduledRow): Promi
   } else {
     if (Date.now() > row.scheduled_timestamp.getTime() + LATE_CUTOFF_MS) throw errors.badRequest('Message could not be sent at the scheduled time.');
     // Checked again as a send: permissions may have changed since it was scheduled.
-    const addressee = row.type === 'stream' ? { type: 'stream' as const, channel: row.stream_id } : { type: 'private' as const, userIds: directTo(row), emails: null };
+    const addressee =
+      row.type === 'stream' ? { type: 'stream' as const, channel: row.stream_id } : { type: 'private' as const, userIds: directTo(row), emails: null };
     const sent = await sendMessageWithin(deps, uow, sender, {
       addressee,
       topic: row.type === 'stream' ? row.topic : null,

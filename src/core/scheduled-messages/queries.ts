@@ -22,7 +22,9 @@ export async function listReminders(db: Knex, realmId: number, userId: number): 
 
 /** One of the user's own rows of the type (locked for the transaction), or Zulip's 404. */
 export async function findOwn(db: Knex, realmId: number, userId: number, id: number, deliveryType: number): Promise<ScheduledRow> {
-  const row = isRowId(id) ? await db('scheduled_messages').where({ id, realm_id: realmId, sender_id: userId, delivery_type: deliveryType }).forUpdate().first() : undefined;
+  const row = isRowId(id)
+    ? await db('scheduled_messages').where({ id, realm_id: realmId, sender_id: userId, delivery_type: deliveryType }).forUpdate().first()
+    : undefined;
   if (!row) throw new ApiError('BAD_REQUEST', deliveryType === REMIND ? 'Reminder does not exist' : 'Scheduled message does not exist', 404);
   return scheduledRow(row);
 }

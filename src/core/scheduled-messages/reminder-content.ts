@@ -61,7 +61,9 @@ export async function reminderContent(db: Knex, config: Config, message: Message
     if (others.length === 0) others = [sender];
     const ids = participants.map((u) => u.id).join(',');
     const url = `${config.externalUrl}/#narrow/dm/${ids}-${participants.length > 2 ? 'group' : 'dm'}/near/${message.id}`;
-    content = note ? `You requested a reminder for the following direct message. Note:\n > ${note}` : 'You requested a reminder for the following direct message.';
+    content = note
+      ? `You requested a reminder for the following direct message. Note:\n > ${note}`
+      : 'You requested a reminder for the following direct message.';
     said = `${silentMention(sender)} [said](${url}) to ${listUsers(others)}:`;
     sent = (widget) => `${silentMention(sender)} [sent](${url}) a ${widget} to ${listUsers(others)}.`;
   }

@@ -27,7 +27,12 @@ export async function createReminder(deps: AppDeps, user: User, input: NewRemind
   const { message } = await accessMessage(deps.knex, await loadViewer(deps.knex, user), input.messageId, { modifying: false });
   const content = await reminderContent(deps.knex, deps.config, message, note);
   // Checked as a direct message to oneself, which the reminder is.
-  const checked = await checkMessage(deps, deps.knex, user, { addressee: { type: 'private', userIds: [user.id], emails: null }, topic: null, content, client: input.client });
+  const checked = await checkMessage(deps, deps.knex, user, {
+    addressee: { type: 'private', userIds: [user.id], emails: null },
+    topic: null,
+    content,
+    client: input.client,
+  });
   return inTransaction(deps, deps.realmId, async (uow) => {
     const [row] = await uow
       .trx('scheduled_messages')

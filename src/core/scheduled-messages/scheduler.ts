@@ -32,7 +32,10 @@ export class Scheduler {
     let earliest = Infinity;
     for (const { event } of deliveries) {
       if (event.type !== 'scheduled_messages' && event.type !== 'reminders') continue;
-      const rows = (event.scheduled_messages ?? event.reminders ?? (event.scheduled_message ? [event.scheduled_message] : [])) as { scheduled_delivery_timestamp: number; failed?: boolean }[];
+      const rows = (event.scheduled_messages ?? event.reminders ?? (event.scheduled_message ? [event.scheduled_message] : [])) as {
+        scheduled_delivery_timestamp: number;
+        failed?: boolean;
+      }[];
       for (const row of rows) if (!row.failed) earliest = Math.min(earliest, row.scheduled_delivery_timestamp * 1000);
     }
     if (earliest < this.wakeAt && this.timer && !this.stopped) {
@@ -52,11 +55,14 @@ export class Scheduler {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.wakeAt = Date.now() + Math.max(0, delayMs);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wakeAt = Infinity;
-      this.running = this.tick().finally(() => (this.running = null));
-    }, Math.max(0, delayMs));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.wakeAt = Infinity;
+        this.running = this.tick().finally(() => (this.running = null));
+      },
+      Math.max(0, delayMs),
+    );
     this.timer.unref();
   }
 

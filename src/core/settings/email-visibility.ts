@@ -34,13 +34,7 @@ export function groupByApiEmail(config: Config, target: User, viewers: Viewer[])
  * real address learn the new `delivery_email`, the API email they now see (`new_email`), and the
  * avatar URL (which a client_gravatar client computes from the address only when it can see it).
  */
-export function emitEmailVisibilityChange(
-  uow: UnitOfWork,
-  config: Config,
-  viewers: Viewer[],
-  before: User,
-  after: User,
-): void {
+export function emitEmailVisibilityChange(uow: UnitOfWork, config: Config, viewers: Viewer[], before: User, after: User): void {
   const gained: number[] = [];
   const lost: number[] = [];
   for (const viewer of viewers) {

@@ -79,9 +79,4 @@ export const realmUserSettingsDefaultsSlice: StateSlice = {
   },
 };
 
-export const settingsSlices: StateSlice[] = [
-  userSettingsSlice,
-  legacyDisplaySettingsSlice,
-  legacyNotificationSettingsSlice,
-  realmUserSettingsDefaultsSlice,
-];
+export const settingsSlices: StateSlice[] = [userSettingsSlice, legacyDisplaySettingsSlice, legacyNotificationSettingsSlice, realmUserSettingsDefaultsSlice];

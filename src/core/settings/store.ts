@@ -64,7 +64,10 @@ export async function writeUserSettings(db: Knex, user: Pick<User, 'id' | 'realm
 export async function applyDefaultsToNewUser(db: Knex, user: User): Promise<User> {
   const defaults = await realmDefaults(db, user.realm_id);
   const own = pick(defaults, USER_TABLE_COLUMNS);
-  await db('user_settings').insert({ user_id: user.id, realm_id: user.realm_id, ...own }).onConflict('user_id').merge();
+  await db('user_settings')
+    .insert({ user_id: user.id, realm_id: user.realm_id, ...own })
+    .onConflict('user_id')
+    .merge();
   const visibility = defaults.email_address_visibility as number;
   if (visibility !== user.email_address_visibility) {
     await db('users').where({ id: user.id }).update({ email_address_visibility: visibility });

@@ -1,13 +1,6 @@
 import { errors } from '../../errors';
 import { parseJsonParam } from '../../rest/validate';
-import {
-  MAX_EMAIL_BATCHING_SECONDS,
-  NOTIFICATION_SOUNDS,
-  SETTINGS,
-  SettingSpec,
-  SettingsMap,
-  SettingValue,
-} from './catalog';
+import { MAX_EMAIL_BATCHING_SECONDS, NOTIFICATION_SOUNDS, SETTINGS, SettingSpec, SettingsMap, SettingValue } from './catalog';
 
 /**
  * Checks one setting value (already decoded: a boolean, number or string) against its catalog entry,

@@ -22,7 +22,10 @@ export async function ensureSystemBots(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx('realms').insert({ string_id: SYSTEM_REALM_STRING_ID, name: 'System bots', description: '' }).onConflict('string_id').ignore();
     const realm: { id: number } = await trx('realms').where('string_id', SYSTEM_REALM_STRING_ID).first('id');
-    const existing = await trx('users').where({ realm_id: realm.id, is_system_bot: true }).whereRaw('lower(delivery_email) = ?', [NOTIFICATION_BOT_EMAIL]).first('id');
+    const existing = await trx('users')
+      .where({ realm_id: realm.id, is_system_bot: true })
+      .whereRaw('lower(delivery_email) = ?', [NOTIFICATION_BOT_EMAIL])
+      .first('id');
     if (existing) return;
     await trx('users').insert({
       realm_id: realm.id,

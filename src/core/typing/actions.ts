@@ -24,7 +24,9 @@ export async function sendDirectTyping(deps: AppDeps, sender: User, to: number[]
     throw errors.badRequest('User has disabled typing notifications for direct messages');
   }
   const ids = [...new Set([...to, sender.id])];
-  const users = await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', ids));
+  const users = await User.query(deps.knex)
+    .where('realm_id', deps.realmId)
+    .whereRaw(...anyOf('id', ids));
   const byId = new Map(users.map((u) => [u.id, u]));
   // One bad id spoils the whole list: a partial conversation would be a different one.
   for (const id of ids) if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);

@@ -24,7 +24,10 @@ async function settingStored(db: Knex, setting: TypingSetting): Promise<boolean>
 /** Of `userIds`, those with the setting on (in the given order). */
 export async function usersWithSetting(db: Knex, userIds: readonly number[], setting: TypingSetting): Promise<number[]> {
   if (userIds.length === 0 || !(await settingStored(db, setting))) return [...userIds];
-  const rows: { user_id: number }[] = await db('user_settings').whereRaw(...anyOf('user_id', [...new Set(userIds)])).where(setting, false).select('user_id');
+  const rows: { user_id: number }[] = await db('user_settings')
+    .whereRaw(...anyOf('user_id', [...new Set(userIds)]))
+    .where(setting, false)
+    .select('user_id');
   const off = new Set(rows.map((r) => r.user_id));
   return userIds.filter((id) => !off.has(id));
 }

@@ -17,8 +17,7 @@ export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 const MIB = 1024 * 1024;
 const SIZES = { small: 100, medium: 500 } as const;
 
-export const avatarKey = (userId: number, version: number, size: keyof typeof SIZES) =>
-  `avatars/${userId}/${version}${size === 'medium' ? '-medium' : ''}.png`;
+export const avatarKey = (userId: number, version: number, size: keyof typeof SIZES) => `avatars/${userId}/${version}${size === 'medium' ? '-medium' : ''}.png`;
 
 export async function storeBytes(deps: AppDeps, key: string, bytes: Buffer): Promise<void> {
   const staged = await fileStore(deps.config).stage(Readable.from([bytes]));

@@ -44,7 +44,11 @@ export async function syncMessageClaims(uow: UnitOfWork, author: User, messageId
   const added = wanted.filter((r) => !current.has(r.id));
   const removedIds = [...current].filter((id) => !wantedIds.has(id));
   if (added.length > 0) await db('attachment_messages').insert(added.map((r) => ({ attachment_id: r.id, message_id: messageId })));
-  if (removedIds.length > 0) await db('attachment_messages').where({ message_id: messageId }).whereRaw(...anyOf('attachment_id', removedIds)).delete();
+  if (removedIds.length > 0)
+    await db('attachment_messages')
+      .where({ message_id: messageId })
+      .whereRaw(...anyOf('attachment_id', removedIds))
+      .delete();
   const changed = [...added, ...(await attachmentsByIds(db, removedIds))];
   const dicts = await announceUpdates(uow, changed);
   return dicts.filter((d, i) => changed[i].owner_id === author.id && d.messages.length === 0 && removedIds.includes(d.id));
@@ -58,17 +62,36 @@ export async function releaseDeletedMessages(uow: UnitOfWork, config: { dataDir:
   if (messageIds.length === 0) return;
   const db = uow.trx;
   const ids: number[] = (
-    await db('attachment_messages').whereRaw(...anyOf('message_id', messageIds)).distinct('attachment_id')
+    await db('attachment_messages')
+      .whereRaw(...anyOf('message_id', messageIds))
+      .distinct('attachment_id')
   ).map((r: { attachment_id: number }) => r.attachment_id);
   if (ids.length === 0) return;
-  await db('attachment_messages').whereRaw(...anyOf('message_id', messageIds)).delete();
+  await db('attachment_messages')
+    .whereRaw(...anyOf('message_id', messageIds))
+    .delete();
   const rows = await attachmentsByIds(db, ids);
   const stillLinked = new Set<number>(
-    (await db('attachment_messages').whereRaw(...anyOf('attachment_id', ids)).distinct('attachment_id')).map((r: { attachment_id: number }) => r.attachment_id),
+    (
+      await db('attachment_messages')
+        .whereRaw(...anyOf('attachment_id', ids))
+        .distinct('attachment_id')
+    ).map((r: { attachment_id: number }) => r.attachment_id),
   );
   const orphans = rows.filter((r) => !stillLinked.has(r.id));
-  if (orphans.length > 0) await db('attachments').whereRaw(...anyOf('id', orphans.map((r) => r.id))).delete();
-  await announceUpdates(uow, rows.filter((r) => stillLinked.has(r.id)));
+  if (orphans.length > 0)
+    await db('attachments')
+      .whereRaw(
+        ...anyOf(
+          'id',
+          orphans.map((r) => r.id),
+        ),
+      )
+      .delete();
+  await announceUpdates(
+    uow,
+    rows.filter((r) => stillLinked.has(r.id)),
+  );
   if (orphans.length > 0) {
     const used = await uploadSpaceUsed(db, uow.realmId);
     for (const row of orphans) uow.emit({ type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: used }, [row.owner_id]);

@@ -19,7 +19,11 @@ export async function squarePng(image: Buffer, side: number): Promise<Buffer> {
 /** A PNG fitting in width × height, never enlarged. */
 export async function fittedPng(image: Buffer, width: number, height: number): Promise<Buffer> {
   try {
-    return await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize(width, height, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    return await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(width, height, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
   } catch {
     throw undecodable();
   }

@@ -32,7 +32,12 @@ export async function attachmentById(db: Knex, realmId: number, id: number, opti
 
 export async function attachmentsByIds(db: Knex, ids: number[]): Promise<AttachmentRow[]> {
   if (ids.length === 0) return [];
-  return (await db('attachments').whereRaw(...anyOf('id', ids)).select(COLUMNS).orderBy('id')).map(normalize);
+  return (
+    await db('attachments')
+      .whereRaw(...anyOf('id', ids))
+      .select(COLUMNS)
+      .orderBy('id')
+  ).map(normalize);
 }
 
 export async function attachmentsOwnedBy(db: Knex, ownerId: number): Promise<AttachmentRow[]> {

@@ -21,7 +21,10 @@ export type RealmImage = 'icon' | LogoKind;
 
 export const realmImageKey = (realmId: number, image: RealmImage, version: number) => `realm/${realmId}/${image}/${version}.png`;
 
-const COLUMNS: Record<RealmImage, { source: 'icon_source' | 'logo_source' | 'night_logo_source'; version: 'icon_version' | 'logo_version' | 'night_logo_version'; fallback: string }> = {
+const COLUMNS: Record<
+  RealmImage,
+  { source: 'icon_source' | 'logo_source' | 'night_logo_source'; version: 'icon_version' | 'logo_version' | 'night_logo_version'; fallback: string }
+> = {
   icon: { source: 'icon_source', version: 'icon_version', fallback: 'G' },
   logo: { source: 'logo_source', version: 'logo_version', fallback: 'D' },
   night_logo: { source: 'night_logo_source', version: 'night_logo_version', fallback: 'D' },

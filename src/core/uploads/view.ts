@@ -12,7 +12,10 @@ export interface AttachmentDict {
 }
 
 export async function attachmentDicts(db: Knex, rows: AttachmentRow[]): Promise<AttachmentDict[]> {
-  const messages = await linkingMessages(db, rows.map((r) => r.id));
+  const messages = await linkingMessages(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.file_name,

@@ -53,7 +53,10 @@ export async function userStatusOf(db: Knex, userId: number): Promise<UserStatus
 
 /** `user_status` of POST /register: active users whose status shows anything, keyed by id as a string. */
 export async function realmStatuses(db: Knex, realmId: number): Promise<Record<string, UserStatusDict>> {
-  const rows = (await statusRows(db).join('users as u', 'u.id', 's.user_id').where({ 's.realm_id': realmId, 'u.is_active': true }).orderBy('s.user_id')) as StatusRow[];
+  const rows = (await statusRows(db)
+    .join('users as u', 'u.id', 's.user_id')
+    .where({ 's.realm_id': realmId, 'u.is_active': true })
+    .orderBy('s.user_id')) as StatusRow[];
   const out: Record<string, UserStatusDict> = {};
   for (const row of rows) {
     const dict = statusDict(row);

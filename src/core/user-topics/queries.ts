@@ -10,7 +10,12 @@ export async function channelTopics(deps: AppDeps, user: User, streamId: number,
   const db = deps.knex;
   const viewer = await loadViewer(db, user);
   const stream = await accessChannelById(db, viewer, streamId, { requireActive: false });
-  const query = db('messages').where({ realm_id: deps.realmId, stream_id: stream.id }).groupBy('topic').select('topic').max('id as max_id').orderBy('max_id', 'desc');
+  const query = db('messages')
+    .where({ realm_id: deps.realmId, stream_id: stream.id })
+    .groupBy('topic')
+    .select('topic')
+    .max('id as max_id')
+    .orderBy('max_id', 'desc');
   // With protected history, only topics of messages the user received.
   if (!canReadChannelHistory(viewer, stream)) query.whereIn('id', (sub) => sub.select('message_id').from('user_messages').where('user_id', user.id));
   const rows = (await query) as { topic: string; max_id: number }[];

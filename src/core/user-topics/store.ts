@@ -59,7 +59,11 @@ export async function setVisibilityPolicies(
   const changed = userIds.filter((id) => (current.get(id) ?? VisibilityPolicy.INHERIT) !== policy);
   if (changed.length === 0) return [];
   if (policy === VisibilityPolicy.INHERIT) {
-    await db('user_topics').where('stream_id', streamId).whereRaw(...anyOf('user_id', changed)).whereRaw('lower(topic_name) = lower(?)', [topic]).delete();
+    await db('user_topics')
+      .where('stream_id', streamId)
+      .whereRaw(...anyOf('user_id', changed))
+      .whereRaw('lower(topic_name) = lower(?)', [topic])
+      .delete();
   } else {
     const toUpdate = changed.filter((id) => current.has(id));
     const toInsert = changed.filter((id) => !current.has(id));
@@ -73,7 +77,14 @@ export async function setVisibilityPolicies(
     if (toInsert.length > 0) {
       const realm = await db('streams').where({ id: streamId }).first('realm_id');
       await db('user_topics').insert(
-        toInsert.map((userId) => ({ realm_id: realm.realm_id, user_id: userId, stream_id: streamId, topic_name: topic, visibility_policy: policy, last_updated: lastUpdated })),
+        toInsert.map((userId) => ({
+          realm_id: realm.realm_id,
+          user_id: userId,
+          stream_id: streamId,
+          topic_name: topic,
+          visibility_policy: policy,
+          last_updated: lastUpdated,
+        })),
       );
     }
   }

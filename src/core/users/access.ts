@@ -39,9 +39,8 @@ export async function activeUserIds(db: Knex, realmId: number): Promise<number[]
 }
 
 export async function activeOwnerCount(db: Knex, realmId: number): Promise<number> {
-  const row = (await User.query(db)
-    .where({ realm_id: realmId, is_active: true, role: 100, is_bot: false })
-    .count('id as n')
-    .first()) as unknown as { n: number };
+  const row = (await User.query(db).where({ realm_id: realmId, is_active: true, role: 100, is_bot: false }).count('id as n').first()) as unknown as {
+    n: number;
+  };
   return Number(row.n);
 }

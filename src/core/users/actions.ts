@@ -9,14 +9,7 @@ import { syncRoleMembership } from '../groups/system-groups';
 import { forgetAuthAfterCommit } from './auth-cache';
 import { emitAddressSight } from '../settings/email-visibility';
 import { applyDefaultsToNewUser } from '../settings/store';
-import {
-  activeOwnerCount,
-  activeUserIds,
-  findUser,
-  requireCanAdminUser,
-  requireCanCreateUsers,
-  requireOwnerFor,
-} from './access';
+import { activeOwnerCount, activeUserIds, findUser, requireCanAdminUser, requireCanCreateUsers, requireOwnerFor } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
 import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps, runRenameSteps } from './lifecycle';
 import { ApiKey, User } from './model';
@@ -255,12 +248,16 @@ export async function issueApiKey(deps: AppDeps, userId: number): Promise<string
 
 async function storeKey(uow: UnitOfWork, userId: number, apiKey: string): Promise<void> {
   await ApiKey.query(uow.trx).insert({ realm_id: uow.realmId, user_id: userId, key_hash: hashApiKey(apiKey) });
-  const stale = await ApiKey.query(uow.trx)
-    .select('id')
-    .where({ user_id: userId })
-    .orderBy('id', 'desc')
-    .offset(MAX_KEYS_PER_USER);
-  if (stale.length > 0) await ApiKey.query(uow.trx).delete().whereRaw(...anyOf('id', stale.map((k) => k.id)));
+  const stale = await ApiKey.query(uow.trx).select('id').where({ user_id: userId }).orderBy('id', 'desc').offset(MAX_KEYS_PER_USER);
+  if (stale.length > 0)
+    await ApiKey.query(uow.trx)
+      .delete()
+      .whereRaw(
+        ...anyOf(
+          'id',
+          stale.map((k) => k.id),
+        ),
+      );
 }
 
 export async function setCanCreateUsers(deps: AppDeps, userId: number, value: boolean): Promise<void> {

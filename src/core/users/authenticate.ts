@@ -78,7 +78,8 @@ function activeAccount({ user, realmDeactivated: deactivatedRealm }: KeyOwner): 
 
 async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | undefined> {
   const keyHash = hashApiKey(apiKey);
-  const row = (await deps.knex('api_keys')
+  const row = (await deps
+    .knex('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
     .join('realms', 'realms.id', 'users.realm_id')
     .where('api_keys.key_hash', keyHash)
@@ -91,8 +92,7 @@ async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | u
   return { user, realmDeactivated: realm_deactivated };
 }
 
-const authenticationFailed = () =>
-  new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
 
 /**
  * POST /fetch_api_key. Unknown address, wrong password and deactivated account all get the same
@@ -124,10 +124,7 @@ export async function checkPasswordLogin(deps: AppDeps, username: string, passwo
     await limits.clear('authenticate_by_username', key);
     return fromDirectory;
   }
-  const user = await User.query(deps.knex)
-    .where('realm_id', deps.realmId)
-    .whereRaw('lower(delivery_email) = ?', [key])
-    .first();
+  const user = await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw('lower(delivery_email) = ?', [key]).first();
   const ok = await verifyPassword(password, user?.password_hash ?? null);
   if (!user || !ok || !user.is_active || realm?.deactivated) {
     if (address !== undefined) await limits.record('authenticate_by_ip', address);
@@ -138,4 +135,3 @@ export async function checkPasswordLogin(deps: AppDeps, username: string, passwo
   await limits.clear('authenticate_by_username', key);
   return user;
 }
-

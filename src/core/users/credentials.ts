@@ -19,9 +19,7 @@ export function generateApiKey(): string {
 // Every authenticated request hashes its credentials: the one-shot form (node 20.12+) allocates no
 // Hash object.
 export const sha256Hex: (text: string) => string =
-  typeof crypto.hash === 'function'
-    ? (text) => crypto.hash('sha256', text, 'hex')
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** A fast hash is right for keys: they are long and random, so there is nothing to brute-force. */
 export function hashApiKey(key: string): string {

@@ -56,7 +56,12 @@ export async function listUsersForViewer(
 /** Many accounts by id in one statement, for batched object links; unknown ids come back as null. */
 export async function getUsersByIdForViewer(deps: AppDeps, viewer: User, ids: readonly number[]): Promise<(UserDict | null)[]> {
   const wanted = ids.filter(isRowId);
-  const users = wanted.length === 0 ? [] : await User.query(deps.knex).where('realm_id', deps.realmId).whereRaw(...anyOf('id', wanted));
+  const users =
+    wanted.length === 0
+      ? []
+      : await User.query(deps.knex)
+          .where('realm_id', deps.realmId)
+          .whereRaw(...anyOf('id', wanted));
   const dicts = new Map(users.map((u) => [u.id, userDict(deps.config, viewer, u, { clientGravatar: false, includeProfileData: false })]));
   return ids.map((id) => dicts.get(id) ?? null);
 }

@@ -55,13 +55,20 @@ export function applyRealmUser(state: RegisterState, event: ZulipEvent, myId: nu
     return;
   }
   if (event.op !== 'update') return;
-  const { user_id, is_active, custom_profile_field, new_email, avatar_source, avatar_url_medium: medium, ...changes } =
-    person as typeof person & {
-      custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
-      new_email?: string;
-      avatar_source?: string;
-      avatar_url_medium?: string;
-    };
+  const {
+    user_id,
+    is_active,
+    custom_profile_field,
+    new_email,
+    avatar_source,
+    avatar_url_medium: medium,
+    ...changes
+  } = person as typeof person & {
+    custom_profile_field?: { id: number; value: string | null; rendered_value?: string };
+    new_email?: string;
+    avatar_source?: string;
+    avatar_url_medium?: string;
+  };
   // The API email a viewer sees changes with the user's email_address_visibility.
   if (new_email !== undefined) changes.email = new_email;
   if (is_active === false) {

@@ -127,7 +127,17 @@ function pullRequestMessage(p: Field, includeTitle: boolean): WebhookMessage | n
 export const github: Integration = {
   name: 'github',
   displayName: NAME,
-  allEventTypes: ['assigned_or_unassigned_pull_request', 'closed_pull_request', 'issue_comment', 'issues', 'opened_pull_request', 'ping', 'push_commits', 'push_tags', 'updated_pull_request'],
+  allEventTypes: [
+    'assigned_or_unassigned_pull_request',
+    'closed_pull_request',
+    'issue_comment',
+    'issues',
+    'opened_pull_request',
+    'ping',
+    'push_commits',
+    'push_tags',
+    'updated_pull_request',
+  ],
   handle({ payload, headers, params, includeTitle }: WebhookRequest): WebhookMessage[] {
     const header = headers['x-github-event'];
     if (typeof header !== 'string') throw missingEventHeader('X-GitHub-Event');
@@ -136,7 +146,11 @@ export const github: Integration = {
     let message: WebhookMessage | null;
     switch (header) {
       case 'ping':
-        message = { topic: p.has('repository') ? repoName(p) : p.get('organization').get('login').str(), body: setupMessage(NAME, sender(p)), eventType: 'ping' };
+        message = {
+          topic: p.has('repository') ? repoName(p) : p.get('organization').get('login').str(),
+          body: setupMessage(NAME, sender(p)),
+          eventType: 'ping',
+        };
         break;
       case 'push':
         message = pushMessage(p, params.branches);

@@ -1,4 +1,14 @@
-import { branchIsNotifiable, EMPTY_SHA, issueMessage, prOrIssueMessage, pushCommitsMessage, pushTagMessage, removeBranchMessage, topicWithBranch, topicWithPrOrIssue } from './git';
+import {
+  branchIsNotifiable,
+  EMPTY_SHA,
+  issueMessage,
+  prOrIssueMessage,
+  pushCommitsMessage,
+  pushTagMessage,
+  removeBranchMessage,
+  topicWithBranch,
+  topicWithPrOrIssue,
+} from './git';
 import { Field, missingEventHeader, payloadOf, unsupportedEvent } from './payload';
 import type { Integration, WebhookMessage, WebhookRequest } from './types';
 
@@ -6,12 +16,20 @@ import type { Integration, WebhookMessage, WebhookRequest } from './types';
 const NAME = 'GitLab';
 
 const repoName = (p: Field) => (p.has('project') ? p.get('project').get('name').str() : p.get('repository').get('name').str());
-const branchOf = (p: Field) => p.get('ref').str().replace(/^refs\/heads\//, '');
+const branchOf = (p: Field) =>
+  p
+    .get('ref')
+    .str()
+    .replace(/^refs\/heads\//, '');
 const userName = (p: Field) => p.get('user').get('name').str();
 
 /** Assignees by name (Zulip shows their names, not usernames). */
 function assignees(p: Field): string[] {
-  if (p.has('assignees')) return p.get('assignees').list().map((a) => a.get('name').str());
+  if (p.has('assignees'))
+    return p
+      .get('assignees')
+      .list()
+      .map((a) => a.get('name').str());
   const one = p.opt('assignee');
   return one ? [one.get('name').str()] : [];
 }
@@ -31,7 +49,10 @@ function push(p: Field, branches: string | undefined): WebhookMessage | null {
 }
 
 function tagPush(p: Field): WebhookMessage {
-  const tag = p.get('ref').str().replace(/^refs\/tags\//, '');
+  const tag = p
+    .get('ref')
+    .str()
+    .replace(/^refs\/tags\//, '');
   const action = p.opt('checkout_sha')?.truthy() ? 'pushed' : 'removed';
   return { topic: repoName(p), body: pushTagMessage(p.get('user_name').str(), tag, null, action), eventType: 'Tag Push Hook' };
 }
@@ -46,7 +67,12 @@ function issue(p: Field, event: string, action: string, includeTitle: boolean): 
   const common = { userName: userName(p), url: attrs.get('url').str(), number, title: includeTitle ? title : null };
   if (action === 'open') {
     // Hidden HTML comments (issue templates) are left out, as Zulip does.
-    const description = attrs.opt('description')?.str().replace(/<!--[\s\S]*?-->/g, '').trimEnd() ?? null;
+    const description =
+      attrs
+        .opt('description')
+        ?.str()
+        .replace(/<!--[\s\S]*?-->/g, '')
+        .trimEnd() ?? null;
     return { topic, body: issueMessage({ ...common, action: 'created', message: description, assignees: assignees(p) }), eventType: event };
   }
   const verb = ISSUE_ACTIONS[action];

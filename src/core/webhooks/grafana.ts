@@ -13,7 +13,17 @@ function oneOf(field: Field, values: string[]): string {
 }
 
 const pythonStr = (value: unknown): string =>
-  typeof value === 'string' ? value : value === null ? 'None' : typeof value === 'boolean' ? (value ? 'True' : 'False') : typeof value === 'number' ? String(value) : JSON.stringify(value);
+  typeof value === 'string'
+    ? value
+    : value === null
+      ? 'None'
+      : typeof value === 'boolean'
+        ? value
+          ? 'True'
+          : 'False'
+        : typeof value === 'number'
+          ? String(value)
+          : JSON.stringify(value);
 
 function unifiedAlert(alert: Field): WebhookMessage {
   const state = oneOf(alert.get('status'), ['firing', 'resolved']);
@@ -30,14 +40,30 @@ function unifiedAlert(alert: Field): WebhookMessage {
   body += `This alert was fired at ${globalTime(alert.get('startsAt').str())}.`;
   const ends = alert.get('endsAt').str();
   if (ends !== ZERO_TIME) body += `\n\nThis alert was resolved at ${globalTime(ends)}.`;
-  if (labels.truthy()) body += `\n\nLabels:\n${labels.entries().map(([k, v]) => `- ${k}: ${v.str()}\n`).join('')}\n`;
+  if (labels.truthy())
+    body += `\n\nLabels:\n${labels
+      .entries()
+      .map(([k, v]) => `- ${k}: ${v.str()}\n`)
+      .join('')}\n`;
   const values = alert.opt('values');
   const valueString = alert.opt('valueString');
-  if (values?.truthy()) body += `Values:\n${values.entries().map(([k, v]) => `- ${k}: ${pythonStr(v.value)}\n`).join('')}\n`;
+  if (values?.truthy())
+    body += `Values:\n${values
+      .entries()
+      .map(([k, v]) => `- ${k}: ${pythonStr(v.value)}\n`)
+      .join('')}\n`;
   else if (valueString?.truthy()) body += `Values:\n${valueString.str()}\n\n`;
   const annotations = alert.opt('annotations');
-  if (annotations?.truthy()) body += `Annotations:\n${annotations.entries().map(([k, v]) => `- ${k}: ${v.str()}\n`).join('')}`;
-  for (const [key, label] of [['generatorURL', 'Generator'], ['silenceURL', 'Silence'], ['imageURL', 'Image']] as const) {
+  if (annotations?.truthy())
+    body += `Annotations:\n${annotations
+      .entries()
+      .map(([k, v]) => `- ${k}: ${v.str()}\n`)
+      .join('')}`;
+  for (const [key, label] of [
+    ['generatorURL', 'Generator'],
+    ['silenceURL', 'Silence'],
+    ['imageURL', 'Image'],
+  ] as const) {
     const url = alert.opt(key);
     if (url?.truthy()) body += `\n[${label}](${url.str()})`;
   }

@@ -81,8 +81,7 @@ export const unsupportedEvent = (integration: string, event: string) =>
     event_type: event,
   });
 
-export const missingEventHeader = (header: string) =>
-  new ApiError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { header });
+export const missingEventHeader = (header: string) => new ApiError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { header });
 
 /** Python's str.isspace-free check used by Zulip's git messages: ends with ASCII punctuation. */
 export const endsWithPunctuation = (text: string) => text.length > 0 && /[!-/:-@[-`{-~]$/.test(text);

@@ -31,11 +31,23 @@ function renderBlock(block: Field): string {
   if (type === 'divider') return '----';
   if (type === 'header') return `## ${textOf(block.opt('text'))}`;
   if (type === 'image') return `[${block.opt('alt_text')?.str() ?? ''}](${block.get('image_url').str()})`;
-  if (type === 'context') return block.get('elements').list().map((e) => (e.has('text') ? e.get('text').str() : '')).filter(Boolean).join(' ');
+  if (type === 'context')
+    return block
+      .get('elements')
+      .list()
+      .map((e) => (e.has('text') ? e.get('text').str() : ''))
+      .filter(Boolean)
+      .join(' ');
   if (type === 'section') {
     const pieces = [textOf(block.opt('text'))];
     const fields = block.opt('fields');
-    if (fields) pieces.push(fields.list().map((f) => f.get('text').str()).join('\n'));
+    if (fields)
+      pieces.push(
+        fields
+          .list()
+          .map((f) => f.get('text').str())
+          .join('\n'),
+      );
     const accessory = block.opt('accessory');
     if (accessory && accessory.opt('type')?.str() === 'image') pieces.push(`[${accessory.opt('alt_text')?.str() ?? ''}](${accessory.get('image_url').str()})`);
     return joinPieces(pieces);

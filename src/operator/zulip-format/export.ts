@@ -32,7 +32,6 @@ export interface ExportSummary {
 
 const writeJson = (file: string, data: unknown) => fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
 
-
 /**
  * Writes the organization in Zulip's export layout: a directory, or a .tar.gz of one when `target`
  * ends so. Messages are read and written a file at a time.
@@ -48,7 +47,9 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
   const users: Row[] = await knex('users').where('realm_id', realm.id).orderBy('id');
   const streams: Row[] = await knex('streams').where('realm_id', realm.id).orderBy('id');
   const dmRecipients: Row[] = await knex('message_recipients').where('realm_id', realm.id).whereNotNull('dm_key').orderBy('id');
-  const clients: string[] = (await knex('messages').where('realm_id', realm.id).distinct('sending_client')).map((r: { sending_client: string }) => r.sending_client);
+  const clients: string[] = (await knex('messages').where('realm_id', realm.id).distinct('sending_client')).map(
+    (r: { sending_client: string }) => r.sending_client,
+  );
   const clientIds = new Map(clients.map((name, i) => [name, i + 1]));
 
   // Recipient ids: one per user (their direct messages), channel and group conversation.
@@ -77,13 +78,25 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
     }
     const id = huddles.length + 1;
     dmRecipient.set(String(row.dm_key), { recipient: nextRecipient, participants });
-    huddles.push({ id, huddle_hash: crypto.createHash('sha1').update(String(row.dm_key)).digest('hex'), group_size: participants.length, recipient: nextRecipient });
+    huddles.push({
+      id,
+      huddle_hash: crypto.createHash('sha1').update(String(row.dm_key)).digest('hex'),
+      group_size: participants.length,
+      recipient: nextRecipient,
+    });
     recipients.push({ id: nextRecipient, type: RECIPIENT_HUDDLE, type_id: id });
-    for (const userId of participants) subscriptions.push({ id: nextSubscription++, user_profile: userId, recipient: nextRecipient, active: true, is_user_active: true });
+    for (const userId of participants)
+      subscriptions.push({ id: nextSubscription++, user_profile: userId, recipient: nextRecipient, active: true, is_user_active: true });
     nextRecipient += 1;
   }
   for (const user of users) {
-    subscriptions.push({ id: nextSubscription++, user_profile: user.id, recipient: personalRecipient.get(user.id as number), active: true, is_user_active: user.is_active });
+    subscriptions.push({
+      id: nextSubscription++,
+      user_profile: user.id,
+      recipient: personalRecipient.get(user.id as number),
+      active: true,
+      is_user_active: user.is_active,
+    });
   }
   for (const sub of await knex('subscriptions').where('realm_id', realm.id).orderBy('id')) {
     subscriptions.push({
@@ -153,7 +166,16 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
   const keyHashes: Record<string, string[]> = {};
   for (const row of await knex('api_keys').where('realm_id', realm.id).orderBy('id')) (keyHashes[row.user_id] ??= []).push(row.key_hash);
   const tables: Tables = {
-    zerver_realm: [{ id: realm.id, string_id: realm.string_id, name: realm.name, description: realm.description, deactivated: realm.deactivated, date_created: toSeconds(realm.date_created) }],
+    zerver_realm: [
+      {
+        id: realm.id,
+        string_id: realm.string_id,
+        name: realm.name,
+        description: realm.description,
+        deactivated: realm.deactivated,
+        date_created: toSeconds(realm.date_created),
+      },
+    ],
     zerver_client: clients.map((name) => ({ id: clientIds.get(name), name })),
     zerver_userprofile: users.map((u) => ({
       id: u.id,
@@ -197,7 +219,14 @@ export async function exportOrganization(knex: Knex, target: string, progress: P
     zerver_recipient: recipients,
     zerver_huddle: huddles,
     zerver_subscription: subscriptions,
-    zerver_reaction: reactions.map((r) => ({ id: r.id, user_profile: r.user_id, message: r.message_id, emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type })),
+    zerver_reaction: reactions.map((r) => ({
+      id: r.id,
+      user_profile: r.user_id,
+      message: r.message_id,
+      emoji_name: r.emoji_name,
+      emoji_code: r.emoji_code,
+      reaction_type: r.reaction_type,
+    })),
   };
   writeJson(path.join(dir, REALM_FILE), tables);
   writeJson(path.join(dir, ATTACHMENT_FILE), { zerver_attachment: [] });

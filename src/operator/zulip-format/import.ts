@@ -43,7 +43,12 @@ async function exportDirectory(source: string): Promise<{ dir: string; cleanup: 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-import-'));
   await tar.x({ file: source, cwd: tmp });
   const cleanup = () => fs.rmSync(tmp, { recursive: true, force: true });
-  const found = fs.existsSync(path.join(tmp, REALM_FILE)) ? tmp : fs.readdirSync(tmp).map((d) => path.join(tmp, d)).find((d) => fs.existsSync(path.join(d, REALM_FILE)));
+  const found = fs.existsSync(path.join(tmp, REALM_FILE))
+    ? tmp
+    : fs
+        .readdirSync(tmp)
+        .map((d) => path.join(tmp, d))
+        .find((d) => fs.existsSync(path.join(d, REALM_FILE)));
   if (!found) {
     cleanup();
     throw new ImportError(`${source} holds no ${REALM_FILE}`);
@@ -100,7 +105,8 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           avatar_source: zUser.avatar_source === 'U' ? 'G' : (zUser.avatar_source ?? 'G'),
         });
       // The account's keys: the hashes a Parley export carries, or the key a Zulip export holds.
-      const hashes: string[] = extras.api_key_hashes?.[String(zUser.id)] ?? (typeof zUser.api_key === 'string' && API_KEY_RE.test(zUser.api_key) ? [hashApiKey(zUser.api_key)] : []);
+      const hashes: string[] =
+        extras.api_key_hashes?.[String(zUser.id)] ?? (typeof zUser.api_key === 'string' && API_KEY_RE.test(zUser.api_key) ? [hashApiKey(zUser.api_key)] : []);
       if (hashes.length > 0) {
         await knex('api_keys').where({ user_id: user.id }).delete();
         await knex('api_keys').insert(hashes.map((key_hash) => ({ realm_id: realmId, user_id: user.id, key_hash })));
@@ -111,7 +117,9 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
     progress.stop();
     for (const zUser of zUsers) {
       if (typeof zUser.bot_owner === 'number' && userIds.has(zUser.bot_owner)) {
-        await knex('users').where({ id: userIds.get(zUser.id as number) }).update({ bot_owner_id: userIds.get(zUser.bot_owner) });
+        await knex('users')
+          .where({ id: userIds.get(zUser.id as number) })
+          .update({ bot_owner_id: userIds.get(zUser.bot_owner) });
       }
     }
 
@@ -146,12 +154,18 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
       }
     }
     for (let i = 0; i < subscriptionRows.length; i += 500) {
-      await knex('subscriptions').insert(subscriptionRows.slice(i, i + 500)).onConflict(['user_id', 'stream_id']).ignore();
+      await knex('subscriptions')
+        .insert(subscriptionRows.slice(i, i + 500))
+        .onConflict(['user_id', 'stream_id'])
+        .ignore();
     }
 
     const clients = new Map(list(tables, 'zerver_client').map((c) => [c.id as number, String(c.name)]));
     const messageIds = new Map<number, number>();
-    const files = fs.readdirSync(dir).filter((f) => MESSAGE_FILE_RE.test(f)).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => MESSAGE_FILE_RE.test(f))
+      .sort();
     const batches = files.map((f) => readJson(path.join(dir, f)) as Tables);
     const total = batches.reduce((n, b) => n + list(b, 'zerver_message').length, 0);
     progress.start('Messages', total);
@@ -189,10 +203,18 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
         messageIds.set(m.id as number, Number(typeof inserted === 'object' ? inserted.id : inserted));
       }
       const userMessages = list(batch, 'zerver_usermessage')
-        .map((um) => ({ user_id: userIds.get(um.user_profile as number), message_id: messageIds.get(um.message as number), realm_id: realmId, flags: Number(um.flags_mask ?? 0) }))
+        .map((um) => ({
+          user_id: userIds.get(um.user_profile as number),
+          message_id: messageIds.get(um.message as number),
+          realm_id: realmId,
+          flags: Number(um.flags_mask ?? 0),
+        }))
         .filter((um) => um.user_id !== undefined && um.message_id !== undefined);
       for (let i = 0; i < userMessages.length; i += 1000) {
-        await knex('user_messages').insert(userMessages.slice(i, i + 1000)).onConflict(['user_id', 'message_id']).ignore();
+        await knex('user_messages')
+          .insert(userMessages.slice(i, i + 1000))
+          .onConflict(['user_id', 'message_id'])
+          .ignore();
       }
       progress.advance(messages.length);
     }
@@ -251,7 +273,9 @@ async function importStreams(knex: Knex, realmId: number, zStreams: Row[], userI
     };
     for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
       const fallback = CHANNEL_PERMISSION_SETTINGS[setting].defaultGroup;
-      row[setting] = JSON.stringify(fallback === 'channel_creator' ? { direct_members: creator === null ? [] : [creator], direct_subgroups: [] } : sys[fallback]);
+      row[setting] = JSON.stringify(
+        fallback === 'channel_creator' ? { direct_members: creator === null ? [] : [creator], direct_subgroups: [] } : sys[fallback],
+      );
     }
     const [inserted] = await knex('streams').insert(row).returning('id');
     ids.set(s.id as number, Number(typeof inserted === 'object' ? inserted.id : inserted));

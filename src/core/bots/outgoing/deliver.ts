@@ -114,7 +114,12 @@ async function notifyOwner(deps: AppDeps, sent: SentMessage, target: OutgoingBot
   if (ownerId === null) return;
   const url = `${deps.config.externalUrl}/#narrow/near/${sent.id}`;
   const content = `[A message](${url}) to your bot @_**${target.bot.full_name}** triggered an outgoing webhook.${detail}`;
-  await sendMessage(deps, target.bot, { addressee: { type: 'private', userIds: [ownerId], emails: null }, topic: null, content, client: 'OutgoingWebhookResponse' });
+  await sendMessage(deps, target.bot, {
+    addressee: { type: 'private', userIds: [ownerId], emails: null },
+    topic: null,
+    content,
+    client: 'OutgoingWebhookResponse',
+  });
 }
 
 /** Background calls are never awaited by the sender; their failures are logged without content. */
