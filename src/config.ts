@@ -47,6 +47,8 @@ export interface Config {
   deleteTopicTimeLimitSeconds: number;
   /** How often expired messages are deleted (message retention); 0: never. */
   retentionIntervalSeconds: number;
+  /** How often members past the waiting period join role:fullmembers; 0: never. */
+  fullMemberIntervalSeconds: number;
   /** Largest file clients may upload, in MiB (reported as max_file_upload_size_mib). */
   maxFileUploadSizeMib: number;
   /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...requestLimits(env, maxFileUploadSizeMib),
     deleteTopicTimeLimitSeconds: intVar(env, 'PARLEY_DELETE_TOPIC_TIME_LIMIT_SECONDS', 50, 0, 3600),
     retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
+    fullMemberIntervalSeconds: intVar(env, 'PARLEY_FULL_MEMBER_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
     uploadQuotaMib:
       env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === ''

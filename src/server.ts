@@ -12,6 +12,7 @@ import { attachSubscriptions } from './realtime/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
 import { startRetentionJob } from './core/realm/retention';
+import { startFullMemberJob } from './core/groups/full-members';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
@@ -66,6 +67,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   await ensureSystemBots(db.knex);
   const built = await buildApp(deps);
   const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
+  const stopFullMembers = startFullMemberJob(deps, config.fullMemberIntervalSeconds);
   const server = http.createServer(built.handle);
   server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
@@ -107,6 +109,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const close = () =>
     (closing ??= (async () => {
       stopRetention();
+      stopFullMembers();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;

@@ -14,6 +14,7 @@ describe('defaults', () => {
       ownerPassword: null,
       redisUrl: null,
       retentionIntervalSeconds: 3600,
+      fullMemberIntervalSeconds: 3600,
       schedulerPollMs: 5000,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,

@@ -599,6 +599,11 @@ function afterRealmChange(state: State, userId: number): void {
   state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
   state.realm_mandatory_topics = state.realm_topics_policy === 'disable_empty_topic';
   if ('jitsi_server_url' in state) state.jitsi_server_url = state.realm_jitsi_server_url ?? state.server_jitsi_server_url;
+  recomputeOwnPermissions(state, userId);
+}
+
+/** The user's own permissions, from the organization's policies and the groups they belong to. */
+function recomputeOwnPermissions(state: State, userId: number): void {
   if (!('can_create_streams' in state) || !('realm_user_groups' in state)) return;
   const mine = ownGroupIds(state, userId);
   const guest = state.user_role === ROLE.GUEST;
@@ -656,7 +661,11 @@ export const reducers: Record<string, Reducer> = {
   realm_user: realmUser,
   realm_bot: realmBot,
   custom_profile_fields: customProfileFields,
-  user_group: userGroup,
+  user_group: (state, event, ctx) => {
+    userGroup(state, event);
+    // Membership decides the permissions limited to groups (e.g. role:fullmembers).
+    if (['add_members', 'remove_members', 'add_subgroups', 'remove_subgroups'].includes(event.op)) recomputeOwnPermissions(state, ctx.userId);
+  },
   channel_folder: channelFolder,
   subscription: (state, event, ctx) => {
     subscription(state, event, ctx);

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { Role } from '../users/roles';
 import { anyOf } from '../../db/lists';
+import { belongsInFullMembers, lockFullMembersGroup } from './full-members';
 
 /**
  * System groups stand for roles, so permissions can be expressed as group-setting values. Each
  * role group directly holds the users of its role and contains the next stronger group, as in
  * Zulip: owners ⊂ administrators ⊂ moderators ⊂ full members ⊂ members ⊂ everyone ⊂ internet. So
  * e.g. role:moderators = moderators + administrators + owners. role:fullmembers directly holds the
- * members (role 400) past the waiting period, which is zero here.
+ * members (role 400) past the waiting period (see full-members.ts).
  */
 export const SYSTEM_GROUPS = [
   { name: 'role:owners', description: 'Owners of this organization', role: Role.OWNER, subgroup: null },
@@ -53,14 +54,15 @@ export function roleGroupName(role: number): SystemGroupName {
 }
 
 /**
- * Puts a user in the system group of their role (and, for members, role:fullmembers), removing
- * them from the others. Returns the group ids they left and joined.
+ * Puts a user in the system group of their role (and, for members past the waiting period,
+ * role:fullmembers), removing them from the others. Returns the group ids they left and joined.
  */
 export async function syncRoleMembership(db: Knex, realmId: number, userId: number, role: number): Promise<{ removed: number[]; added: number[] }> {
+  await lockFullMembersGroup(db, realmId);
   const groups = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
   const byName = new Map(groups.map((g: { id: number; name: string }) => [g.name, g.id]));
   const wanted = new Set<number>([byName.get(roleGroupName(role))!]);
-  if (role === Role.MEMBER) wanted.add(byName.get('role:fullmembers')!);
+  if (await belongsInFullMembers(db, realmId, userId, role)) wanted.add(byName.get('role:fullmembers')!);
   const systemIds = groups.map((g: { id: number }) => g.id);
   const current = new Set<number>(
     (

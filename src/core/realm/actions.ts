@@ -4,6 +4,7 @@ import { ApiError, errors } from '../../errors';
 import { cachedSystemGroupIds } from '../channels/group-settings';
 import { validateGroupSettingValue } from '../groups/access';
 import { GroupSettingChange, GroupSettingValue, normalizeGroupSettingValue, sameGroupSettingValue } from '../groups/setting-values';
+import { recomputeFullMembers } from '../groups/full-members';
 import { apiGroupSettingValue } from '../groups/view';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';
@@ -90,6 +91,8 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
       uow.emit(event, recipients);
       data[name] = typeof value === 'string' && !CHANNEL_SETTINGS.has(name) ? 'updated' : value;
     }
+    // A new waiting period moves members in or out of role:fullmembers at once, as in Zulip.
+    if (plain.some(([name]) => name === 'waiting_period_threshold')) await recomputeFullMembers(uow);
     for (const [name, value] of groups) {
       const spec = REALM_SETTINGS_BY_NAME.get(name)!;
       await WRITERS[spec.source](db, deps.realmId, name, value);

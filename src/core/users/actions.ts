@@ -216,6 +216,8 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
     target.is_active = true;
     const recipients = await activeUserIds(uow.trx, deps.realmId);
     uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } }, recipients);
+    // The waiting period may have been crossed, or raised, while the account was away.
+    await syncRoleMembership(uow.trx, deps.realmId, target.id, target.role);
     // Group member lists leave out deactivated accounts, so clients are told where the user is back.
     const groupIds = await uow.trx('user_group_members').where('user_id', target.id).pluck('group_id');
     await emitRoleMembershipMoves(uow, target.id, { removed: [], added: groupIds });
