@@ -29,3 +29,13 @@ export class CodePlaygroundType {
     });
   }
 }
+
+@ObjectType('LinkifierPayload', { description: 'The linkifier after the change.' })
+export class LinkifierPayload {
+  @Field(() => LinkifierType) linkifier!: LinkifierType;
+}
+
+@ObjectType('LinkifiersPayload', { description: 'Every linkifier, in the order they now apply.' })
+export class LinkifiersPayload {
+  @Field(() => [LinkifierType]) linkifiers!: LinkifierType[];
+}
