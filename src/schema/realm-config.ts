@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, ID } from 'type-graphql';
+import { Field, ObjectType, ID } from 'type-graphql';
 import type { LinkifierDict } from '../core/linkifiers/model';
 import type { PlaygroundDict } from '../core/playgrounds/model';
 

@@ -365,13 +365,26 @@ describe('daily limit', () => {
 describe('GraphQL', () => {
   test('sends, lists, resends and revokes invitations through the same rules', async () => {
     const a = fresh();
-    const sent = await graphql(ts, member, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) { invitations { id email invitedAs expiryDate } } }', {
-      i: { inviteeEmails: a, streamIds: [], neverExpires: true, inviteAs: 600 },
-    });
+    const sent = await graphql(
+      ts,
+      member,
+      'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) { invitations { id email invitedAs expiryDate } } }',
+      {
+        i: { inviteeEmails: a, streamIds: [], neverExpires: true, inviteAs: 600 },
+      },
+    );
     expect(sent.data).toEqual({ sendInvitations: { invitations: [{ id: expect.any(String), email: a, invitedAs: 600, expiryDate: null }] } });
     const listed = (await graphql(ts, member, '{ invitations { id email isMultiuse expiryDate invitedAs invitedByUserId linkUrl } }')).data!.invitations;
     const mine = listed.find((i: any) => i.email === a);
-    expect(mine).toEqual({ id: sent.data!.sendInvitations.invitations[0].id, email: a, isMultiuse: false, expiryDate: null, invitedAs: 600, invitedByUserId: member.id, linkUrl: null });
+    expect(mine).toEqual({
+      id: sent.data!.sendInvitations.invitations[0].id,
+      email: a,
+      isMultiuse: false,
+      expiryDate: null,
+      invitedAs: 600,
+      invitedByUserId: member.id,
+      linkUrl: null,
+    });
     expect((await graphql(ts, member, `mutation { resendInvitation(id: ${mine.id}) { invitation { id email isMultiuse invitedByUserId } } }`)).data).toEqual({
       resendInvitation: { invitation: { id: mine.id, email: a, isMultiuse: false, invitedByUserId: member.id } },
     });

@@ -111,7 +111,9 @@ test('GraphQL: the same actions', async () => {
   expect((await graphql(ts, bob, 'mutation($t: String!) { removeApnsDeviceToken(token: $t) { id } }', { t: APNS })).data).toEqual({
     removeApnsDeviceToken: { id: APNS },
   });
-  expect((await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") { id } }')).data).toEqual({ removeFcmRegistrationToken: { id: 'fcm-1' } });
+  expect((await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") { id } }')).data).toEqual({
+    removeFcmRegistrationToken: { id: 'fcm-1' },
+  });
   expect(graphqlError(await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") { id } }'))).toEqual({
     code: 'BAD_REQUEST',
     message: 'Token does not exist',
