@@ -10,11 +10,12 @@ import {
   revokeMultiuseInvite,
 } from '../core/invites/actions';
 import { listInvitations } from '../core/invites/queries';
+import { invitationDict } from '../core/invites/view';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { InvitationOptionsInput, InvitationType, SendInvitationsInput } from '../schema/invites';
+import { InvitationOptionsInput, InvitationPayload, InvitationType, SendInvitationsInput, SendInvitationsPayload } from '../schema/invites';
 import { ApiKeyResult } from '../schema/user';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -45,16 +46,16 @@ export class InvitationResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, {
+  @Mutation(() => SendInvitationsPayload, {
     description: 'Invites addresses by email. Addresses that already have accounts fail with INVITATION_FAILED after the others were invited.',
   })
-  async sendInvitations(@Arg('input') input: SendInvitationsInput, @Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await inviteUsers(ctx.deps, me(ctx), {
+  async sendInvitations(@Arg('input') input: SendInvitationsInput, @Ctx() ctx: GraphQLContext): Promise<SendInvitationsPayload> {
+    const created = await inviteUsers(ctx.deps, me(ctx), {
       ...options(input, null),
       inviteeEmails: input.inviteeEmails,
       notifyReferrerOnJoin: input.notifyReferrerOnJoin ?? true,
     });
-    return true;
+    return Object.assign(new SendInvitationsPayload(), { invitations: created.map((i) => InvitationType.from(invitationDict(ctx.deps.config, i))) });
   }
 
   @Authorized()
@@ -81,10 +82,10 @@ export class InvitationResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean)
-  async resendInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await resendEmailInvite(ctx.deps, me(ctx), id);
-    return true;
+  @Mutation(() => InvitationPayload, { description: 'Sends an email invitation again.' })
+  async resendInvitation(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<InvitationPayload> {
+    const invite = await resendEmailInvite(ctx.deps, me(ctx), id);
+    return Object.assign(new InvitationPayload(), { invitation: InvitationType.from(invitationDict(ctx.deps.config, invite)) });
   }
 
   @Mutation(() => ApiKeyResult, { description: 'Creates the account an invitation link offers; needs no authentication.' })

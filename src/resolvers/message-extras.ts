@@ -7,7 +7,7 @@ import { requireAdmin } from '../core/users/access';
 import { errors } from '../errors';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
-import { NarrowMatchType } from '../schema/message-extras';
+import { DeleteTopicPayload, EditMessageTypingPayload, NarrowMatchType } from '../schema/message-extras';
 import { NarrowTermInput } from '../schema/messages';
 import { narrowTerms } from './messages';
 
@@ -36,20 +36,26 @@ export class MessageExtrasResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Says you started or stopped editing a message: op is start or stop (REST: POST /messages/{id}/typing).' })
-  async setEditMessageTyping(@Arg('messageId', () => Int) messageId: number, @Arg('op') op: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => EditMessageTypingPayload, {
+    description: 'Says you started or stopped editing a message: op is start or stop (REST: POST /messages/{id}/typing).',
+  })
+  async setEditMessageTyping(
+    @Arg('messageId', () => Int) messageId: number,
+    @Arg('op') op: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<EditMessageTypingPayload> {
     if (op !== 'start' && op !== 'stop') throw errors.badRequest('Invalid op');
     await sendEditMessageTyping(ctx.deps, me(ctx), messageId, op);
-    return true;
+    return Object.assign(new EditMessageTypingPayload(), { messageId, op });
   }
 
   @Authorized()
-  @Mutation(() => Boolean, {
-    description:
-      "Deletes a topic's messages (administrators; REST: POST /streams/{id}/delete_topic). False: time ran out before the topic was empty; call again.",
+  @Mutation(() => DeleteTopicPayload, {
+    description: "Deletes a topic's messages (administrators; REST: POST /streams/{id}/delete_topic). Not complete: call again.",
   })
-  async deleteTopic(@Arg('streamId', () => Int) streamId: number, @Arg('topic') topic: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  async deleteTopic(@Arg('streamId', () => Int) streamId: number, @Arg('topic') topic: string, @Ctx() ctx: GraphQLContext): Promise<DeleteTopicPayload> {
     requireAdmin(me(ctx));
-    return (await deleteTopic(ctx.deps, me(ctx), streamId, topic)).complete;
+    const { complete } = await deleteTopic(ctx.deps, me(ctx), streamId, topic);
+    return Object.assign(new DeleteTopicPayload(), { streamId, topic, complete });
   }
 }

@@ -7,11 +7,21 @@ import { getUserForViewer } from '../core/users/queries';
 import { parseJsonParam } from '../rest/validate';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { CustomProfileFieldInput, CustomProfileFieldType, ProfileDataEntryType, ProfileDataInput } from '../schema/profile-fields';
+import { CustomProfileFieldInput, CustomProfileFieldType, ProfileDataEntryType, ProfileDataInput, ProfileDataPayload } from '../schema/profile-fields';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 const fieldData = (text: string | undefined): FieldData | undefined =>
   text === undefined || text === null ? undefined : fieldDataValidator(parseJsonParam(text, 'fieldData'), 'fieldData');
+
+async function profileDataOf(ctx: GraphQLContext, userId: number): Promise<ProfileDataEntryType[]> {
+  const data = (await profileDataFor(ctx.deps.knex, ctx.deps.realmId, [userId])).get(userId) ?? {};
+  return Object.entries(data).map(([id, entry]) =>
+    Object.assign(new ProfileDataEntryType(), { fieldId: Number(id), value: entry.value, renderedValue: entry.rendered_value ?? null }),
+  );
+}
+
+const ownProfileData = async (ctx: GraphQLContext): Promise<ProfileDataPayload> =>
+  Object.assign(new ProfileDataPayload(), { userId: me(ctx).id, profileData: await profileDataOf(ctx, me(ctx).id) });
 
 async function fields(ctx: GraphQLContext): Promise<CustomProfileFieldType[]> {
   return (await listFields(ctx.deps)).map(CustomProfileFieldType.from);
@@ -29,10 +39,7 @@ export class ProfileFieldResolver {
   @Query(() => [ProfileDataEntryType], { description: "A user's profile field values." })
   async profileData(@Arg('userId', () => Int) userId: number, @Ctx() ctx: GraphQLContext): Promise<ProfileDataEntryType[]> {
     await getUserForViewer(ctx.deps, me(ctx), userId, { clientGravatar: false, includeCustomProfileFields: false });
-    const data = (await profileDataFor(ctx.deps.knex, ctx.deps.realmId, [userId])).get(userId) ?? {};
-    return Object.entries(data).map(([id, entry]) =>
-      Object.assign(new ProfileDataEntryType(), { fieldId: Number(id), value: entry.value, renderedValue: entry.rendered_value ?? null }),
-    );
+    return profileDataOf(ctx, userId);
   }
 
   @Authorized()
@@ -87,20 +94,20 @@ export class ProfileFieldResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Sets your own values.' })
-  async updateProfileData(@Arg('data', () => [ProfileDataInput]) data: ProfileDataInput[], @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => ProfileDataPayload, { description: 'Sets your own values.' })
+  async updateProfileData(@Arg('data', () => [ProfileDataInput]) data: ProfileDataInput[], @Ctx() ctx: GraphQLContext): Promise<ProfileDataPayload> {
     await updateOwnProfileData(
       ctx.deps,
       me(ctx),
       data.map((d) => ({ id: d.fieldId, value: d.userIds ?? d.value ?? '' })),
     );
-    return true;
+    return ownProfileData(ctx);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Clears your own values of the listed fields.' })
-  async removeProfileData(@Arg('fieldIds', () => [Int]) fieldIds: number[], @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => ProfileDataPayload, { description: 'Clears your own values of the listed fields.' })
+  async removeProfileData(@Arg('fieldIds', () => [Int]) fieldIds: number[], @Ctx() ctx: GraphQLContext): Promise<ProfileDataPayload> {
     await removeOwnProfileData(ctx.deps, me(ctx), fieldIds);
-    return true;
+    return ownProfileData(ctx);
   }
 }

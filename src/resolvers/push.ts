@@ -6,11 +6,13 @@ import { addDeviceToken, removeDeviceToken } from '../core/push/tokens';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
+import { deleted, DeletedPayload } from '../schema/payloads';
+import { deviceTokenPayload, PushDeviceTokenPayload, RegisterPushDevicePayload } from '../schema/push';
 
 @Resolver()
 export class PushResolver {
   @Authorized()
-  @Mutation(() => Boolean, {
+  @Mutation(() => RegisterPushDevicePayload, {
     description: 'Registers a device for end-to-end-encrypted push notifications (POST /mobile_push/register).',
   })
   async registerPushDevice(
@@ -20,7 +22,7 @@ export class PushResolver {
     @Arg('bouncerPublicKey') bouncerPublicKey: string,
     @Arg('encryptedPushRegistration') encryptedPushRegistration: string,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<RegisterPushDevicePayload> {
     if (!(TOKEN_KINDS as readonly string[]).includes(tokenKind)) throw errors.badRequest('Invalid token_kind');
     await registerPushDevice(ctx.deps, ctx.user as User, {
       tokenKind: tokenKind as TokenKind,
@@ -29,34 +31,34 @@ export class PushResolver {
       bouncerPublicKey,
       encryptedPushRegistration,
     });
-    return true;
+    return Object.assign(new RegisterPushDevicePayload(), { tokenKind, pushAccountId });
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Registers an iOS device token for push notifications (POST /users/me/apns_device_token).' })
-  async addApnsDeviceToken(@Arg('token') token: string, @Arg('appid') appid: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => PushDeviceTokenPayload, { description: 'Registers an iOS device token for push notifications (POST /users/me/apns_device_token).' })
+  async addApnsDeviceToken(@Arg('token') token: string, @Arg('appid') appid: string, @Ctx() ctx: GraphQLContext): Promise<PushDeviceTokenPayload> {
     await addDeviceToken(ctx.deps, ctx.user as User, 'apns', token, appid);
-    return true;
+    return deviceTokenPayload('apns', token, appid);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Forgets an iOS device token (DELETE /users/me/apns_device_token).' })
-  async removeApnsDeviceToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Forgets an iOS device token (DELETE /users/me/apns_device_token); answers the token.' })
+  async removeApnsDeviceToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await removeDeviceToken(ctx.deps, ctx.user as User, 'apns', token);
-    return true;
+    return deleted(token);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Registers an Android (FCM) registration token (POST /users/me/android_gcm_reg_id).' })
-  async addFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => PushDeviceTokenPayload, { description: 'Registers an Android (FCM) registration token (POST /users/me/android_gcm_reg_id).' })
+  async addFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<PushDeviceTokenPayload> {
     await addDeviceToken(ctx.deps, ctx.user as User, 'fcm', token, null);
-    return true;
+    return deviceTokenPayload('fcm', token, null);
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Forgets an Android (FCM) registration token (DELETE /users/me/android_gcm_reg_id).' })
-  async removeFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => DeletedPayload, { description: 'Forgets an Android (FCM) registration token (DELETE /users/me/android_gcm_reg_id); answers the token.' })
+  async removeFcmRegistrationToken(@Arg('token') token: string, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
     await removeDeviceToken(ctx.deps, ctx.user as User, 'fcm', token);
-    return true;
+    return deleted(token);
   }
 }

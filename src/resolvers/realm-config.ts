@@ -7,7 +7,7 @@ import { listPlaygrounds } from '../core/playgrounds/queries';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { CodePlaygroundType, LinkifierType } from '../schema/realm-config';
+import { CodePlaygroundType, LinkifierPayload, LinkifiersPayload, LinkifierType } from '../schema/realm-config';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 
@@ -27,15 +27,16 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: "Replaces a linkifier's pattern and template (administrators)." })
+  @Mutation(() => LinkifierPayload, { description: "Replaces a linkifier's pattern and template (administrators)." })
   async updateLinkifier(
     @Arg('id', () => Int) id: number,
     @Arg('pattern') pattern: string,
     @Arg('urlTemplate') urlTemplate: string,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  ): Promise<LinkifierPayload> {
     await updateLinkifier(ctx.deps, me(ctx), id, { pattern, urlTemplate });
-    return true;
+    const linkifier = (await listLinkifiers(ctx.deps.knex, ctx.deps.realmId)).find((l) => l.id === id)!;
+    return Object.assign(new LinkifierPayload(), { linkifier: LinkifierType.from(linkifier) });
   }
 
   @Authorized()
@@ -46,10 +47,10 @@ export class RealmConfigResolver {
   }
 
   @Authorized()
-  @Mutation(() => Boolean, { description: 'Sets the order linkifiers apply in: every id once (administrators).' })
-  async reorderLinkifiers(@Arg('orderedLinkifierIds', () => [Int]) ids: number[], @Ctx() ctx: GraphQLContext): Promise<boolean> {
+  @Mutation(() => LinkifiersPayload, { description: 'Sets the order linkifiers apply in: every id once (administrators).' })
+  async reorderLinkifiers(@Arg('orderedLinkifierIds', () => [Int]) ids: number[], @Ctx() ctx: GraphQLContext): Promise<LinkifiersPayload> {
     await reorderLinkifiers(ctx.deps, me(ctx), ids);
-    return true;
+    return Object.assign(new LinkifiersPayload(), { linkifiers: (await listLinkifiers(ctx.deps.knex, ctx.deps.realmId)).map(LinkifierType.from) });
   }
 
   @Authorized()

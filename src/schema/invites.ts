@@ -43,3 +43,13 @@ export class SendInvitationsInput extends InvitationOptionsInput {
   @Field({ description: 'Addresses separated by commas or newlines.' }) inviteeEmails!: string;
   @Field({ nullable: true, description: 'Default true.' }) notifyReferrerOnJoin?: boolean;
 }
+
+@ObjectType('InvitationPayload', { description: 'The invitation after the change.' })
+export class InvitationPayload {
+  @Field(() => InvitationType) invitation!: InvitationType;
+}
+
+@ObjectType('SendInvitationsPayload', { description: 'The email invitations created.' })
+export class SendInvitationsPayload {
+  @Field(() => [InvitationType]) invitations!: InvitationType[];
+}

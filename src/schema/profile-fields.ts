@@ -52,3 +52,9 @@ export class ProfileDataInput {
   @Field(() => String, { nullable: true }) value?: string | null;
   @Field(() => [Int], { nullable: true }) userIds?: number[] | null;
 }
+
+@ObjectType('ProfileDataPayload', { description: "A user's profile field values after the change." })
+export class ProfileDataPayload {
+  @Field(() => Int) userId!: number;
+  @Field(() => [ProfileDataEntryType]) profileData!: ProfileDataEntryType[];
+}

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, ID } from 'type-graphql';
+import { Field, ObjectType, ID } from 'type-graphql';
 import type { LinkifierDict } from '../core/linkifiers/model';
 import type { PlaygroundDict } from '../core/playgrounds/model';
 
@@ -28,4 +28,14 @@ export class CodePlaygroundType {
       urlTemplate: dict.url_template,
     });
   }
+}
+
+@ObjectType('LinkifierPayload', { description: 'The linkifier after the change.' })
+export class LinkifierPayload {
+  @Field(() => LinkifierType) linkifier!: LinkifierType;
+}
+
+@ObjectType('LinkifiersPayload', { description: 'Every linkifier, in the order they now apply.' })
+export class LinkifiersPayload {
+  @Field(() => [LinkifierType]) linkifiers!: LinkifierType[];
 }

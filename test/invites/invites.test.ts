@@ -365,18 +365,33 @@ describe('daily limit', () => {
 describe('GraphQL', () => {
   test('sends, lists, resends and revokes invitations through the same rules', async () => {
     const a = fresh();
-    const sent = await graphql(ts, member, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) }', {
-      i: { inviteeEmails: a, streamIds: [], neverExpires: true, inviteAs: 600 },
-    });
-    expect(sent.data).toEqual({ sendInvitations: true });
+    const sent = await graphql(
+      ts,
+      member,
+      'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) { invitations { id email invitedAs expiryDate } } }',
+      {
+        i: { inviteeEmails: a, streamIds: [], neverExpires: true, inviteAs: 600 },
+      },
+    );
+    expect(sent.data).toEqual({ sendInvitations: { invitations: [{ id: expect.any(String), email: a, invitedAs: 600, expiryDate: null }] } });
     const listed = (await graphql(ts, member, '{ invitations { id email isMultiuse expiryDate invitedAs invitedByUserId linkUrl } }')).data!.invitations;
     const mine = listed.find((i: any) => i.email === a);
-    expect(mine).toEqual({ id: expect.any(String), email: a, isMultiuse: false, expiryDate: null, invitedAs: 600, invitedByUserId: member.id, linkUrl: null });
-    expect((await graphql(ts, member, `mutation { resendInvitation(id: ${mine.id}) }`)).data).toEqual({ resendInvitation: true });
+    expect(mine).toEqual({
+      id: sent.data!.sendInvitations.invitations[0].id,
+      email: a,
+      isMultiuse: false,
+      expiryDate: null,
+      invitedAs: 600,
+      invitedByUserId: member.id,
+      linkUrl: null,
+    });
+    expect((await graphql(ts, member, `mutation { resendInvitation(id: ${mine.id}) { invitation { id email isMultiuse invitedByUserId } } }`)).data).toEqual({
+      resendInvitation: { invitation: { id: mine.id, email: a, isMultiuse: false, invitedByUserId: member.id } },
+    });
     expect(mailTo(a)).toHaveLength(2);
     expect((await graphql(ts, member, `mutation { revokeInvitation(id: ${mine.id}) { id } }`)).data).toEqual({ revokeInvitation: { id: mine.id } });
 
-    const partial = await graphql(ts, admin, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) }', {
+    const partial = await graphql(ts, admin, 'mutation($i: SendInvitationsInput!) { sendInvitations(input: $i) { invitations { id } } }', {
       i: { inviteeEmails: `${member.email},${fresh()}`, streamIds: [] },
     });
     expect(partial.errors![0].extensions).toMatchObject({
@@ -384,7 +399,7 @@ describe('GraphQL', () => {
       errors: [[member.email, 'Already has an account.', false]],
       sent_invitations: true,
     });
-    expect(graphqlError(await graphql(ts, member, 'mutation { sendInvitations(input: { inviteeEmails: "x@example.org" }) }'))).toEqual({
+    expect(graphqlError(await graphql(ts, member, 'mutation { sendInvitations(input: { inviteeEmails: "x@example.org" }) { invitations { id } } }'))).toEqual({
       code: 'REQUEST_VARIABLE_MISSING',
       message: "Missing 'stream_ids' argument",
     });

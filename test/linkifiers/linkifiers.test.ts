@@ -290,16 +290,27 @@ describe('GraphQL', () => {
       { id: String(id), pattern: '#(?P<id>\\d+)', urlTemplate: 'https://g.example.com/{id}' },
       { id: String(second), pattern: '!(?P<id>\\d+)', urlTemplate: 'https://b.example.com/{id}' },
     ]);
-    expect((await graphql(ts, admin, 'mutation($ids: [Int!]!) { reorderLinkifiers(orderedLinkifierIds: $ids) }', { ids: [second, id] })).data).toEqual({
-      reorderLinkifiers: true,
+    const reordered = await graphql(ts, admin, 'mutation($ids: [Int!]!) { reorderLinkifiers(orderedLinkifierIds: $ids) { linkifiers { id pattern } } }', {
+      ids: [second, id],
+    });
+    expect(reordered.data).toEqual({
+      reorderLinkifiers: {
+        linkifiers: [
+          { id: String(second), pattern: '!(?P<id>\\d+)' },
+          { id: String(id), pattern: '#(?P<id>\\d+)' },
+        ],
+      },
     });
     expect(
       (
-        await graphql(ts, admin, 'mutation($id: Int!) { updateLinkifier(id: $id, pattern: "#(?P<n>\\\\d+)", urlTemplate: "https://g.example.com/{n}") }', {
-          id,
-        })
+        await graphql(
+          ts,
+          admin,
+          'mutation($id: Int!) { updateLinkifier(id: $id, pattern: "#(?P<n>\\\\d+)", urlTemplate: "https://g.example.com/{n}") { linkifier { id pattern urlTemplate } } }',
+          { id },
+        )
       ).data,
-    ).toEqual({ updateLinkifier: true });
+    ).toEqual({ updateLinkifier: { linkifier: { id: String(id), pattern: '#(?P<n>\\d+)', urlTemplate: 'https://g.example.com/{n}' } } });
     expect(graphqlError(await graphql(ts, admin, 'mutation { addLinkifier(pattern: "(foo", urlTemplate: "https://x") }'))).toEqual({
       code: 'BAD_REQUEST',
       message: 'Bad regular expression: missing ): (foo',

@@ -107,14 +107,14 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
 
   test('GraphQL deleteTopic does the same', async () => {
     await sendToChannel(ts, alice, town, 'gql', 'x');
-    const mutation = 'mutation($id: Int!, $topic: String!) { deleteTopic(streamId: $id, topic: $topic) }';
+    const mutation = 'mutation($id: Int!, $topic: String!) { deleteTopic(streamId: $id, topic: $topic) { streamId topic complete } }';
     expect(graphqlError(await graphql(ts, alice, mutation, { id: town, topic: 'gql' }))).toEqual({
       message: 'Must be an organization administrator',
       code: 'UNAUTHORIZED_PRINCIPAL',
     });
     const res = await graphql(ts, admin, mutation, { id: town, topic: 'gql' });
     expect(res.errors).toBeUndefined();
-    expect(res.data!.deleteTopic).toBe(true);
+    expect(res.data!.deleteTopic).toEqual({ streamId: town, topic: 'gql', complete: true });
     expect(await topicIds(alice, town, 'gql')).toEqual([]);
   });
 });

@@ -105,9 +105,10 @@ describe('POST /messages/{message_id}/typing', () => {
   test('GraphQL setEditMessageTyping does the same', async () => {
     const id = await sendToChannel(ts, alice, town, 'plans', 'gql');
     const b = await queueOf(bob);
-    const mutation = 'mutation($id: Int!, $op: String!) { setEditMessageTyping(messageId: $id, op: $op) }';
+    const mutation = 'mutation($id: Int!, $op: String!) { setEditMessageTyping(messageId: $id, op: $op) { messageId op } }';
     const res = await graphql(ts, alice, mutation, { id, op: 'start' });
     expect(res.errors).toBeUndefined();
+    expect(res.data!.setEditMessageTyping).toEqual({ messageId: id, op: 'start' });
     expect(await received(bob, b.queueId)).toEqual([
       { type: 'typing_edit_message', op: 'start', sender_id: alice.id, message_id: id, recipient: { type: 'channel', channel_id: town, topic: 'plans' } },
     ]);

@@ -282,7 +282,7 @@ describe('GraphQL', () => {
     const set = await graphql(
       ts,
       member,
-      'mutation($id: Int!, $mentor: Int!, $who: Int!) { updateProfileData(data: [{ fieldId: $id, value: "0" }, { fieldId: $mentor, userIds: [$who] }]) }',
+      'mutation($id: Int!, $mentor: Int!, $who: Int!) { updateProfileData(data: [{ fieldId: $id, value: "0" }, { fieldId: $mentor, userIds: [$who] }]) { userId profileData { fieldId value } } }',
       {
         id,
         mentor: f.mentor,
@@ -290,6 +290,13 @@ describe('GraphQL', () => {
       },
     );
     expect(set.errors).toBeUndefined();
+    expect(set.data!.updateProfileData.userId).toBe(member.id);
+    expect(set.data!.updateProfileData.profileData).toEqual(
+      expect.arrayContaining([
+        { fieldId: id, value: '0' },
+        { fieldId: f.mentor, value: `[${admin.id}]` },
+      ]),
+    );
     const read = await graphql(ts, other, 'query($user: Int!) { profileData(userId: $user) { fieldId value renderedValue } }', { user: member.id });
     expect(read.data!.profileData).toEqual(
       expect.arrayContaining([
@@ -297,13 +304,15 @@ describe('GraphQL', () => {
         { fieldId: f.mentor, value: `[${admin.id}]`, renderedValue: null },
       ]),
     );
-    const cleared = await graphql(ts, member, 'mutation($id: Int!) { removeProfileData(fieldIds: [$id]) }', { id });
-    expect(cleared.data!.removeProfileData).toBe(true);
+    const cleared = await graphql(ts, member, 'mutation($id: Int!) { removeProfileData(fieldIds: [$id]) { userId profileData { fieldId value } } }', { id });
+    expect(cleared.data!.removeProfileData.userId).toBe(member.id);
+    expect(cleared.data!.removeProfileData.profileData).toContainEqual({ fieldId: f.mentor, value: `[${admin.id}]` });
+    expect(cleared.data!.removeProfileData.profileData.map((e: { fieldId: number }) => e.fieldId)).not.toContain(id);
     const list = await graphql(ts, guest, '{ customProfileFields { id } }');
     expect(list.data!.customProfileFields.map((x: { id: string }) => x.id)).toContain(String(id));
     const denied = await graphql(ts, member, 'mutation { createCustomProfileField(fieldType: 1, input: { name: "No" }) { id } }');
     expect(graphqlError(denied)).toEqual({ code: 'UNAUTHORIZED_PRINCIPAL', message: 'Must be an organization administrator' });
-    const invalid = await graphql(ts, member, 'mutation($id: Int!) { updateProfileData(data: [{ fieldId: $id, value: "9" }]) }', { id });
+    const invalid = await graphql(ts, member, 'mutation($id: Int!) { updateProfileData(data: [{ fieldId: $id, value: "9" }]) { userId } }', { id });
     expect(graphqlError(invalid)).toEqual({ code: 'BAD_REQUEST', message: "'9' is not a valid choice for 'GQL choice'." });
     const removed = await graphql(ts, admin, 'mutation($id: Int!) { deleteCustomProfileField(id: $id) { id } }', { id });
     expect(removed.data!.deleteCustomProfileField).toEqual({ id: String(id) });

@@ -97,17 +97,24 @@ test('bots may not register tokens', async () => {
 });
 
 test('GraphQL: the same actions', async () => {
-  expect((await graphql(ts, bob, 'mutation($t: String!) { addApnsDeviceToken(token: $t, appid: "com.zulip.flutter") }', { t: APNS })).data).toEqual({
-    addApnsDeviceToken: true,
+  const fields = '{ deviceToken { id kind appid } }';
+  expect((await graphql(ts, bob, `mutation($t: String!) { addApnsDeviceToken(token: $t, appid: "com.zulip.flutter") ${fields} }`, { t: APNS })).data).toEqual({
+    addApnsDeviceToken: { deviceToken: { id: APNS, kind: 'apns', appid: 'com.zulip.flutter' } },
   });
-  expect((await graphql(ts, bob, 'mutation { addFcmRegistrationToken(token: "fcm-1") }')).data).toEqual({ addFcmRegistrationToken: true });
+  expect((await graphql(ts, bob, `mutation { addFcmRegistrationToken(token: "fcm-1") ${fields} }`)).data).toEqual({
+    addFcmRegistrationToken: { deviceToken: { id: 'fcm-1', kind: 'fcm', appid: null } },
+  });
   expect(await stored(bob)).toEqual([
     { kind: 'apns', token: APNS, ios_app_id: 'com.zulip.flutter' },
     { kind: 'fcm', token: 'fcm-1', ios_app_id: null },
   ]);
-  expect((await graphql(ts, bob, 'mutation($t: String!) { removeApnsDeviceToken(token: $t) }', { t: APNS })).data).toEqual({ removeApnsDeviceToken: true });
-  expect((await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") }')).data).toEqual({ removeFcmRegistrationToken: true });
-  expect(graphqlError(await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") }'))).toEqual({
+  expect((await graphql(ts, bob, 'mutation($t: String!) { removeApnsDeviceToken(token: $t) { id } }', { t: APNS })).data).toEqual({
+    removeApnsDeviceToken: { id: APNS },
+  });
+  expect((await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") { id } }')).data).toEqual({
+    removeFcmRegistrationToken: { id: 'fcm-1' },
+  });
+  expect(graphqlError(await graphql(ts, bob, 'mutation { removeFcmRegistrationToken(token: "fcm-1") { id } }'))).toEqual({
     code: 'BAD_REQUEST',
     message: 'Token does not exist',
   });

@@ -207,12 +207,12 @@ describe('configuration', () => {
 
 describe('GraphQL', () => {
   const mutation = `mutation($kind: String!, $id: SafeInt!, $key: String!, $bouncer: String!, $sealed: String!) {
-    registerPushDevice(tokenKind: $kind, pushAccountId: $id, pushPublicKey: $key, bouncerPublicKey: $bouncer, encryptedPushRegistration: $sealed)
+    registerPushDevice(tokenKind: $kind, pushAccountId: $id, pushPublicKey: $key, bouncerPublicKey: $bouncer, encryptedPushRegistration: $sealed) { tokenKind pushAccountId }
   }`;
   test('registers through the same checks', async () => {
     const me = await makeUser(ts, 400);
     const vars = { kind: 'fcm', id: 2 ** 40, key: clientKey, bouncer: b64(bouncer.publicKey), sealed: seal(fcmRegistration()) };
-    expect((await graphql(ts, me, mutation, vars)).data).toEqual({ registerPushDevice: true });
+    expect((await graphql(ts, me, mutation, vars)).data).toEqual({ registerPushDevice: { tokenKind: 'fcm', pushAccountId: 2 ** 40 } });
     expect((await devices(me.id)).map((d) => d.push_account_id)).toEqual([2 ** 40]);
     expect(graphqlError(await graphql(ts, me, mutation, { ...vars, kind: 'gcm' }))).toEqual({ code: 'BAD_REQUEST', message: 'Invalid token_kind' });
     expect(graphqlError(await graphql(ts, me, mutation, { ...vars, sealed: seal(fcmRegistration({ timestamp: 5 })) }))).toEqual({

@@ -131,9 +131,9 @@ async function checkOptions(db: Knex, deps: AppDeps, actor: User, options: Invit
 /**
  * POST /invites. Every address is checked first: a malformed one stops everything. Addresses
  * that already have accounts are skipped; the others are invited, and the skipped ones are then
- * reported as a partial failure.
+ * reported as a partial failure. Answers the invitations created.
  */
-export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvitationRequest): Promise<void> {
+export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvitationRequest): Promise<Invitation[]> {
   requireMemberOrAdmin(actor);
   if (!(await canInviteByEmail(deps.knex, actor))) throw errors.insufficientPermission();
   checkInviteAs(request.inviteAs);
@@ -216,6 +216,7 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
       sentInvitations: true,
     });
   }
+  return created;
 }
 
 /** POST /invites/multiuse: a reusable link; the response carries its URL. */
@@ -282,9 +283,9 @@ export async function revokeInvitationsBy(uow: UnitOfWork, referrerId: number): 
 
 /**
  * POST /invites/{id}/resend: the same link again, counted against the daily limit. An invitation
- * that was used, revoked or has expired cannot be resent.
+ * that was used, revoked or has expired cannot be resent. Answers the invitation.
  */
-export async function resendEmailInvite(deps: AppDeps, actor: User, inviteId: number): Promise<void> {
+export async function resendEmailInvite(deps: AppDeps, actor: User, inviteId: number): Promise<Invitation> {
   requireMemberOrAdmin(actor);
   const invite = await inTransaction(deps, deps.realmId, async (uow) => {
     const found = await findManageableEmailInvite(uow.trx, actor, inviteId);
@@ -295,6 +296,7 @@ export async function resendEmailInvite(deps: AppDeps, actor: User, inviteId: nu
   });
   const referrer = (await User.query(deps.knex).findById(invite.referred_by_id)) ?? actor;
   await deliverInvitations(deps, referrer, [invite]);
+  return invite;
 }
 
 export const unknownInviteLink = () => new ApiError('NOT_FOUND', "We couldn't find your confirmation link in the system.", 404);
