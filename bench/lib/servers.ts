@@ -76,7 +76,9 @@ async function startChild(
   const child = fork(path.join(__dirname, '..', 'servers', script), [], {
     env: { ...process.env, ...env },
     execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Servers write their log (access lines included, as deployed) to stdout; the report stays
+    // readable and the lines still cost what they cost. Errors go to stderr, which is shown.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     child.once('message', (message: ReadyMessage) => resolve(message));
