@@ -161,6 +161,13 @@ describe('plain settings', () => {
     const res = await patch(cast.owner, { can_access_all_users_group: { new: groups['role:administrators'] } });
     assertError(res, 'BAD_REQUEST', "'can_access_all_users_group' setting cannot be set to 'role:administrators' group.");
   });
+
+  test('can_access_all_users_group stays at everyone: restricting guests is refused as on plans without it', async () => {
+    const res = await patch(cast.owner, { can_access_all_users_group: { new: groups['role:members'] } });
+    assertError(res, 'BAD_REQUEST', 'Available on Zulip Cloud Plus. Upgrade to access.');
+    expect((await realmState(cast.alice)).realm_can_access_all_users_group).toBe(groups['role:everyone']);
+    assertSuccess(await patch(cast.owner, { can_access_all_users_group: { new: groups['role:everyone'] } }));
+  });
 });
 
 describe('group settings', () => {

@@ -73,6 +73,11 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
           active,
           systemGroups['role:nobody'],
         );
+        // Restricting guests' view of users is not built: the setting stays at everyone, refused as
+        // Zulip refuses it on plans without the feature.
+        if (name === 'can_access_all_users_group' && value !== undefined && value !== systemGroups['role:everyone']) {
+          throw errors.badRequest('Available on Zulip Cloud Plus. Upgrade to access.');
+        }
         if (value !== undefined) groups.push([name, value]);
         continue;
       }
