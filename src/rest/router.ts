@@ -111,7 +111,8 @@ const UNMATCHED = '(unmatched)';
 export function logRequest(req: IdentifiedRequest, route: string, status: number, started: number, userId: number | null): void {
   if (!log().isLevelEnabled('info')) return;
   const durationMs = Math.round((performance.now() - started) * 100) / 100;
-  writeAccessLine(requestIdOf(req), req.method, route, status, durationMs, userId);
+  // Read, never set: a property added to every request object would change its shape on the hot path.
+  writeAccessLine(req.requestId ?? newRequestId(), req.method, route, status, durationMs, userId);
 }
 
 /** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */
