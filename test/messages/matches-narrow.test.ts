@@ -66,7 +66,7 @@ describe('GET /messages/matches_narrow', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data!.messagesMatchingNarrow).toEqual([
       {
-        id: m.garden,
+        id: String(m.garden),
         matchContent: '<p>first message about <span class="highlight">gardening</span></p>',
         matchTopic: '<span class="highlight">Gardens</span> &amp; &lt;weeds&gt;',
       },
