@@ -50,8 +50,8 @@ describe('a restart between the send and the delivery', () => {
 
     const second = await startOn(db, first.owner, env);
     try {
-      await waitUntil(async () => (await messagePushes(bouncer, device)).some((p) => p.message_id === id));
-      await waitUntil(() => mailsTo(smtp.mails, bob).length > 0);
+      await waitUntil(async () => (await messagePushes(bouncer, device)).some((p) => p.message_id === id), 90_000);
+      await waitUntil(() => mailsTo(smtp.mails, bob).length > 0, 90_000);
       await pause(3000);
       expect((await messagePushes(bouncer, device)).filter((p) => p.message_id === id)).toHaveLength(1);
       const mails = mailsTo(smtp.mails, bob);
@@ -60,7 +60,7 @@ describe('a restart between the send and the delivery', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('the push service failing', () => {
