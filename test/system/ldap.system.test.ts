@@ -4,12 +4,16 @@ import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, type TestServer } from '../helpers/server';
 import { Directory, startDirectory } from '../helpers/slapd';
 import { WebClient } from '../accounts/web-client';
+import { captureLog } from '../helpers/log';
 
 /** fetch_api_key and the login page against a real slapd, loaded from fixtures/directory.ldif. */
 let directory: Directory;
 let ts: TestServer;
 const logged: string[] = [];
 let restoreLog: () => void;
+let serverLog: ReturnType<typeof captureLog>;
+/** Every line logged so far: console lines as written, log lines by their message and in full. */
+const allLogged = () => [...logged, ...serverLog.records().map((r) => String(r.msg)), ...serverLog.lines];
 
 beforeAll(async () => {
   directory = await startDirectory(path.join(__dirname, 'fixtures', 'directory.ldif'));
@@ -22,10 +26,15 @@ beforeAll(async () => {
     PARLEY_LDAP_ATTR_MAP: 'full_name=cn,email=mail',
     PARLEY_LDAP_CREATE_USERS: 'true',
   });
-  // Everything the server logs, to check no secret appears in it.
+  // Everything the server logs (its log and the console), to check no secret appears in it.
   const original = { error: console.error, log: console.log, warn: console.warn };
   for (const name of ['error', 'log', 'warn'] as const) console[name] = (...args: unknown[]) => logged.push(args.map(String).join(' '));
-  restoreLog = () => Object.assign(console, original);
+  const captured = captureLog('debug');
+  restoreLog = () => {
+    Object.assign(console, original);
+    captured.restore();
+  };
+  serverLog = captured;
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   restoreLog?.();
@@ -113,8 +122,8 @@ test('an unreachable directory refuses logins without logging credentials', asyn
   } finally {
     await down.close();
   }
-  expect(logged.some((line) => line.startsWith('LDAP login failed'))).toBe(true);
+  expect(allLogged().some((line) => line.startsWith('LDAP login failed'))).toBe(true);
   for (const secret of ['alice-directory-secret', 'bob-directory-secret', 'mallory-directory-secret', directory.adminPassword]) {
-    expect(logged.join('\n')).not.toContain(secret);
+    expect(allLogged().join('\n')).not.toContain(secret);
   }
 });
