@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { api, authOf, channelWithSubscribers, inBatches, manySocketsAgent, until, type Account } from '../lib/api';
@@ -76,7 +77,7 @@ export const scenario: Scenario = {
       await deleteQueues(parley.url, queues, agent);
 
       // GraphQL subscriptions.
-      ctx.log(`starting ${n} GraphQL subscriptions`);
+      ctx.log(`starting ${n} GraphQL subscriptions (the harness holds ${openDescriptors()} file descriptors)`);
       const listenersBefore = (await parley.call<number | null>('listeners')) ?? 0;
       const wsUrl = `${parley.url.replace(/^http/, 'ws')}/graphql`;
       const sockets: WebSocket[] = [];
@@ -111,11 +112,12 @@ export const scenario: Scenario = {
           if (round > 0) sendMs.push(sent.sendMs);
         }
       } finally {
-        for (const socket of sockets) socket.close();
+        // At once: a closing handshake would keep every descriptor open into the next phase.
+        for (const socket of sockets) socket.terminate();
       }
 
       // The baseline: a response of the same size as a long-poll's, to N held requests.
-      ctx.log(`holding ${n} requests on a bare node:http server`);
+      ctx.log(`holding ${n} requests on a bare node:http server (the harness holds ${openDescriptors()} file descriptors)`);
       const body = JSON.stringify({ result: 'success', msg: '', padding: 'x'.repeat(Math.max(0, eventBytes - 40)) });
       const bare = (baselineServer = await ctx.startBaseline(body, { hold: true }));
       const bareLatencies: number[] = [];
@@ -200,4 +202,13 @@ function subscribe(url: string, authorization: string, query: string, onNext: (a
       onError({ code, reason: reason.toString() });
     });
   });
+}
+
+/** File descriptors this process holds (Linux), to show how close a run comes to `ulimit -n`. */
+function openDescriptors(): number | string {
+  try {
+    return fs.readdirSync('/proc/self/fd').length;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { createUser } from '../../src/core/users/actions';
 import { RunningServer, startServer } from '../../src/server';
+import { createAccounts } from './bulk-accounts';
 import { announceReady, workCommands } from './child';
 
 /**
@@ -10,7 +10,7 @@ import { announceReady, workCommands } from './child';
  * harness. Besides CPU usage it answers a few commands over IPC, for fixtures too large to make
  * through the API and for state the API does not show:
  *   sql {sql, bindings}          -> rows of one statement on the server's own database connection
- *   createUsers {count, prefix}  -> accounts created without a password (no password hashing)
+ *   createUsers {count, prefix}  -> accounts without a password (beyond 200, copied in SQL)
  *   waiting / listeners          -> long-polls waiting / live event listeners (GraphQL subscriptions)
  *   memory                       -> heap and RSS after a full collection (needs --expose-gc)
  *   work                         -> a task run by N workers on the same database (SQL baselines)
@@ -39,14 +39,7 @@ async function main(): Promise<void> {
         const result = await server.db.knex.raw(sql, (bindings ?? []) as never);
         return result.rows ?? [];
       },
-      createUsers: async ({ count, prefix }: { count: number; prefix: string }) => {
-        const accounts: { id: number; email: string; apiKey: string }[] = [];
-        for (let i = 0; i < count; i++) {
-          const { user, apiKey } = await createUser(deps, null, { email: `${prefix}-${i}@example.com`, fullName: `${prefix} ${i}`, password: null });
-          accounts.push({ id: user.id, email: user.delivery_email, apiKey });
-        }
-        return accounts;
-      },
+      createUsers: ({ count, prefix }: { count: number; prefix: string }) => createAccounts(deps, server.db.knex, count, prefix),
       waiting: () => deps.realtime!.queues.waitingCount,
       listeners: () => deps.bus.listenerCount ?? null,
       ...workCommands({ knex: server.db.knex, database: server.db.kind, databaseUrl: config.databaseUrl }),
