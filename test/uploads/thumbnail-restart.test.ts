@@ -38,4 +38,9 @@ test('a server started after the upload makes the thumbnails and updates the mes
   const ts = second;
   await waitUntil(async () => (await content(ts)).includes('/840x560.webp'));
   expect(await content(ts)).toContain(`data-original-dimensions="64x32" src="/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}/840x560.webp"`);
+
+  // Running, it makes the thumbnails of new uploads by itself.
+  const next = assertSuccess(await upload(ts, owner, [{ name: 'now.png', data: await solidPng(16, 16), type: 'image/png' }])).url;
+  const nextId = assertSuccess(await client(ts, owner).post('/messages', { type: 'direct', to: [owner.id], content: `[now](${next})` })).id;
+  await waitUntil(async () => (assertSuccess(await client(ts, owner).get(`/messages/${nextId}`)).message.content as string).includes('/840x560.webp'));
 });
