@@ -119,3 +119,18 @@ export async function uploadPreviews(db: Knex, realmId: number, pathIds: string[
   }
   return out;
 }
+
+/**
+ * The rows of `pathIds`; with `lock`, held FOR SHARE until the caller's transaction ends (the
+ * thumbnail step locks a row FOR UPDATE before rewriting the messages linking it, so it waits).
+ */
+export async function imageRowsByPathIds(db: Knex, realmId: number, pathIds: string[], options: { lock: boolean }): Promise<ImageRow[]> {
+  if (pathIds.length === 0) return [];
+  const query = db('image_attachments')
+    .where('realm_id', realmId)
+    .whereRaw(...anyOf('path_id', pathIds, 'text'))
+    .orderBy('attachment_id')
+    .select(COLUMNS);
+  if (options.lock) query.forShare();
+  return ((await query) as RawRow[]).map(imageRow);
+}

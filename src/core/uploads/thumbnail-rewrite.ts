@@ -1,7 +1,9 @@
+import type { Knex } from 'knex';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { UploadPreview } from '../markdown/context';
 import { previewImgTag, uploadPathIdOf } from '../markdown/image-preview';
 import { flagList } from '../messages/flags';
+import { imageRowsByPathIds, previewOf } from './previews';
 
 /**
  * Once an image's thumbnails exist (or turn out impossible), the messages showing its loading
@@ -23,6 +25,38 @@ export function rewriteThumbnailedImages(html: string, pathId: string, preview: 
     return preview ? whole.replace(PLACEHOLDER_IMG, previewImgTag(preview)) : '';
   });
   return changed ? out.trim() : null;
+}
+
+/** The path_ids whose previews in `html` still show the placeholder. */
+function placeholderPathIds(html: string): string[] {
+  if (!html.includes('image-loading-placeholder')) return [];
+  const ids = new Set<string>();
+  for (const match of html.matchAll(PLACEHOLDER_PREVIEW)) {
+    const pathId = uploadPathIdOf(unescapeAttr(match[1]));
+    if (pathId !== null) ids.add(pathId);
+  }
+  return [...ids];
+}
+
+/**
+ * In the transaction storing a message's rendering: images still shown as placeholders whose
+ * thumbnails were finished since rendering get them now, and images found undecodable meanwhile
+ * lose their preview. A new message (`lock`) also locks those images, as Zulip's do_send_messages
+ * does: a thumbnail step finishing now waits for the message, then rewrites it. An edit does not
+ * lock them (it holds its message, which that step locks after the image): the step rewrites the
+ * edited message once the edit commits.
+ */
+export async function settleImagePreviews(db: Knex, realmId: number, html: string, options: { lock: boolean }): Promise<string> {
+  const pathIds = placeholderPathIds(html);
+  if (pathIds.length === 0) return html;
+  const rows = new Map((await imageRowsByPathIds(db, realmId, pathIds, options)).map((row) => [row.pathId, row]));
+  let out = html;
+  for (const pathId of pathIds) {
+    const row = rows.get(pathId);
+    if (row && row.thumbnails.length === 0) continue;
+    out = rewriteThumbnailedImages(out, pathId, row ? previewOf(row) : null) ?? out;
+  }
+  return out;
 }
 
 interface LinkingMessage {
