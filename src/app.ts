@@ -16,7 +16,7 @@ import { dashboardRouter } from './web/dashboard';
 import { accountPagesRouter } from './web/accounts';
 import { loginRouter } from './web/login';
 import { oidcRouter } from './web/oidc';
-import { serveTemporaryUpload, serveUpload } from './rest/upload-downloads';
+import { serveTemporaryUpload, serveThumbnail, serveUpload } from './rest/upload-downloads';
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
 import { graphiqlRouter } from './web/graphiql';
@@ -50,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get(`${SERVER_EMOJI_DIRECTORY}/:fileName`, serveServerEmojiData);
   app.get('/user_uploads/temporary/:token/:fileName', serveTemporaryUpload(deps));
   app.get('/user_uploads/download/:realmId/*path', serveUpload(deps, { forceDownload: true }));
+  app.get('/user_uploads/thumbnail/:realmId/*path', serveThumbnail(deps));
   app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
   app.get('/user_avatars/:realmId/realm/:fileName', serveRealmImage(deps));
   app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));

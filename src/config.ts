@@ -63,6 +63,11 @@ export interface Config {
   metricsToken: string | null;
   /** Longest wait between two looks for scheduled messages that fell due (other processes' too). */
   schedulerPollMs: number;
+  /**
+   * Whether this process makes thumbnails of uploaded images in the background on its own
+   * (PARLEY_THUMBNAIL_WORKER); off, pending images wait for another process or a thumbnail request.
+   */
+  thumbnailWorker: boolean;
   /** Password logins checked against a directory server; null when PARLEY_LDAP_URL is unset. */
   ldap: LdapConfig | null;
   /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
@@ -196,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
+    thumbnailWorker: boolVar(env, 'PARLEY_THUMBNAIL_WORKER', true),
     ldap: ldapConfig(env),
     oidc: oidcConfig(env),
   };

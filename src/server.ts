@@ -17,6 +17,7 @@ import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 import { NotificationWorker } from './core/notifications/worker';
+import { ThumbnailWorker } from './core/uploads/thumbnail-worker';
 import { Scheduler } from './core/scheduled-messages/scheduler';
 import { listenOperatorSocket } from './operator/socket';
 import { runInServer } from './operator/run';
@@ -30,6 +31,8 @@ export interface RunningServer {
   owner: OwnerCredentials | null;
   /** Decides and delivers email and mobile notifications. */
   notifications: NotificationWorker;
+  /** Makes thumbnails of uploaded images. */
+  thumbnails: ThumbnailWorker;
   close(): Promise<void>;
 }
 
@@ -90,11 +93,13 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   const notifications = new NotificationWorker(deps);
+  const thumbnails = new ThumbnailWorker(deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   notifications.start();
+  if (config.thumbnailWorker) thumbnails.start();
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
   realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
@@ -114,6 +119,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
       await notifications.stop();
+      await thumbnails.stop();
       await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
       // Stop accepting, answer waiting long-polls, let in-flight requests finish, then release the
@@ -133,7 +139,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.close();
       if (!options.database) await db.close();
     })());
-  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, close };
+  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, thumbnails, close };
 }
 
 /**

@@ -6,13 +6,15 @@ import { contentDisposition, isInlineType } from '../core/uploads/paths';
 import { attachmentByPathId, AttachmentRow } from '../core/uploads/queries';
 import { pathIdFromToken } from '../core/uploads/signed-urls';
 import { fileStore } from '../core/uploads/storage';
+import { thumbnailToServe } from '../core/uploads/thumbnail-serving';
 import { admit } from './admit';
 import { sendError, sendInternalError } from './router';
 
 /**
  * Uploaded files at Zulip's URLs: /user_uploads/<realm id>/<path> with the API's Basic
- * credentials, /user_uploads/download/... (always as a download), and the credential-free
- * /user_uploads/temporary/<token>/<name> links. Only types that cannot run script are shown in
+ * credentials, /user_uploads/download/... (always as a download), the credential-free
+ * /user_uploads/temporary/<token>/<name> links, and images' thumbnails at
+ * /user_uploads/thumbnail/<realm id>/<path>/<format> (readable by whoever may read the original). Only types that cannot run script are shown in
  * place; everything else is sent as an attachment, and never sniffed.
  */
 async function sendFile(deps: AppDeps, res: Response, attachment: AttachmentRow, forceDownload: boolean): Promise<void> {
@@ -61,5 +63,30 @@ export function serveTemporaryUpload(deps: AppDeps) {
     const attachment = pathId === null ? undefined : await attachmentByPathId(deps.knex, deps.realmId, pathId);
     if (!attachment) throw fileNotFound();
     await sendFile(deps, res, attachment, false);
+  });
+}
+
+export function serveThumbnail(deps: AppDeps) {
+  return answering(async (req, res) => {
+    const user = await admit(deps, req, res, 'required');
+    const segments = restOf(req.params.path).split('/');
+    const format = segments.pop() ?? '';
+    const attachment = await accessUpload(deps, user!, String(req.params.realmId), segments.join('/'));
+    const thumbnail = await thumbnailToServe(deps, attachment, format);
+    const file = await fileStore(deps.config).read(thumbnail.key);
+    if (!file) throw fileNotFound();
+    res.status(200);
+    res.setHeader('Content-Type', thumbnail.contentType);
+    res.setHeader('Content-Length', String(file.size));
+    res.setHeader('Content-Disposition', contentDisposition('inline', thumbnail.name));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = file.open();
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
   });
 }

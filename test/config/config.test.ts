@@ -16,6 +16,7 @@ describe('defaults', () => {
       retentionIntervalSeconds: 3600,
       fullMemberIntervalSeconds: 3600,
       schedulerPollMs: 5000,
+      thumbnailWorker: true,
       heartbeatSeconds: 60,
       queueTimeoutSeconds: 600,
       logLevel: 'info',

@@ -65,10 +65,26 @@ describe('referenceCandidates', () => {
       groupNames: ['support', 'ops'],
       channelNames: ['general', 'dev>builds', 'dev'],
       emojiNames: ['smile', 'a', 'b'],
+      uploadPathIds: [],
     });
   });
 
+  test('collects uploads linked, as typed and decoded', () => {
+    expect(referenceCandidates('[a](/user_uploads/2/ab/x/caf%C3%A9.png) and /user_uploads/2/cd/y/b.png?x').uploadPathIds).toEqual([
+      '2/ab/x/caf%C3%A9.png',
+      '2/ab/x/café.png',
+      '2/cd/y/b.png',
+    ]);
+  });
+
   test('finds nothing in plain text', () => {
-    expect(referenceCandidates('just words: no refs')).toEqual({ userNames: [], userIds: [], groupNames: [], channelNames: [], emojiNames: [] });
+    expect(referenceCandidates('just words: no refs')).toEqual({
+      userNames: [],
+      userIds: [],
+      groupNames: [],
+      channelNames: [],
+      emojiNames: [],
+      uploadPathIds: [],
+    });
   });
 });

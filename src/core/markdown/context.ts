@@ -31,6 +31,18 @@ export interface RenderRealmEmoji {
   sourceUrl: string;
 }
 
+/** What the renderer knows of an uploaded image a message links (Zulip's ImageAttachment). */
+export interface UploadPreview {
+  width: number;
+  height: number;
+  contentType: string;
+  /** The thumbnail written into the message; null while thumbnails are being made. */
+  thumbnailUrl: string | null;
+  animated: boolean;
+  /** For types browsers may not show: the name of the large rendition made in their place. */
+  transcodedImage: string | null;
+}
+
 export interface RenderContext {
   /** The organization's URL; links into it become relative, as Zulip writes them. */
   realmUrl?: string;
@@ -45,6 +57,8 @@ export interface RenderContext {
   realmEmoji(name: string): RenderRealmEmoji | undefined;
   /** The organization's linkifiers, in the order they apply. */
   linkifiers: readonly CompiledLinkifier[];
+  /** Uploaded images by path_id; absent when the text links none. */
+  uploadPreview?: (pathId: string) => UploadPreview | undefined;
 }
 
 export interface RenderContextData {
@@ -54,6 +68,7 @@ export interface RenderContextData {
   channels?: LinkableChannel[];
   realmEmoji?: RenderRealmEmoji[];
   linkifiers?: readonly CompiledLinkifier[];
+  uploadPreviews?: ReadonlyMap<string, UploadPreview>;
 }
 
 /** Indexes resolved rows for the renderer. */
@@ -75,6 +90,7 @@ export function buildRenderContext(data: RenderContextData = {}): RenderContext 
     channelByName: (name) => channels.get(name),
     realmEmoji: (name) => emoji.get(name),
     linkifiers: data.linkifiers ?? [],
+    uploadPreview: data.uploadPreviews && data.uploadPreviews.size > 0 ? (pathId) => data.uploadPreviews!.get(pathId) : undefined,
   };
 }
 

@@ -6,6 +6,7 @@ import { realmLinkifiers } from '../linkifiers/cache';
 import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
 import { referenceCandidates } from './scan';
 import { anyOf, listParam } from '../../db/lists';
+import { uploadPreviews } from '../uploads/previews';
 
 export interface LoadContextOptions {
   realmUrl?: string;
@@ -16,17 +17,19 @@ export interface LoadContextOptions {
 /**
  * Fetches what a piece of Markdown refers to, one query per kind: the users named or numbered in
  * mentions, the user groups, the custom emoji and (through the resolver) the channels. The
- * organization's linkifiers come from a per-process cache (no query once loaded).
+ * organization's linkifiers come from a per-process cache (no query once loaded); uploaded images
+ * the text links come with their preview facts (none queried when it links no upload).
  * System groups stand for roles and are not mentionable by name.
  */
 export async function loadRenderContext(db: Knex, realmId: number, content: string, options: LoadContextOptions = {}): Promise<RenderContext> {
   const wanted = referenceCandidates(content);
-  const [users, groups, emoji, channels, linkifiers] = await inParallel(db, [
+  const [users, groups, emoji, channels, linkifiers, previews] = await inParallel(db, [
     () => loadUsers(db, realmId, wanted.userNames, wanted.userIds),
     () => loadGroups(db, realmId, wanted.groupNames),
     () => activeRealmEmojiByName(db, realmId, wanted.emojiNames),
     async () => (wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : []),
     () => realmLinkifiers(db, realmId),
+    () => uploadPreviews(db, realmId, wanted.uploadPathIds),
   ] as const);
   return buildRenderContext({
     realmUrl: options.realmUrl,
@@ -35,6 +38,7 @@ export async function loadRenderContext(db: Knex, realmId: number, content: stri
     channels,
     realmEmoji: [...emoji.values()].map((e) => ({ id: e.id, name: e.name, sourceUrl: realmEmojiSourceUrl(e) })),
     linkifiers,
+    uploadPreviews: previews,
   });
 }
 

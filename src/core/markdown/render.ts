@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { EMPTY_CONTEXT, RenderContext } from './context';
 import { MentionSummary, newEnv, summarize } from './env';
+import { inlineImages } from './plugins/inline-images';
 import { linkifiers } from './plugins/linkifiers';
 import { unicodeEmoji } from './plugins/unicode-emoji';
 import { zulipBlocks } from './plugins/zulip-blocks';
@@ -44,6 +45,7 @@ function createRenderer(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
   zulipInline(md);
   zulipBlocks(md);
   unicodeEmoji(md);
+  inlineImages(md);
   if (withLinkifiers) linkifiers(md);
   return md;
 }

@@ -13,6 +13,8 @@ export interface ReferenceCandidates {
   groupNames: string[];
   channelNames: string[];
   emojiNames: string[];
+  /** path_ids of this server's uploads named by `/user_uploads/...` links (as typed and decoded). */
+  uploadPathIds: string[];
 }
 
 function globalVersion(pattern: RegExp): RegExp {
@@ -24,6 +26,22 @@ const GROUPS = globalVersion(GROUP_MENTION);
 const CHANNELS = globalVersion(CHANNEL_LINK);
 const TOPICS = globalVersion(CHANNEL_TOPIC_LINK);
 const EMOJI = new RegExp(EMOJI_NAME.source, EMOJI_NAME.flags);
+
+const UPLOAD_LINK = /\/user_uploads\/(\d+\/[^\s()<>[\]"'`?#]+)/g;
+
+function uploadPathIds(content: string): string[] {
+  if (!content.includes('/user_uploads/')) return [];
+  const out = new Set<string>();
+  for (const match of content.matchAll(UPLOAD_LINK)) {
+    out.add(match[1]);
+    try {
+      out.add(match[1].split('/').map(decodeURIComponent).join('/'));
+    } catch {
+      // Not percent-encoded after all: the path as typed is the only candidate.
+    }
+  }
+  return [...out];
+}
 
 export function referenceCandidates(content: string): ReferenceCandidates {
   const userNames = new Set<string>();
@@ -52,5 +70,6 @@ export function referenceCandidates(content: string): ReferenceCandidates {
     groupNames: [...groupNames],
     channelNames: [...channelNames],
     emojiNames: [...emojiNames],
+    uploadPathIds: uploadPathIds(content),
   };
 }

@@ -24,6 +24,7 @@ import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
 import { anyOf, listParam, noneOf } from '../../db/lists';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
+import { settleImagePreviews } from '../uploads/thumbnail-rewrite';
 import type { AttachmentDict } from '../uploads/view';
 
 /**
@@ -302,6 +303,7 @@ async function applyEdit(
 
   // Content.
   if (plan.newContent !== null && rendering) {
+    rendering.html = await settleImagePreviews(db, deps.realmId, rendering.html, { lock: false });
     event.orig_content = message.content;
     event.orig_rendered_content = message.rendered_content;
     event.content = plan.newContent;

@@ -25,6 +25,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, topicForStorage } from './topics';
 import { realmString, WideContext, wideMessage } from './view';
 import { afterChannelMessageSent, mayChangeTopicPolicies, senderTopicColumns, senderTopicState } from './send-hooks';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
+import { settleImagePreviews } from '../uploads/thumbnail-rewrite';
 import { checkDirectMessagePermissions } from './direct-permissions';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
@@ -434,6 +435,7 @@ async function storeAndPublish(
   const db = uow.trx;
   const { target, content, rendering, recipientIds, mentioned, rows } = prepared;
   const { stream } = target;
+  rendering.html = await settleImagePreviews(db, deps.realmId, rendering.html, { lock: true });
   const fields: NewMessageRow = {
     realm_id: deps.realmId,
     sender_id: sender.id,

@@ -6,6 +6,7 @@ import { GROUP_PERMISSION_SETTINGS } from '../groups/setting-values';
 import { MAX_MESSAGE_LENGTH } from '../markdown';
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../messages/topics';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../profile-fields/field-types';
+import { serverThumbnailFormats } from '../uploads/thumbnail-formats';
 import { MIN_PASSWORD_LENGTH } from '../users/validation';
 import { placeholderDomain } from '../users/view';
 import { REALM_GROUP_SPECS } from './catalog';
@@ -143,10 +144,10 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     development_environment: false,
     server_generation: SERVER_GENERATION,
     server_needs_upgrade: false,
-    // This server sends no digest emails, offers no spectator access and makes no thumbnails.
+    // This server sends no digest emails and offers no spectator access.
     settings_send_digest_emails: false,
     server_web_public_streams_enabled: false,
-    server_thumbnail_formats: [],
+    server_thumbnail_formats: serverThumbnailFormats(),
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_inline_image_preview: true,

@@ -3,9 +3,11 @@ import { inTransaction } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { isRowId } from '../../db/ids';
+import { probeImage, readAll } from './image-probe';
 import { newPathId, uploadUrl } from './paths';
 import { attachmentById, uploadSpaceUsed } from './queries';
 import { fileStore, StagedFile } from './storage';
+import { deleteStoredUpload, ImageFacts, THUMBNAIL_ACCEPT_IMAGE_TYPES } from './thumbnail-formats';
 import { attachmentDictsByIds } from './view';
 
 const MIB = 1024 * 1024;
@@ -41,6 +43,7 @@ export async function createAttachment(deps: AppDeps, user: User, staged: Staged
     const pathId = newPathId(deps.realmId, fileName);
     await staged.commit(pathId);
     committedKey = pathId;
+    const image = await imageFacts(store, pathId, contentType);
     const id = await inTransaction(deps, deps.realmId, async (uow) => {
       const db = uow.trx;
       // Serializes uploads of the organization so that two cannot both take the last of the quota.
@@ -60,6 +63,8 @@ export async function createAttachment(deps: AppDeps, user: User, staged: Staged
         })
         .returning('id');
       const attachmentId = Number(typeof row === 'object' ? row.id : row);
+      // An image waits for its thumbnails; the worker hears of it through the event below.
+      if (image) await db('image_attachments').insert(imageAttachmentRow(deps.realmId, attachmentId, pathId, image));
       const [dict] = await attachmentDictsByIds(db, [attachmentId]);
       uow.emit({ type: 'attachment', op: 'add', attachment: dict, upload_space_used: await uploadSpaceUsed(db, deps.realmId) }, [user.id]);
       return attachmentId;
@@ -70,6 +75,25 @@ export async function createAttachment(deps: AppDeps, user: User, staged: Staged
     else await staged.discard();
     throw error;
   }
+}
+
+/** Images only: their header is read now, so that messages can show their size at once. */
+async function imageFacts(store: ReturnType<typeof fileStore>, pathId: string, contentType: string): Promise<ImageFacts | null> {
+  if (!THUMBNAIL_ACCEPT_IMAGE_TYPES.has(contentType)) return null;
+  const file = await store.read(pathId);
+  return file ? probeImage(await readAll(file.open()), contentType) : null;
+}
+
+function imageAttachmentRow(realmId: number, attachmentId: number, pathId: string, image: ImageFacts) {
+  return {
+    attachment_id: attachmentId,
+    realm_id: realmId,
+    path_id: pathId,
+    original_width_px: image.width,
+    original_height_px: image.height,
+    frames: image.frames,
+    content_type: image.contentType,
+  };
 }
 
 export const invalidAttachment = () => errors.badRequest('Invalid attachment');
@@ -85,6 +109,6 @@ export async function deleteAttachment(deps: AppDeps, user: User, attachmentId: 
     uow.emit({ type: 'attachment', op: 'remove', attachment: { id: attachment.id }, upload_space_used: await uploadSpaceUsed(db, deps.realmId) }, [user.id]);
     return attachment.path_id;
   });
-  // The row is gone, so nothing serves the file any more; its bytes go too.
-  await fileStore(deps.config).delete(pathId);
+  // The row is gone, so nothing serves the file any more; its bytes and thumbnails go too.
+  await deleteStoredUpload(fileStore(deps.config), pathId);
 }

@@ -5,6 +5,7 @@ import { canReadAttachment } from './access';
 import { linkedPathIds } from './paths';
 import { AttachmentRow, attachmentsByIds, attachmentsByPathIds, uploadSpaceUsed } from './queries';
 import { fileStore } from './storage';
+import { deleteStoredUpload } from './thumbnail-formats';
 import { AttachmentDict, attachmentDicts } from './view';
 
 /**
@@ -97,7 +98,7 @@ export async function releaseDeletedMessages(uow: UnitOfWork, config: { dataDir:
     for (const row of orphans) uow.emit({ type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: used }, [row.owner_id]);
     const store = fileStore(config);
     uow.afterCommit(() => {
-      for (const row of orphans) void store.delete(row.path_id).catch(() => undefined);
+      for (const row of orphans) void deleteStoredUpload(store, row.path_id).catch(() => undefined);
     });
   }
 }
