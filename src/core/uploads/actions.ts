@@ -5,7 +5,8 @@ import type { User } from '../users/model';
 import { isRowId } from '../../db/ids';
 import { newPathId, uploadUrl } from './paths';
 import { attachmentById, uploadSpaceUsed } from './queries';
-import { fileStore, StagedFile } from './storage';
+import type { StagedFile } from './storage';
+import { fileStore } from './stores';
 import { attachmentDictsByIds } from './view';
 
 const MIB = 1024 * 1024;
