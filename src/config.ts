@@ -53,6 +53,8 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
   uploadQuotaMib: number | null;
+  /** Where uploaded files go: an S3-compatible bucket, or DATA_DIR/uploads when null. */
+  s3: S3Config | null;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
   graphqlLimits: GraphQLLimits;
   /** Bounds on GraphQL WebSocket connections. */
@@ -97,6 +99,18 @@ export interface OidcConfig {
   name: string;
   /** Whether a provider user without an account gets one at first login. */
   createUsers: boolean;
+}
+
+/** An S3 (or S3-compatible) bucket holding uploaded files, avatars and organization images. */
+export interface S3Config {
+  bucket: string;
+  /** The service's URL for an S3-compatible store; null: Amazon S3 in `region`. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Buckets addressed as ENDPOINT/BUCKET rather than BUCKET.ENDPOINT (most self-hosted stores). */
+  forcePathStyle: boolean;
 }
 
 export interface SocketLimits {
@@ -198,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
       env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === ''
         ? null
         : intVar(env, 'PARLEY_UPLOAD_QUOTA_MIB', 0, 0, 1_000_000_000),
+    s3: s3Config(env),
     ...abuseLimits(env),
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
@@ -248,6 +263,39 @@ function oidcConfig(env: Env): OidcConfig | null {
     clientSecret: requiredVar(env, 'PARLEY_OIDC_CLIENT_SECRET', 'PARLEY_OIDC_ISSUER'),
     name: (env.PARLEY_OIDC_NAME ?? '').trim() || 'OpenID Connect',
     createUsers: boolVar(env, 'PARLEY_OIDC_CREATE_USERS', false),
+  };
+}
+
+const S3_VARIABLES = ['PARLEY_S3_ENDPOINT', 'PARLEY_S3_REGION', 'PARLEY_S3_ACCESS_KEY_ID', 'PARLEY_S3_SECRET_ACCESS_KEY', 'PARLEY_S3_FORCE_PATH_STYLE'];
+
+/**
+ * The bucket and its credentials, all checked here so that a half-configured store stops the
+ * start-up instead of failing the first upload. Credentials are required (never looked for
+ * elsewhere): files must not silently land in whatever account the machine's environment names.
+ */
+function s3Config(env: Env): S3Config | null {
+  const bucket = (env.PARLEY_S3_BUCKET ?? '').trim();
+  if (bucket === '') {
+    const stray = S3_VARIABLES.find((name) => (env[name] ?? '').trim() !== '');
+    if (stray) throw new ConfigError(`PARLEY_S3_BUCKET must be set when ${stray} is`);
+    return null;
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`PARLEY_S3_BUCKET must be a bucket name (3 to 63 letters, digits, dots, hyphens), got "${bucket}"`);
+  }
+  const endpoint = urlVar(env, 'PARLEY_S3_ENDPOINT', ['http:', 'https:']);
+  const region = (env.PARLEY_S3_REGION ?? '').trim();
+  // Amazon needs the bucket's region; a self-hosted store mostly ignores it.
+  if (region === '' && endpoint === null)
+    throw new ConfigError('PARLEY_S3_REGION must be set when PARLEY_S3_BUCKET is (or PARLEY_S3_ENDPOINT for a non-Amazon store)');
+  if (region !== '' && !/^[a-z0-9-]{1,50}$/.test(region)) throw new ConfigError(`PARLEY_S3_REGION must be a region name such as eu-west-1, got "${region}"`);
+  return {
+    bucket,
+    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
+    region: region || 'us-east-1',
+    accessKeyId: requiredVar(env, 'PARLEY_S3_ACCESS_KEY_ID', 'PARLEY_S3_BUCKET'),
+    secretAccessKey: requiredVar(env, 'PARLEY_S3_SECRET_ACCESS_KEY', 'PARLEY_S3_BUCKET'),
+    forcePathStyle: boolVar(env, 'PARLEY_S3_FORCE_PATH_STYLE', false),
   };
 }
 

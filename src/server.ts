@@ -20,6 +20,7 @@ import { NotificationWorker } from './core/notifications/worker';
 import { ThumbnailWorker } from './core/uploads/thumbnail-worker';
 import { Scheduler } from './core/scheduled-messages/scheduler';
 import { listenOperatorSocket } from './operator/socket';
+import { fileStore } from './core/uploads/stores';
 import { runInServer } from './operator/run';
 import { log } from './log';
 
@@ -55,6 +56,9 @@ export interface StartOptions {
 /** Opens the database, migrates, bootstraps the organization and listens. */
 export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
   connectFeatures();
+  // Before anything else: a bucket that cannot be used is a configuration problem, not a failure
+  // of the first upload.
+  await fileStore(config).check();
   const db = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir }));
   await migrateLatest(db.knex);
   const realmId = await ensureRealm(db.knex, config);

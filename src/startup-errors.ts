@@ -1,10 +1,12 @@
 import type { Config } from './config';
+import { FileStoreUnavailableError } from './core/uploads/storage';
 import { DatabaseInUseError } from './db/lock';
 
 /** Exit codes of a start-up that failed for a known reason (2 is a configuration error). */
 export const EXIT_PORT_IN_USE = 3;
 export const EXIT_DATA_DIR_LOCKED = 4;
 export const EXIT_DATABASE_UNREACHABLE = 5;
+export const EXIT_FILE_STORE_UNAVAILABLE = 6;
 
 export interface StartupFailure {
   message: string;
@@ -43,6 +45,7 @@ export function describeDatabaseUrl(url: string): string {
 /** A one-line reason and exit code for the failures an operator can fix, or null for the others. */
 export function startupFailure(error: unknown, config: Config): StartupFailure | null {
   if (error instanceof DatabaseInUseError) return { message: error.message, exitCode: EXIT_DATA_DIR_LOCKED };
+  if (error instanceof FileStoreUnavailableError) return { message: error.message, exitCode: EXIT_FILE_STORE_UNAVAILABLE };
   const codes = codesOf(error);
   if (codes.includes('EADDRINUSE')) {
     return {

@@ -69,7 +69,8 @@ export async function writeBackup(db: Database, config: Config, file: string, ou
       await run('pg_dump', ['--format=custom', '--no-owner', '--file', path.join(staging, POSTGRES_FILE), target], env);
     }
     const uploadsDir = path.join(config.dataDir, 'uploads');
-    const uploads = fs.existsSync(uploadsDir);
+    // Files kept in an S3 bucket are backed up with the bucket (versioning, replication).
+    const uploads = !config.s3 && fs.existsSync(uploadsDir);
     if (uploads) fs.symlinkSync(uploadsDir, path.join(staging, 'uploads'));
     const manifest: Manifest = { format: 1, parleyVersion: PARLEY_VERSION, created: new Date().toISOString(), database: db.kind, uploads };
     fs.writeFileSync(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -97,6 +98,7 @@ export async function writeBackup(db: Database, config: Config, file: string, ou
     out(
       `Backed up the ${db.kind === 'pglite' ? 'embedded database' : `PostgreSQL database at ${describeDatabaseUrl(config.databaseUrl!)}`}${uploads ? ' and uploads' : ''} to ${file} (${(size / 1024 / 1024).toFixed(1)} MiB).`,
     );
+    if (config.s3) out(`Uploaded files are in the S3 bucket "${config.s3.bucket}" and not in the backup.`);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -155,6 +157,7 @@ export async function restoreBackup(config: Config, file: string, out: Out, prog
     }
     progress(1, 'done');
     out(`Restored the backup of ${manifest.created} (Parley ${manifest.parleyVersion})${manifest.uploads ? ' with its uploads' : ''}.`);
+    if (manifest.uploads && config.s3) out(`Its uploads went to ${uploadsDir}; copy them into the S3 bucket "${config.s3.bucket}" under the same keys.`);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@ import { createAttachment, deleteAttachment, invalidAttachment } from '../core/u
 import { accessUpload, uploadContentType } from '../core/uploads/downloads';
 import { attachmentsOwnedBy, uploadSpaceUsed } from '../core/uploads/queries';
 import { temporaryUrl } from '../core/uploads/signed-urls';
-import { fileStore } from '../core/uploads/storage';
+import { fileStore } from '../core/uploads/stores';
 import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';

@@ -1,7 +1,8 @@
+import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
 import { avatarKey } from '../core/uploads/avatars';
-import { fileStore } from '../core/uploads/storage';
+import { fileStore } from '../core/uploads/stores';
 import { User } from '../core/users/model';
 import { gravatarUrl, mediumAvatarUrl, userDict } from '../core/users/view';
 import type { AppDeps } from '../deps';
@@ -65,7 +66,7 @@ export function serveAvatarImage(deps: AppDeps, size: 'small' | 'medium') {
       res.end();
       return;
     }
-    file.open().pipe(res);
+    pipeline(file.open(), res, () => undefined);
   });
 }
 

@@ -1,6 +1,7 @@
+import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import { deleteRealmIcon, deleteRealmLogo, RealmImage, realmImageKey, uploadRealmIcon, uploadRealmLogo } from '../core/uploads/realm-images';
-import { fileStore } from '../core/uploads/storage';
+import { fileStore } from '../core/uploads/stores';
 import { Realm } from '../core/realm/model';
 import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../errors';
@@ -65,7 +66,7 @@ export function serveRealmImage(deps: AppDeps) {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cache-Control', 'public, max-age=3600');
       if (req.method === 'HEAD') res.end();
-      else file.open().pipe(res);
+      else pipeline(file.open(), res, () => undefined);
     })().catch((error: unknown) => {
       if (res.headersSent) return;
       if (error instanceof ApiError) sendError(res, error);

@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
@@ -5,7 +6,7 @@ import { accessUpload, fileNotFound } from '../core/uploads/downloads';
 import { contentDisposition, isInlineType } from '../core/uploads/paths';
 import { attachmentByPathId, AttachmentRow } from '../core/uploads/queries';
 import { pathIdFromToken } from '../core/uploads/signed-urls';
-import { fileStore } from '../core/uploads/storage';
+import { fileStore } from '../core/uploads/stores';
 import { thumbnailToServe } from '../core/uploads/thumbnail-serving';
 import { admit } from './admit';
 import { sendError, sendInternalError } from './router';
@@ -32,9 +33,9 @@ async function sendFile(deps: AppDeps, res: Response, attachment: AttachmentRow,
     res.end();
     return;
   }
-  const stream = file.open();
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  // A client that goes away releases the file's stream (with S3, its connection); a store that
+  // fails mid-file cuts the response short.
+  pipeline(file.open(), res, () => undefined);
 }
 
 function answering(handler: (req: Request, res: Response) => Promise<void>) {

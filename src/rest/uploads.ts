@@ -2,7 +2,7 @@ import { createAttachment, deleteAttachment } from '../core/uploads/actions';
 import { accessUpload, uploadContentType } from '../core/uploads/downloads';
 import { attachmentsOwnedBy, uploadSpaceUsed } from '../core/uploads/queries';
 import { temporaryUrl } from '../core/uploads/signed-urls';
-import { fileStore } from '../core/uploads/storage';
+import { fileStore } from '../core/uploads/stores';
 import { attachmentDicts } from '../core/uploads/view';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';

@@ -49,6 +49,7 @@ describe('defaults', () => {
       deleteTopicTimeLimitSeconds: 50,
       maxFileUploadSizeMib: 25,
       uploadQuotaMib: null,
+      s3: null,
       graphqlLimits: {
         maxDepth: 15,
         maxCost: 100_000,
@@ -137,6 +138,28 @@ describe('accepted values', () => {
     expect(loadConfig({ PARLEY_RATE_LIMITING: '0' }).rateLimiting).toBe(false);
   });
 
+  test('an S3 bucket for uploads: Amazon needs a region, another service an endpoint', () => {
+    const keys = { PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', PARLEY_S3_SECRET_ACCESS_KEY: 'secret/key+example' };
+    expect(loadConfig({ PARLEY_S3_BUCKET: 'chat-files', PARLEY_S3_REGION: 'eu-west-1', ...keys }).s3).toEqual({
+      bucket: 'chat-files',
+      endpoint: null,
+      region: 'eu-west-1',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret/key+example',
+      forcePathStyle: false,
+    });
+    expect(
+      loadConfig({ PARLEY_S3_BUCKET: 'chat-files', PARLEY_S3_ENDPOINT: 'https://minio.internal:9000/', PARLEY_S3_FORCE_PATH_STYLE: 'true', ...keys }).s3,
+    ).toEqual({
+      bucket: 'chat-files',
+      endpoint: 'https://minio.internal:9000',
+      region: 'us-east-1',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret/key+example',
+      forcePathStyle: true,
+    });
+  });
+
   test('the external URL loses its trailing slashes', () => {
     expect(loadConfig({ PARLEY_EXTERNAL_URL: 'https://chat.example.com/' }).externalUrl).toBe('https://chat.example.com');
   });
@@ -207,6 +230,30 @@ describe('bad values are refused with a message naming the variable', () => {
       'PARLEY_RATE_LIMIT_SENDS_EMAIL_BY_IP must be seconds:requests pairs separated by commas (e.g. 60:200), got "x"',
     ],
     [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
+    [{ PARLEY_S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'PARLEY_S3_BUCKET must be set when PARLEY_S3_ENDPOINT is'],
+    [{ PARLEY_S3_SECRET_ACCESS_KEY: 'secret' }, 'PARLEY_S3_BUCKET must be set when PARLEY_S3_SECRET_ACCESS_KEY is'],
+    [{ PARLEY_S3_BUCKET: 'files' }, 'PARLEY_S3_REGION must be set when PARLEY_S3_BUCKET is (or PARLEY_S3_ENDPOINT for a non-Amazon store)'],
+    [{ PARLEY_S3_BUCKET: 'files', PARLEY_S3_REGION: 'eu-west-1' }, 'PARLEY_S3_ACCESS_KEY_ID must be set when PARLEY_S3_BUCKET is'],
+    [
+      { PARLEY_S3_BUCKET: 'files', PARLEY_S3_REGION: 'eu-west-1', PARLEY_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' },
+      'PARLEY_S3_SECRET_ACCESS_KEY must be set when PARLEY_S3_BUCKET is',
+    ],
+    [
+      { PARLEY_S3_BUCKET: 'my/files', PARLEY_S3_REGION: 'eu-west-1' },
+      'PARLEY_S3_BUCKET must be a bucket name (3 to 63 letters, digits, dots, hyphens), got "my/files"',
+    ],
+    [{ PARLEY_S3_BUCKET: 'files', PARLEY_S3_REGION: 'Europe West' }, 'PARLEY_S3_REGION must be a region name such as eu-west-1, got "Europe West"'],
+    [{ PARLEY_S3_BUCKET: 'files', PARLEY_S3_ENDPOINT: 'minio:9000' }, 'PARLEY_S3_ENDPOINT must start with http:// or https://, got "minio:9000"'],
+    [
+      {
+        PARLEY_S3_BUCKET: 'files',
+        PARLEY_S3_ENDPOINT: 'http://minio:9000',
+        PARLEY_S3_ACCESS_KEY_ID: 'k',
+        PARLEY_S3_SECRET_ACCESS_KEY: 's',
+        PARLEY_S3_FORCE_PATH_STYLE: 'yes',
+      },
+      'PARLEY_S3_FORCE_PATH_STYLE must be true or false, got "yes"',
+    ],
   ])('%j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

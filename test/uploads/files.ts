@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiResponse, basicAuth, TEST_USER_AGENT } from '../helpers/api';
 import type { TestServer, TestUser } from '../helpers/server';
+import { startS3Server } from '../helpers/s3';
 
 /** A fresh DATA_DIR for a test server, so uploaded files can be looked for on disk. */
 export function tempDataDir(): string {
@@ -50,4 +51,56 @@ export function storedFiles(dataDir: string): string[] {
   const root = path.join(dataDir, 'uploads');
   if (!fs.existsSync(root)) return [];
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
+}
+
+/**
+ * A file store for a test server, and a look behind the server's back at what it holds: the keys
+ * stored, plus uploads still staged (as `.staging/...`).
+ */
+export interface UploadBackend {
+  name: 'local' | 's3';
+  dataDir: string;
+  /** The server environment using this store. */
+  env: Record<string, string>;
+  storedFiles(): Promise<string[]>;
+  /** A stored file's bytes, or null when the key holds none. */
+  read(key: string): Promise<Buffer | null>;
+  close(): Promise<void>;
+}
+
+/** Files under a fresh DATA_DIR/uploads. */
+export function localBackend(): UploadBackend {
+  const dataDir = tempDataDir();
+  return {
+    name: 'local',
+    dataDir,
+    env: { DATA_DIR: dataDir },
+    storedFiles: async () => storedFiles(dataDir),
+    read: async (key) => {
+      const file = path.join(dataDir, 'uploads', ...key.split('/'));
+      return fs.existsSync(file) ? fs.readFileSync(file) : null;
+    },
+    close: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+/** Files in a bucket of an S3-compatible server started for the test; staged under DATA_DIR. */
+export async function s3Backend(): Promise<UploadBackend> {
+  const dataDir = tempDataDir();
+  const bucket = await startS3Server();
+  const staging = path.join(dataDir, 'upload-staging');
+  return {
+    name: 's3',
+    dataDir,
+    env: { DATA_DIR: dataDir, ...bucket.env },
+    storedFiles: async () => {
+      const staged = fs.existsSync(staging) ? fs.readdirSync(staging).map((f) => `.staging/${f}`) : [];
+      return [...staged, ...(await bucket.keys())].sort();
+    },
+    read: (key) => bucket.read(key),
+    close: async () => {
+      await bucket.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -6,7 +6,8 @@ import { isRowId } from '../../db/ids';
 import { probeImage, readAll } from './image-probe';
 import { newPathId, uploadUrl } from './paths';
 import { attachmentById, uploadSpaceUsed } from './queries';
-import { fileStore, StagedFile } from './storage';
+import type { StagedFile } from './storage';
+import { fileStore } from './stores';
 import { deleteStoredUpload, ImageFacts, THUMBNAIL_ACCEPT_IMAGE_TYPES } from './thumbnail-formats';
 import { attachmentDictsByIds } from './view';
 

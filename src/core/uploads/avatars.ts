@@ -6,7 +6,7 @@ import { activeUserIds } from '../users/access';
 import { User } from '../users/model';
 import { mediumAvatarUrl, userDict } from '../users/view';
 import { squarePng } from './images';
-import { fileStore } from './storage';
+import { fileStore } from './stores';
 
 /**
  * Uploaded avatars, as Zulip keeps them: a 100 px square and a 500 px "medium" one, PNG, made with
@@ -21,7 +21,12 @@ export const avatarKey = (userId: number, version: number, size: keyof typeof SI
 
 export async function storeBytes(deps: AppDeps, key: string, bytes: Buffer): Promise<void> {
   const staged = await fileStore(deps.config).stage(Readable.from([bytes]));
-  await staged.commit(key);
+  try {
+    await staged.commit(key);
+  } catch (error) {
+    await staged.discard();
+    throw error;
+  }
 }
 
 function avatarFields(deps: AppDeps, user: User) {

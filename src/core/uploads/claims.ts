@@ -1,10 +1,11 @@
+import type { Config } from '../../config';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import { anyOf } from '../../db/lists';
 import type { User } from '../users/model';
 import { canReadAttachment } from './access';
 import { linkedPathIds } from './paths';
 import { AttachmentRow, attachmentsByIds, attachmentsByPathIds, uploadSpaceUsed } from './queries';
-import { fileStore } from './storage';
+import { fileStore } from './stores';
 import { deleteStoredUpload } from './thumbnail-formats';
 import { AttachmentDict, attachmentDicts } from './view';
 
@@ -59,7 +60,7 @@ export async function syncMessageClaims(uow: UnitOfWork, author: User, messageId
  * Before messages are deleted: their claims go, and so does every file that only they linked
  * (its row now, its bytes once the deletion has committed).
  */
-export async function releaseDeletedMessages(uow: UnitOfWork, config: { dataDir: string }, messageIds: number[]): Promise<void> {
+export async function releaseDeletedMessages(uow: UnitOfWork, config: Pick<Config, 'dataDir' | 's3'>, messageIds: number[]): Promise<void> {
   if (messageIds.length === 0) return;
   const db = uow.trx;
   const ids: number[] = (

@@ -7,7 +7,7 @@ import { Realm } from '../realm/model';
 import { LogoKind, realmIconUrl, realmLogoUrl } from '../realm/queries';
 import { storeBytes } from './avatars';
 import { fittedPng, squarePng } from './images';
-import { fileStore } from './storage';
+import { fileStore } from './stores';
 
 /**
  * The organization's icon (a 100 px square) and day and night logos (PNG within 800 × 100), uploaded

@@ -17,6 +17,8 @@ export interface FileStore {
   read(key: string): Promise<StoredFile | null>;
   /** Removes the file; reading the key answers null from then on. Idempotent. */
   delete(key: string): Promise<void>;
+  /** At start-up: throws FileStoreUnavailableError when the store cannot be used; tidies staging. */
+  check(): Promise<void>;
 }
 
 export interface StagedFile {
@@ -27,8 +29,12 @@ export interface StagedFile {
 
 export interface StoredFile {
   size: number;
+  /** The bytes, read as they are consumed; destroying the stream releases whatever it holds. */
   open(): Readable;
 }
+
+/** The configured store cannot be used (unreachable, refused, missing); the message says why. */
+export class FileStoreUnavailableError extends Error {}
 
 /** Keys are path_ids; nothing outside the store's directory may be named by one. */
 export function isSafeKey(key: string): boolean {
@@ -36,25 +42,61 @@ export function isSafeKey(key: string): boolean {
   return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
-/** Files under one directory (DATA_DIR/uploads by default); staging happens in its `.staging`. */
-export class LocalFileStore implements FileStore {
-  private readonly staging: string;
+/** Staged files older than this are left over from a process that stopped mid-upload. */
+const ABANDONED_MS = 24 * 3600 * 1000;
 
-  constructor(readonly root: string) {
-    this.staging = path.join(root, '.staging');
-  }
+/** Temporary files in one directory, where both stores put an upload while it arrives. */
+export class DiskStaging {
+  constructor(readonly dir: string) {}
 
-  async stage(source: Readable): Promise<StagedFile> {
-    await fs.promises.mkdir(this.staging, { recursive: true });
-    const temp = path.join(this.staging, crypto.randomBytes(16).toString('hex'));
+  /** Streams `source` to a new file; on failure nothing is left. */
+  async write(source: Readable): Promise<{ file: string; size: number }> {
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    const file = path.join(this.dir, crypto.randomBytes(16).toString('hex'));
     let size = 0;
     source.on('data', (chunk: Buffer) => (size += chunk.length));
     try {
-      await pipeline(source, fs.createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
     } catch (error) {
-      await fs.promises.rm(temp, { force: true });
+      await fs.promises.rm(file, { force: true });
       throw error;
     }
+    return { file, size };
+  }
+
+  /**
+   * Removes what a crashed process left. Only old files: another process sharing the directory
+   * may be receiving the newer ones.
+   */
+  async sweep(now = Date.now()): Promise<void> {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const file = path.join(this.dir, name);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat?.isFile() && now - stat.mtimeMs > ABANDONED_MS) await fs.promises.rm(file, { force: true });
+    }
+  }
+}
+
+/** Files under one directory (DATA_DIR/uploads by default); staging happens in its `.staging`. */
+export class LocalFileStore implements FileStore {
+  private readonly staging: DiskStaging;
+
+  constructor(readonly root: string) {
+    this.staging = new DiskStaging(path.join(root, '.staging'));
+  }
+
+  async check(): Promise<void> {
+    await this.staging.sweep();
+  }
+
+  async stage(source: Readable): Promise<StagedFile> {
+    const { file: temp, size } = await this.staging.write(source);
     return {
       size,
       commit: async (key) => {
@@ -87,17 +129,4 @@ export class LocalFileStore implements FileStore {
     if (!isSafeKey(key)) throw new Error('unsafe file key');
     return path.join(this.root, ...key.split('/'));
   }
-}
-
-const stores = new Map<string, FileStore>();
-
-/** The store for a configuration (one per directory, so every request shares it). */
-export function fileStore(config: { dataDir: string }): FileStore {
-  const root = path.join(config.dataDir, 'uploads');
-  let store = stores.get(root);
-  if (!store) {
-    store = new LocalFileStore(root);
-    stores.set(root, store);
-  }
-  return store;
 }

@@ -6,7 +6,8 @@ import { describeFailure } from '../../failure-log';
 import { log } from '../../log';
 import { readAll } from './image-probe';
 import { imageRowById, ImageRow, previewOf, toStoredJson } from './previews';
-import { fileStore, FileStore } from './storage';
+import type { FileStore } from './storage';
+import { fileStore } from './stores';
 import {
   formatName,
   IMAGE_BOMB_TOTAL_PIXELS,
