@@ -28,18 +28,25 @@ const reminders = async (who: TestUser) => assertSuccess(await client(ts, who).g
 const newest = async (who: TestUser, narrow: unknown[] = []) => (await fetchMessages(ts, who, { num_before: 1, narrow: JSON.stringify(narrow) })).messages[0];
 
 test('a channel message goes out at its time, as its sender, and leaves the list', async () => {
-  const id = assertSuccess(
-    await client(ts, alice).post('/scheduled_messages', {
-      type: 'channel',
-      to: String(channelId),
-      topic: 'launch',
-      content: 'Lift-off at **noon**',
-      scheduled_delivery_timestamp: soon(),
-    }),
-  ).scheduled_message_id;
-  const events = await verifyAction(ts, alice, () => waitUntil(async () => (await scheduled(alice)).length === 0, 20_000));
-  // The send's own events (the channel's first message, the sender following the topic), then the removal.
-  expect(events[0].type).toBe('message');
+  // Scheduled inside the verified action: under load, the delivery could otherwise come before
+  // the action's first register and leave it nothing to see.
+  let id = 0;
+  const events = await verifyAction(ts, alice, async () => {
+    id = assertSuccess(
+      await client(ts, alice).post('/scheduled_messages', {
+        type: 'channel',
+        to: String(channelId),
+        topic: 'launch',
+        content: 'Lift-off at **noon**',
+        scheduled_delivery_timestamp: soon(),
+      }),
+    ).scheduled_message_id;
+    await waitUntil(async () => (await scheduled(alice)).length === 0, 20_000);
+  });
+  // Added to the list, then the send's own events (the channel's first message, the sender
+  // following the topic), then the removal.
+  expect(events[0]).toMatchObject({ type: 'scheduled_messages', op: 'add' });
+  expect(events[1].type).toBe('message');
   expect(events[events.length - 1]).toMatchObject({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id });
   const message = await newest(bob);
   expect(message).toMatchObject({ sender_id: alice.id, stream_id: channelId, subject: 'launch', content: '<p>Lift-off at <strong>noon</strong></p>' });
@@ -147,10 +154,12 @@ test('a reminder: listed, then delivered by the notification bot quoting the mes
   // Reminders are not scheduled messages.
   expect(await scheduled(alice)).toEqual([]);
 
-  assertSuccess(await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(), note: 'Check the changelog' }));
-  expect(await reminders(alice)).toHaveLength(1);
-  const events = await verifyAction(ts, alice, () => waitUntil(async () => (await reminders(alice)).length === 0, 20_000));
+  const events = await verifyAction(ts, alice, async () => {
+    assertSuccess(await c.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: soon(), note: 'Check the changelog' }));
+    await waitUntil(async () => (await reminders(alice)).length === 0, 20_000);
+  });
   expect(events.map((e) => [e.type, e.op])).toEqual([
+    ['reminders', 'add'],
     ['message', undefined],
     ['reminders', 'remove'],
   ]);
