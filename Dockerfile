@@ -11,6 +11,7 @@ COPY src src
 COPY migrations migrations
 COPY bench bench
 COPY web web
+COPY dashboard dashboard
 COPY scripts scripts
 # TypeScript and the GraphiQL bundle, then only the runtime dependencies.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
