@@ -24,6 +24,7 @@ import * as scheduledMessages from './20261126040000_scheduled_messages';
 import * as accountTokensAndWebSessions from './20261126050000_account_tokens_and_web_sessions';
 import * as notifications from './20261126060000_notifications';
 import * as imageAttachments from './20261127100000_image_attachments';
+import * as notificationIndexes from './20261127300000_notification_indexes';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -52,4 +53,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261126050000_account_tokens_and_web_sessions', module: accountTokensAndWebSessions },
   { name: '20261126060000_notifications', module: notifications },
   { name: '20261127100000_image_attachments', module: imageAttachments },
+  { name: '20261127300000_notification_indexes', module: notificationIndexes },
 ];

@@ -2,6 +2,7 @@ import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect, sendToChannel, subscribe } from '../messages/helpers';
+import { parseAppPayload } from './app-payloads';
 import { Bouncer, startBouncer } from './bouncer';
 import {
   Device,
@@ -101,6 +102,15 @@ describe('a direct message to someone away', () => {
       realm_url: realmUrl(),
     });
     expect(push).not.toHaveProperty('pm_users');
+    // As the app reads it: a 1:1 conversation is named by both participants.
+    expect(parseAppPayload(push)).toMatchObject({
+      type: 'message',
+      messageId: id,
+      userId: bob.id,
+      senderId: alice.id,
+      realmUrl: realmUrl(),
+      recipient: { recipientUserIds: [alice.id, bob.id].sort((a, b) => a - b) },
+    });
     await waitUntil(() => mailsTo(smtp.mails, bob).some((m) => m.text.includes(text)));
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
     const mails = mailsTo(smtp.mails, bob).filter((m) => m.text.includes(text));
@@ -116,6 +126,8 @@ describe('a direct message to someone away', () => {
     const request = bouncer.requests.find((r) => r.path === '/api/v1/remotes/push/e2ee/notify')!;
     expect(request.authorization).toBe(`Basic ${Buffer.from(`${keys.orgId}:${keys.orgKey}`).toString('base64')}`);
     expect(request.body.push_requests[0]).toMatchObject({ device_id: bobDevice.pushAccountId, fcm_priority: 'high', token_kind: 'fcm' });
+    // FCM data values are strings.
+    expect(request.body.push_requests[0].payload).toEqual({ push_account_id: String(bobDevice.pushAccountId), encrypted_data: expect.any(String) });
     expect(JSON.stringify(request.body)).not.toContain(text);
 
     // Nothing more arrives for it later.
@@ -128,7 +140,9 @@ describe('a direct message to someone away', () => {
     const text = unique('group hello');
     const id = await sendDirect(ts, alice, [bob, carol], text);
     const push = await waitForPush(bouncer, bobDevice, id);
-    expect(push.pm_users).toBe([alice.id, bob.id, carol.id].sort((a, b) => a - b).join(','));
+    const everyone = [alice.id, bob.id, carol.id].sort((a, b) => a - b);
+    expect(push.pm_users).toBe(everyone.join(','));
+    expect(parseAppPayload(push)).toMatchObject({ recipient: { recipientUserIds: everyone } });
     await waitUntil(() => mailsTo(smtp.mails, bob).some((m) => m.text.includes(text)));
     expect(mailsTo(smtp.mails, bob).find((m) => m.text.includes(text))!.subject).toBe('Group DMs with Alice Sender, Carol Sentinel');
   });
@@ -143,6 +157,10 @@ describe('a direct message to someone away', () => {
       await waitUntil(async () => (await e2eePayloads(bouncer, bobDevice)).some((p) => p.type === 'remove' && p.message_ids.includes(id)));
       const removal = (await e2eePayloads(bouncer, bobDevice)).find((p) => p.type === 'remove' && p.message_ids.includes(id));
       expect(removal).toMatchObject({ type: 'remove', message_ids: [id], user_id: bob.id, realm_url: realmUrl() });
+      expect(parseAppPayload(removal)).toEqual({ type: 'remove', messageIds: [id], userId: bob.id, realmUrl: realmUrl(), realmName: 'Test Org' });
+      // Taken back with normal priority: nothing to show.
+      const request = bouncer.requests.find((r) => r.path.endsWith('/e2ee/notify') && r.body.push_requests[0].fcm_priority === 'normal');
+      expect(request).toBeDefined();
       await new Promise((resolve) => setTimeout(resolve, 4500));
       await sentinel();
       expect(mailsTo(smtp.mails, bob).some((m) => m.text.includes(text))).toBe(false);
@@ -218,6 +236,8 @@ describe('settings decide what is due', () => {
     expect(await outcome(text, id)).toEqual({ email: true, push: true });
     const push = (await messagePushes(bouncer, bobDevice)).find((p) => p.message_id === id);
     expect(push).toMatchObject({ recipient_type: 'channel', channel_id: channelId, channel_name: 'notified', topic: 'mentions' });
+    expect(parseAppPayload(push)).toMatchObject({ recipient: { channelId, channelName: 'notified', topic: 'mentions' } });
+    expect(push).not.toHaveProperty('mentioned_user_group_id');
     const mail = mailsTo(smtp.mails, bob).find((m) => m.text.includes(text))!;
     expect(mail.subject).toBe('#notified > mentions');
     expect(mail.text).toContain(`/#narrow/channel/${channelId}-notified/topic/mentions/near/${id}`);
@@ -310,6 +330,19 @@ describe('settings decide what is due', () => {
     expect(await outcome(text, id)).toEqual({ email: true, push: true });
   });
 
+  test('a group mention names the smallest mentioned group the recipient is in', async () => {
+    const small = `pushers${marker}`;
+    const large = `crew${marker}`;
+    const create = async (name: string, members: number[]) =>
+      assertSuccess(await client(ts, ts.owner).post('/user_groups/create', { name, description: name, members })).group_id as number;
+    const smallId = await create(small, [bob.id]);
+    await create(large, [alice.id, bob.id, carol.id]);
+    const text = unique('group mention');
+    const id = await sendToChannel(ts, alice, channelId, unique('groups'), `@*${large}* @*${small}* ${text}`);
+    const push = await waitForPush(bouncer, bobDevice, id);
+    expect(push).toMatchObject({ mentioned_user_group_id: smallId, mentioned_user_group_name: small, content: `@${large} @${small} ${text}` });
+  });
+
   test('an edit that adds a mention notifies', async () => {
     const text = unique('edited');
     const id = await sendToChannel(ts, alice, channelId, 'channel settings', text);
@@ -367,5 +400,12 @@ describe('settings decide what is due', () => {
     } finally {
       await ts.server.deps.knex('user_presence').where({ user_id: bob.id }).delete();
     }
+  });
+});
+
+describe('the push service', () => {
+  test('received only requests of the shape it takes', () => {
+    expect(bouncer.requests.length).toBeGreaterThan(0);
+    expect(bouncer.violations).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { openDatabase, Database } from '../../src/db/connect';
+import { assertSuccess, client } from '../helpers/api';
 import { namespaceFor } from '../../src/realtime/redis';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
 import { describeWithRedis, REDIS_URL, removeKeys } from '../helpers/redis';
@@ -6,7 +7,7 @@ import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect } from '../messages/helpers';
 import { Bouncer, openPayload, startBouncer } from './bouncer';
-import { Device, mailsTo, messagePushes, notificationEnv, registerDevice, serviceKeys, ServiceKeys, setSettings } from './helpers';
+import { Device, e2eePayloads, mailsTo, messagePushes, notificationEnv, registerDevice, serviceKeys, ServiceKeys, setSettings } from './helpers';
 import { CapturedMail, startSmtp } from './smtp';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
@@ -62,6 +63,44 @@ describe('a restart between the send and the delivery', () => {
     }
   }, 180_000);
 });
+
+describe('a restart between marking read and the removal', () => {
+  let db: PersistentDatabase;
+
+  afterAll(async () => db?.drop());
+
+  test('takes the notification back once', async () => {
+    db = await persistentDatabase();
+    const env = notificationEnv(keys, smtp.url, bouncer.url);
+    const first = await startOn(db, null, env);
+    const alice = await makeUser(first, 400, { fullName: 'Alice Reader' });
+    const bob = await makeUser(first, 400, { fullName: 'Bob Reader' });
+    const device = await registerDevice(first, bob, keys);
+    await setSettings(first, bob, { enable_offline_email_notifications: false });
+    const id = await sendDirect(first, alice, [bob], 'read on another device');
+    await waitUntil(async () => (await messagePushes(bouncer, device)).some((p) => p.message_id === id), 90_000);
+    // The worker stops as a crash would stop it: the read commits, and nothing acts on it here.
+    await first.server.notifications.stop();
+    assertSuccess(await client(first, bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }));
+    await first.close();
+    expect(await removalsOf(device, id)).toBe(0);
+
+    const second = await startOn(db, first.owner, env);
+    try {
+      await waitUntil(async () => (await removalsOf(device, id)) > 0, 90_000);
+      await pause(3000);
+      expect(await removalsOf(device, id)).toBe(1);
+      expect(bouncer.violations).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  }, 180_000);
+});
+
+/** Removal payloads that named the message, for the device. */
+async function removalsOf(device: Device, messageId: number): Promise<number> {
+  return (await e2eePayloads(bouncer, device)).filter((p) => p.type === 'remove' && p.message_ids.includes(messageId)).length;
+}
 
 describe('the push service failing', () => {
   let db: PersistentDatabase;

@@ -20,8 +20,10 @@ import { decide, RECIPIENT_SETTING_NAMES, RecipientSettings, SubscriptionOverrid
 export const SETTLE_MS = 200;
 const GAP_TTL_MS = 120_000;
 const MAX_GAPS = 10_000;
-const BATCH = 200;
+/** Messages (and edits) per pass: large enough that a busy realm needs few passes, each a transaction. */
+const BATCH = 500;
 
+/** Flags that can make a recipient due a notification on their own; the same bits as the user_messages_personal index. */
 const PERSONAL_FLAGS =
   FLAG_BITS.mentioned |
   FLAG_BITS.stream_wildcard_mentioned |
@@ -52,13 +54,16 @@ export interface NewJob {
   dueAt: Date;
 }
 
-/** One pass; returns how many messages and edits it decided (0: nothing was waiting or another process has the cursor). */
-export async function decidePending(knex: Knex, realmId: number, pushConfigured: boolean, now = new Date()): Promise<number> {
+/**
+ * One pass; returns whether it took a full batch, so that more may be waiting (false also when
+ * another process holds the cursor).
+ */
+export async function decidePending(knex: Knex, realmId: number, pushConfigured: boolean, now = new Date()): Promise<boolean> {
   return knex.transaction(async (trx) => {
     const cursor = (await trx.raw('SELECT last_message_id, gaps FROM notification_cursors WHERE realm_id = ? FOR UPDATE SKIP LOCKED', [realmId])).rows[0] as
       | { last_message_id: number; gaps: [number, number][] | string }
       | undefined;
-    if (!cursor) return 0;
+    if (!cursor) return false;
     const gaps = new Map<number, number>(typeof cursor.gaps === 'string' ? JSON.parse(cursor.gaps) : cursor.gaps);
     const settled = new Date(now.getTime() - SETTLE_MS);
     const fresh = (
@@ -90,20 +95,13 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
     ).rows as { id: number; message_id: number; user_ids: number[] }[];
     if (messages.length === 0 && edits.length === 0) {
       if (gapsAfter !== gapsBefore) await trx.raw('UPDATE notification_cursors SET gaps = ?::jsonb WHERE realm_id = ?', [gapsAfter, realmId]);
-      return 0;
+      return false;
     }
 
     const candidates: Candidate[] = [];
     if (messages.length > 0) {
-      const rows = (
-        await trx.raw(
-          `SELECT um.user_id, um.message_id, um.flags FROM user_messages um
-            WHERE um.message_id = ANY(?::int[]) AND (um.flags & 1) = 0 AND ((um.flags & ${PERSONAL_FLAGS}) <> 0 OR um.user_id = ANY(?::int[]))`,
-          [listParam(messages.map((m) => m.id)), listParam(await channelListeners(trx, messages))],
-        )
-      ).rows as { user_id: number; message_id: number; flags: number }[];
       const byId = new Map(messages.map((m) => [m.id, m]));
-      for (const row of rows) candidates.push({ message: byId.get(row.message_id)!, userId: row.user_id, flags: row.flags });
+      for (const row of await candidateRows(trx, messages)) candidates.push({ message: byId.get(row.message_id)!, userId: row.user_id, flags: row.flags });
     }
     const editCandidates: Candidate[] = [];
     if (edits.length > 0) {
@@ -131,8 +129,34 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
       await trx.raw('UPDATE notification_cursors SET last_message_id = ?, gaps = ?::jsonb WHERE realm_id = ?', [last, gapsAfter, realmId]);
     }
     if (edits.length > 0) await trx.raw('DELETE FROM notification_edits WHERE id = ANY(?::int[])', [listParam(edits.map((e) => e.id))]);
-    return fresh.length + edits.length;
+    return fresh.length === BATCH || edits.length === BATCH;
   });
+}
+
+/**
+ * The unread rows of the batch's recipients who might be due a notification: those with a personal
+ * flag (read through their own small index, so the rows of everyone else, usually nearly all of a
+ * channel's, are never read), and those of the channel listeners.
+ */
+async function candidateRows(trx: Knex, messages: MessageRow[]): Promise<{ user_id: number; message_id: number; flags: number }[]> {
+  const ids = listParam(messages.map((m) => m.id));
+  // The predicate is the partial index's, written the same way so the planner matches it.
+  const personal = (
+    await trx.raw(`SELECT user_id, message_id, flags FROM user_messages WHERE message_id = ANY(?::int[]) AND (flags & ${PERSONAL_FLAGS}) <> 0`, [ids])
+  ).rows as { user_id: number; message_id: number; flags: number }[];
+  const rows = personal.filter((r) => (r.flags & FLAG_BITS.read) === 0);
+  const listeners = await channelListeners(trx, messages);
+  if (listeners.length > 0) {
+    const seen = new Set(personal.map((r) => `${r.user_id}:${r.message_id}`));
+    const more = (
+      await trx.raw('SELECT user_id, message_id, flags FROM user_messages WHERE user_id = ANY(?::int[]) AND message_id = ANY(?::int[]) AND (flags & 1) = 0', [
+        listParam(listeners),
+        ids,
+      ])
+    ).rows as { user_id: number; message_id: number; flags: number }[];
+    for (const row of more) if (!seen.has(`${row.user_id}:${row.message_id}`)) rows.push(row);
+  }
+  return rows;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { htmlToText } from '../email/templates';
+import type { MentionedGroup } from './mentioned-group';
 import type { NotifiedMessage } from './messages';
 
 /**
@@ -28,7 +29,12 @@ function mobileContent(m: NotifiedMessage, limit: number | null): { content: str
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
-export function e2eeMessagePayload(realm: RealmIdentity, userId: number, m: NotifiedMessage): Record<string, unknown> {
+/** A conversation's participants, ascending, including the recipient and the sender. */
+function dmParticipants(m: NotifiedMessage, userId: number): number[] {
+  return [...new Set([...m.dmUserIds, userId, m.senderId])].sort((a, b) => a - b);
+}
+
+export function e2eeMessagePayload(realm: RealmIdentity, userId: number, m: NotifiedMessage, group: MentionedGroup | null = null): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     content: mobileContent(m, null).content,
     message_id: m.id,
@@ -43,8 +49,12 @@ export function e2eeMessagePayload(realm: RealmIdentity, userId: number, m: Noti
   };
   if (m.streamId !== null) {
     Object.assign(payload, { recipient_type: 'channel', channel_id: m.streamId, channel_name: m.streamName, topic: m.topic });
+    if (group) Object.assign(payload, { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name });
   } else {
     payload.recipient_type = 'direct';
+    // Every participant, ascending, for 1:1 and group conversations alike: what the apps read to
+    // find the conversation. Group conversations also carry the older comma-separated pm_users.
+    payload.recipient_user_ids = dmParticipants(m, userId);
     if (m.dmUserIds.length > 2) payload.pm_users = m.dmUserIds.join(',');
   }
   return payload;
@@ -89,9 +99,10 @@ function alertTitle(m: NotifiedMessage, userId: number, trigger: string): string
   return trigger === 'mentioned' ? `${m.senderName} mentioned you in ${where}` : where;
 }
 
-export function legacyGcmPayload(realm: RealmIdentity, userId: number, m: NotifiedMessage): Record<string, unknown> {
+export function legacyGcmPayload(realm: RealmIdentity, userId: number, m: NotifiedMessage, group: MentionedGroup | null = null): Record<string, unknown> {
   const { content, truncated } = mobileContent(m, 200);
   return {
+    ...(group ? { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name } : {}),
     ...legacyMessageFields(realm, userId, m),
     event: 'message',
     zulip_message_id: m.id,

@@ -5,6 +5,7 @@ import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';
 import { BouncerError, postToBouncer, realmUuid } from './bouncer';
+import { mentionedGroup } from './mentioned-group';
 import { loadNotifiedMessages } from './messages';
 import {
   e2eeMessagePayload,
@@ -101,25 +102,28 @@ async function deliverOne(deps: AppDeps, service: PushServiceConfig, realm: Real
   if (!row || (row.flags & FLAG_BITS.read) !== 0) return false;
   const message = (await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [job.message_id!])).get(job.message_id!);
   if (!message) return false;
+  const group = await mentionedGroup(deps.knex, deps.realmId, job.user_id, row.flags, message.html);
+  // Flagged before sending, as Zulip does: a read from now on takes the notification back (the
+  // removal is queued after this job, so it follows it), and a crash after the send cannot leave
+  // a notification showing that no removal would ever find.
+  await deps.knex.raw('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?', [
+    FLAG_BITS.active_mobile_push_notification,
+    job.user_id,
+    job.message_id,
+  ]);
   await send(
     deps,
     service,
     realm,
     job.user_id,
     devices,
-    (userId) => e2eeMessagePayload(realm, userId, message),
+    (userId) => e2eeMessagePayload(realm, userId, message, group),
     () => ({
-      gcm: legacyGcmPayload(realm, job.user_id, message),
+      gcm: legacyGcmPayload(realm, job.user_id, message, group),
       apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
       priority: 'high',
     }),
   );
-  // Remembered, so that reading it elsewhere removes the notification.
-  await deps.knex.raw('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?', [
-    FLAG_BITS.active_mobile_push_notification,
-    job.user_id,
-    job.message_id,
-  ]);
   return true;
 }
 
@@ -146,7 +150,8 @@ async function send(
         };
         const encrypted = await seal(plaintext, device.push_public_key);
         if (device.token_kind === 'fcm') {
-          return { ...common, fcm_priority: priority, payload: { push_account_id: device.push_account_id, encrypted_data: encrypted } };
+          // FCM data messages carry only string values.
+          return { ...common, fcm_priority: priority, payload: { push_account_id: String(device.push_account_id), encrypted_data: encrypted } };
         }
         return {
           ...common,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { listParam } from '../../db/lists';
+import { FLAG_BITS } from '../messages/flags';
 
 /**
  * Claiming due notification jobs. A claim is a lease: the rows are picked with FOR UPDATE SKIP
@@ -67,6 +68,26 @@ async function stamp(trx: Knex, rows: JobRow[], now: Date): Promise<void> {
   ]);
 }
 
+const KINDS = ['email', 'push', 'push_remove'] as const;
+
+/**
+ * When the next job falls due or a claim on one runs out (ms), or null when none waits. Each part
+ * is the first entry of an index (jobs by kind and due time; claimed jobs by lease end), so asking
+ * costs the same however many jobs wait, such as a long backlog of batched emails.
+ */
+export async function nextDueAt(knex: Knex, realmId: number): Promise<number | null> {
+  const firstDue = (kind: string) =>
+    `(SELECT due_at FROM notification_jobs WHERE kind = '${kind}' AND realm_id = ? AND (claimed_until IS NULL OR claimed_until <= now()) ORDER BY due_at LIMIT 1)`;
+  const row = (
+    await knex.raw(
+      `SELECT LEAST(${KINDS.map(firstDue).join(', ')},
+                    (SELECT min(claimed_until) FROM notification_jobs WHERE claimed_until > now() AND realm_id = ?)) AS next`,
+      [...KINDS.map(() => realmId), realmId],
+    )
+  ).rows[0] as { next: Date | null } | undefined;
+  return row?.next ? new Date(row.next).getTime() : null;
+}
+
 /** Delivered, cancelled or given up: the jobs are gone. */
 export async function finishJobs(knex: Knex, ids: number[]): Promise<void> {
   if (ids.length > 0) await knex.raw('DELETE FROM notification_jobs WHERE id = ANY(?::int[])', [listParam(ids)]);
@@ -78,14 +99,28 @@ export async function retryJobs(knex: Knex, ids: number[], dueAt: Date): Promise
   await knex.raw('UPDATE notification_jobs SET claimed_until = NULL, attempts = attempts + 1, due_at = ? WHERE id = ANY(?::int[])', [dueAt, listParam(ids)]);
 }
 
-export async function addRemoveJob(knex: Knex, realmId: number, userId: number, messageIds: number[], now: Date): Promise<void> {
-  await knex('notification_jobs').insert({
-    realm_id: realmId,
-    user_id: userId,
-    kind: 'push_remove',
-    message_id: null,
-    message_ids: listParam(messageIds),
-    trigger: 'remove',
-    due_at: now,
-  });
+/**
+ * Queues the removal of mobile notifications whose messages have been read: every row still
+ * flagged with a showing notification and now read loses the flag, and its user gets a
+ * push_remove job naming the messages. One statement, so the flag and the job change together: a
+ * crash leaves either both or neither, and the next scan finds what is left. Concurrent scans
+ * never queue a message twice (the second finds the flag already cleared). Returns the jobs made.
+ */
+export async function queueRemovals(knex: Knex, realmId: number, now: Date): Promise<number> {
+  const active = FLAG_BITS.active_mobile_push_notification;
+  const rows = (
+    await knex.raw(
+      `WITH cleared AS (
+         UPDATE user_messages SET flags = flags & ~${active}
+          WHERE (flags & ${active}) <> 0 AND (flags & ${FLAG_BITS.read}) <> 0
+            AND user_id IN (SELECT id FROM users WHERE realm_id = ?)
+         RETURNING user_id, message_id)
+       INSERT INTO notification_jobs (realm_id, user_id, kind, message_id, message_ids, trigger, due_at)
+       SELECT ?, user_id, 'push_remove', NULL, array_agg(message_id ORDER BY message_id), 'remove', ?
+         FROM cleared GROUP BY user_id
+       RETURNING id`,
+      [realmId, realmId, now],
+    )
+  ).rows as { id: number }[];
+  return rows.length;
 }

@@ -1,17 +1,16 @@
 import type { AppDeps } from '../../deps';
-import { listParam } from '../../db/lists';
 import { describeFailure } from '../../failure-log';
 import type { Delivery } from '../../realtime/bus';
-import { FLAG_BITS } from '../messages/flags';
 import { decidePending, SETTLE_MS } from './decide';
 import { sendDigests } from './digest';
 import { deliverDueEmails } from './email';
 import { deliverDuePushes } from './push';
-import { addRemoveJob } from './queue';
+import { nextDueAt, queueRemovals } from './queue';
 
 /**
- * Runs the notification steps in every server process: deciding (decide.ts), then delivering due
- * mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
+ * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
+ * of mobile notifications whose messages were read, then delivering due mobile notifications and
+ * emails, then the hourly digest check. It wakes shortly after a message
  * is published (the bus tells every process) and on a timer; the database arbitrates between
  * processes, so any number may run. Nothing here runs on the request that sent the message.
  */
@@ -30,7 +29,13 @@ export class NotificationWorker {
   /** When this process last heard of a new message: until it has settled, the worker comes back for it. */
   private lastMessageAt = 0;
   private lastRunAt = 0;
-  private readonly pending = new Set<Promise<void>>();
+  /**
+   * Whether messages may have been read with a mobile notification showing. Set at start (what a
+   * stopped process left) and by every read this process hears of; the scan also runs every
+   * IDLE_POLL_MS, for reads whose event no process heard (the reading process died first).
+   */
+  private removalsDue = true;
+  private lastRemovalScan = 0;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly deps: AppDeps) {}
@@ -46,7 +51,6 @@ export class NotificationWorker {
     if (this.timer) clearTimeout(this.timer);
     if (this.soon) clearTimeout(this.soon);
     await this.running;
-    await Promise.all([...this.pending]);
   }
 
   /** Runs the steps now (or again right after the run in progress); resolves when done. */
@@ -62,8 +66,8 @@ export class NotificationWorker {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
-        const ids = Array.isArray(event.messages) ? (event.messages as number[]) : [];
-        for (const userId of delivery.userIds) this.track(this.removeNotifications(userId, ids));
+        this.removalsDue = true;
+        this.wake();
       }
     }
   }
@@ -119,6 +123,9 @@ export class NotificationWorker {
     } catch (error) {
       console.error(`notification worker: ${describeFailure(error)}`);
     }
+    // Never sooner than MIN_PASS_INTERVAL_MS after the last run began: under a stream of sends a
+    // new message is always about to settle, and each settle period would bring a run of its own.
+    wait = Math.max(wait, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -129,14 +136,8 @@ export class NotificationWorker {
   }
 
   /** When the next job falls due (or a claim on it runs out), in ms; null when none waits. */
-  private async nextDue(): Promise<number | null> {
-    const row = (
-      await this.deps.knex.raw(
-        'SELECT min(CASE WHEN claimed_until > now() THEN claimed_until ELSE due_at END) AS next FROM notification_jobs WHERE realm_id = ?',
-        [this.deps.realmId],
-      )
-    ).rows[0] as { next: Date | null } | undefined;
-    return row?.next ? new Date(row.next).getTime() : null;
+  private nextDue(): Promise<number | null> {
+    return nextDueAt(this.deps.knex, this.deps.realmId);
   }
 
   private cursorReady = false;
@@ -147,10 +148,22 @@ export class NotificationWorker {
       await deps.knex.raw('INSERT INTO notification_cursors (realm_id, last_message_id) VALUES (?, 0) ON CONFLICT (realm_id) DO NOTHING', [deps.realmId]);
       this.cursorReady = true;
     }
+    // Further passes only after a full one: a short one has read everything settled.
     for (let i = 0; i < 20 && !this.stopped; i++) {
-      if ((await decidePending(deps.knex, deps.realmId, deps.config.pushService !== null)) === 0) break;
+      if (!(await decidePending(deps.knex, deps.realmId, deps.config.pushService !== null))) break;
     }
     if (this.stopped) return;
+    if (deps.config.pushService && (this.removalsDue || Date.now() - this.lastRemovalScan >= IDLE_POLL_MS)) {
+      // Cleared first: a read heard while the scan runs brings another scan.
+      this.removalsDue = false;
+      this.lastRemovalScan = Date.now();
+      try {
+        await queueRemovals(deps.knex, deps.realmId, new Date());
+      } catch (error) {
+        this.removalsDue = true;
+        throw error;
+      }
+    }
     // Claiming takes a transaction each: only when something is due.
     const next = await this.nextDue();
     if (next !== null && next <= Date.now()) {
@@ -162,34 +175,5 @@ export class NotificationWorker {
       this.lastDigestCheck = Date.now();
       await sendDigests(deps);
     }
-  }
-
-  /**
-   * Messages read with a mobile notification showing: the notification is taken back. Clearing the
-   * flag and reading which were set is one statement, so one process alone queues the removal.
-   */
-  private async removeNotifications(userId: number, messageIds: number[]): Promise<void> {
-    if (messageIds.length === 0) return;
-    const bit = FLAG_BITS.active_mobile_push_notification;
-    const rows = (
-      await this.deps.knex.raw(
-        `UPDATE user_messages SET flags = flags & ~${bit} WHERE user_id = ? AND message_id = ANY(?::int[]) AND (flags & ${bit}) <> 0 RETURNING message_id`,
-        [userId, listParam(messageIds)],
-      )
-    ).rows as { message_id: number }[];
-    if (rows.length === 0) return;
-    await addRemoveJob(
-      this.deps.knex,
-      this.deps.realmId,
-      userId,
-      rows.map((r) => r.message_id).sort((a, b) => a - b),
-      new Date(),
-    );
-    this.wake();
-  }
-
-  private track(work: Promise<void>): void {
-    const tracked = work.catch((error) => console.error(`notification removal: ${describeFailure(error)}`)).finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
   }
 }
