@@ -62,7 +62,9 @@ export const scenario: Scenario = {
       const longPoll: number[] = [];
       const sendMs: number[] = [];
       let eventBytes = 0;
+      const longPollCpu = new CpuMeter(parley);
       for (let round = 0; round <= sends; round++) {
+        if (round === 1) await longPollCpu.start();
         const polls = queues.map((q, i) => pollUntil(q, 'message', connections[i]));
         await until(waitingIs(n), 'every GET /events to wait');
         const { t0, sendMs: ms } = await send(round);
@@ -73,6 +75,7 @@ export const scenario: Scenario = {
         sendMs.push(ms);
         for (const a of arrivals) longPoll.push(a.at - t0);
       }
+      await longPollCpu.stop();
       for (const c of connections) c.close();
       await deleteQueues(parley.url, queues, agent);
 
@@ -86,6 +89,7 @@ export const scenario: Scenario = {
       let t0 = 0;
       let measuring = false;
       let failure: unknown = null;
+      const graphqlCpu = new CpuMeter(parley);
       await inBatches(receivers, 50, async (account) => {
         sockets.push(
           await subscribe(
@@ -104,6 +108,7 @@ export const scenario: Scenario = {
         await until(async () => failure !== null || (await parley.call<number | null>('listeners')) === listenersBefore + n, 'every subscription to start');
         if (failure) throw new Error(`a subscription failed: ${JSON.stringify(failure)}`);
         for (let round = 0; round <= sends; round++) {
+          if (round === 1) await graphqlCpu.start();
           const expected = received + n;
           measuring = round > 0;
           const sent = await send(sends + 1 + round);
@@ -111,6 +116,10 @@ export const scenario: Scenario = {
           await until(async () => received >= expected, 'every subscriber to receive the event');
           if (round > 0) sendMs.push(sent.sendMs);
         }
+        await graphqlCpu.stop();
+        // Shown at once, so that a later phase failing does not lose them.
+        const f = latencyFigures(graphql);
+        ctx.log(`GraphQL subscriptions: first ${f.minMs} ms, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms; CPU ${graphqlCpu.describe()}`);
       } finally {
         // At once: a closing handshake would keep every descriptor open into the next phase.
         for (const socket of sockets) socket.terminate();
@@ -166,6 +175,8 @@ export const scenario: Scenario = {
         notes: [
           `POST /messages itself (${n + 1} recipients): p50 ${posts.p50Ms.toFixed(1)} ms, max ${posts.maxMs.toFixed(1)} ms; a delivery's time includes it`,
           `long-poll response: ${eventBytes} bytes; the baseline answers a body of the same size`,
+          `CPU over the measured events, long-polls: ${longPollCpu.describe()}`,
+          `CPU over the measured events, GraphQL subscriptions: ${graphqlCpu.describe()}`,
         ],
       };
     } finally {
@@ -202,6 +213,32 @@ function subscribe(url: string, authorization: string, query: string, onNext: (a
       onError({ code, reason: reason.toString() });
     });
   });
+}
+
+/**
+ * CPU time of the harness and of the Parley process over a phase's measured events, against the
+ * wall time: a harness near one core's worth is itself the bottleneck, not the server.
+ */
+class CpuMeter {
+  private wall = 0;
+  private harness = process.cpuUsage();
+  private server = 0;
+  constructor(private readonly parley: { cpuMicros(): Promise<number> }) {}
+  async start() {
+    this.server = await this.parley.cpuMicros();
+    this.harness = process.cpuUsage();
+    this.wall = performance.now();
+  }
+  async stop() {
+    const used = process.cpuUsage(this.harness);
+    this.wall = performance.now() - this.wall;
+    this.harness = used;
+    this.server = (await this.parley.cpuMicros()) - this.server;
+  }
+  describe(): string {
+    const share = (micros: number) => `${(micros / 1000).toFixed(0)} ms (${((micros / 1000 / this.wall) * 100).toFixed(0)} % of a core)`;
+    return `${this.wall.toFixed(0)} ms wall; harness ${share(this.harness.user + this.harness.system)}, Parley ${share(this.server)}`;
+  }
 }
 
 /** File descriptors this process holds (Linux), to show how close a run comes to `ulimit -n`. */

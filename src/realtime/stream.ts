@@ -23,6 +23,31 @@ export interface StreamOptions {
 /** Undelivered events one subscription may hold before it is ended as too slow. */
 export const MAX_PENDING_SUBSCRIPTION_EVENTS = 1000;
 
+/**
+ * Subscriptions woken per turn of the event loop. Waking every waiting subscription of a large
+ * delivery at once runs all their GraphQL executions in one microtask storm, step by step side by
+ * side: the first frame goes out only when nearly all are done, and every intermediate result is
+ * alive at the same time (at 2,000 subscribers the collector took over a quarter). Slices keep each
+ * execution's garbage short-lived and let frames leave as they are made.
+ */
+const WAKE_SLICE = 200;
+const toWake: (() => void)[] = [];
+let wakeScheduled = false;
+
+function wakeLater(flush: () => void): void {
+  toWake.push(flush);
+  if (wakeScheduled) return;
+  wakeScheduled = true;
+  setImmediate(wakeSlice);
+}
+
+function wakeSlice(): void {
+  const slice = toWake.splice(0, WAKE_SLICE);
+  for (const flush of slice) flush();
+  if (toWake.length > 0) setImmediate(wakeSlice);
+  else wakeScheduled = false;
+}
+
 const ALL_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as unknown as ClientCapabilities;
 
 export function streamDescriptor(deps: AppDeps, user: User, options: StreamOptions): QueueDescriptor {
@@ -55,6 +80,12 @@ export function eventStream(deps: AppDeps, descriptor: QueueDescriptor, gate?: D
   let failure: ApiError | null = null;
   let finished = false;
   let nextId = 0;
+  /** A wake-up is queued (see wakeLater); events arriving meanwhile join it. */
+  let wakeQueued = false;
+  const wake = () => {
+    wakeQueued = false;
+    flush();
+  };
 
   const listener = (deliveries: Delivery[]) => {
     if (finished) return;
@@ -71,7 +102,10 @@ export function eventStream(deps: AppDeps, descriptor: QueueDescriptor, gate?: D
       pending.length = 0;
       stop();
     }
-    flush();
+    if (waiting && !wakeQueued) {
+      wakeQueued = true;
+      wakeLater(wake);
+    }
   };
   const unsubscribe = deps.bus.subscribe(listener);
   const stopWaitingForGate = gate?.onRelease(() => flush());
