@@ -17,6 +17,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '\\.system\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   setupFiles: ['<rootDir>/test/helpers/setup-env.ts'],
-  testTimeout: 60000,
+  // Also the bound of hooks without their own: starting a server takes a minute on a loaded machine.
+  testTimeout: 120000,
   maxWorkers: 2,
 };
