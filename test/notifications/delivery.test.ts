@@ -169,6 +169,16 @@ describe('a direct message to someone away', () => {
     }
   });
 
+  test('a deleted message: its push is taken back', async () => {
+    const text = unique('deleted soon');
+    const id = await sendDirect(ts, alice, [bob], text);
+    await waitForPush(bouncer, bobDevice, id);
+    assertSuccess(await client(ts, alice).delete(`/messages/${id}`));
+    await waitUntil(async () => (await e2eePayloads(bouncer, bobDevice)).some((p) => p.type === 'remove' && p.message_ids.includes(id)));
+    const removal = (await e2eePayloads(bouncer, bobDevice)).find((p) => p.type === 'remove' && p.message_ids.includes(id));
+    expect(removal).toMatchObject({ type: 'remove', message_ids: [id], user_id: bob.id });
+  });
+
   test('a device token of the legacy endpoints gets the legacy payload', async () => {
     assertSuccess(await client(ts, bob).post('/users/me/android_gcm_reg_id', { token: 'legacy-gcm-token-1' }));
     try {

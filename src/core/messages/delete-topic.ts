@@ -1,4 +1,5 @@
 import { releaseDeletedMessages } from '../uploads/claims';
+import { queueRemovalsForDeleted } from '../notifications/queue';
 import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { accessChannelById, loadViewer } from '../channels/access';
@@ -48,6 +49,7 @@ export async function deleteTopic(deps: AppDeps, user: User, streamId: number, t
       const ids = batch.map((m) => m.id).sort((a, b) => a - b);
       const recipients = await eventRecipientsForMessages(db, ids, stream);
       // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
+      await queueRemovalsForDeleted(db, deps.realmId, ids);
       await db('user_messages')
         .whereRaw(...anyOf('message_id', ids))
         .delete();

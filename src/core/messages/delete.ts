@@ -10,6 +10,7 @@ import { accessMessage, eventRecipientsForMessages } from './access';
 import { deleteMessageEvent } from './events';
 import { canDeleteAnyMessage, canDeleteOwnMessage } from './permissions';
 import { loadRealmMessageSettings } from './realm-settings';
+import { queueRemovalsForDeleted } from '../notifications/queue';
 import { mayLinkUploads, releaseDeletedMessages } from '../uploads/claims';
 
 /**
@@ -38,6 +39,7 @@ export async function deleteMessage(deps: AppDeps, user: User, messageId: number
     }
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
     // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
+    await queueRemovalsForDeleted(db, deps.realmId, [message.id]);
     await db('user_messages').where({ message_id: message.id }).delete();
     await db('messages').where({ id: message.id }).delete();
     if (mayLinkUploads(message.rendered_content)) await releaseDeletedMessages(uow, deps.config, [message.id]);

@@ -124,3 +124,20 @@ export async function queueRemovals(knex: Knex, realmId: number, now: Date): Pro
   ).rows as { id: number }[];
   return rows.length;
 }
+
+/**
+ * Queues, inside the transaction deleting the messages, the removal of mobile notifications still
+ * showing for them, as Zulip does: one push_remove job per user, written before the recipients'
+ * rows (which carry the flag) are deleted, so the two commit together.
+ */
+export async function queueRemovalsForDeleted(trx: Knex, realmId: number, messageIds: number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await trx.raw(
+    `INSERT INTO notification_jobs (realm_id, user_id, kind, message_id, message_ids, trigger, due_at)
+     SELECT ?, user_id, 'push_remove', NULL, array_agg(message_id ORDER BY message_id), 'remove', ?
+       FROM user_messages
+      WHERE message_id = ANY(?::int[]) AND (flags & ${FLAG_BITS.active_mobile_push_notification}) <> 0
+      GROUP BY user_id`,
+    [realmId, new Date(), listParam(messageIds)],
+  );
+}

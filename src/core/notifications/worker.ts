@@ -68,6 +68,9 @@ export class NotificationWorker {
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;
         this.wake();
+      } else if (event.type === 'delete_message' && this.deps.config.pushService) {
+        // Deleting queued removals for notifications still showing (messages/delete.ts).
+        this.wake();
       }
     }
   }
