@@ -361,6 +361,16 @@ describe('settings decide what is due', () => {
     expect(push.content).toBe(`@Bob Away ${text}`);
   });
 
+  test('an edit that drops the mention takes the push back', async () => {
+    const text = unique('unmentioned');
+    const id = await sendToChannel(ts, alice, channelId, 'channel settings', `@**Bob Away** ${text}`);
+    await waitForPush(bouncer, bobDevice, id);
+    assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { content: text }));
+    await waitUntil(async () => (await e2eePayloads(bouncer, bobDevice)).some((p) => p.type === 'remove' && p.message_ids.includes(id)));
+    const removal = (await e2eePayloads(bouncer, bobDevice)).find((p) => p.type === 'remove' && p.message_ids.includes(id));
+    expect(removal).toMatchObject({ type: 'remove', message_ids: [id], user_id: bob.id });
+  });
+
   test('a muted sender: nothing', async () => {
     assertSuccess(await client(ts, bob).post(`/users/me/muted_users/${alice.id}`));
     try {

@@ -23,6 +23,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkT
 import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
 import { anyOf, listParam, noneOf } from '../../db/lists';
+import { queueRemovalsForLostMentions } from '../notifications/queue';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
 import { settleImagePreviews } from '../uploads/thumbnail-rewrite';
 import type { AttachmentDict } from '../uploads/view';
@@ -258,6 +259,9 @@ async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, 
   const rows: { user_id: number; flags: number }[] = await db('user_messages').where('message_id', message.id).select('user_id', 'flags');
   const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
   const newlyMentioned: number[] = [];
+  // Mentions in Zulip's sense of a notification taken back by an edit (alert words are not).
+  const personalMentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+  const noLongerMentioned: number[] = [];
   for (const row of rows) {
     let flags = row.flags & ~mentionBits;
     if (mentioned.has(row.user_id)) flags |= FLAG_BITS.mentioned;
@@ -266,7 +270,9 @@ async function updateMentionFlags(db: Knex, message: MessageRow, topic: string, 
     if (participants.has(row.user_id)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     if (flags !== row.flags) await db('user_messages').where({ user_id: row.user_id, message_id: message.id }).update({ flags });
     if ((flags & mentionBits & ~row.flags) !== 0 && row.user_id !== message.sender_id) newlyMentioned.push(row.user_id);
+    if ((row.flags & personalMentionBits) !== 0 && (flags & personalMentionBits) === 0) noLongerMentioned.push(row.user_id);
   }
+  if (message.stream_id !== null) await queueRemovalsForLostMentions(db, message.realm_id, message.stream_id, message.id, noLongerMentioned);
   // Decided by the notification worker, as a new message would be (core/notifications/decide.ts).
   if (newlyMentioned.length > 0) {
     await db('notification_edits').insert({ realm_id: message.realm_id, message_id: message.id, user_ids: listParam(newlyMentioned) });

@@ -141,3 +141,25 @@ export async function queueRemovalsForDeleted(trx: Knex, realmId: number, messag
     [realmId, new Date(), listParam(messageIds)],
   );
 }
+
+/**
+ * After an edit of a channel message: the users it no longer mentions lose the mobile
+ * notification the mention brought, unless the channel's push notifications would have brought
+ * one anyway (Zulip's rule). Same statement shape as queueRemovals, inside the edit's transaction.
+ */
+export async function queueRemovalsForLostMentions(trx: Knex, realmId: number, streamId: number, messageId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const active = FLAG_BITS.active_mobile_push_notification;
+  await trx.raw(
+    `WITH cleared AS (
+       UPDATE user_messages um SET flags = um.flags & ~${active}
+        WHERE um.message_id = ? AND um.user_id = ANY(?::int[]) AND (um.flags & ${active}) <> 0
+          AND NOT EXISTS (SELECT 1 FROM subscriptions s JOIN user_settings us ON us.user_id = s.user_id
+                           WHERE s.user_id = um.user_id AND s.stream_id = ? AND s.active
+                             AND COALESCE(s.push_notifications, us.enable_stream_push_notifications))
+       RETURNING um.user_id, um.message_id)
+     INSERT INTO notification_jobs (realm_id, user_id, kind, message_id, message_ids, trigger, due_at)
+     SELECT ?, user_id, 'push_remove', NULL, ARRAY[message_id], 'remove', ? FROM cleared`,
+    [messageId, listParam(userIds), streamId, realmId, new Date()],
+  );
+}

@@ -68,8 +68,8 @@ export class NotificationWorker {
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;
         this.wake();
-      } else if (event.type === 'delete_message' && this.deps.config.pushService) {
-        // Deleting queued removals for notifications still showing (messages/delete.ts).
+      } else if ((event.type === 'delete_message' || event.type === 'update_message') && this.deps.config.pushService) {
+        // Deletions, and edits that drop a mention, queue removals in their transaction.
         this.wake();
       }
     }
