@@ -185,9 +185,14 @@ describe('a direct message to someone away', () => {
         gcm_payload: { event: 'message', content: text, sender_id: alice.id, sender_full_name: 'Alice Sender', recipient_type: 'private' },
         apns_payload: { alert: { title: 'Alice Sender', body: text }, custom: { zulip: { message_ids: [id] } } },
       });
+      // The service sends to the tokens registered there for the user the request names.
+      const registered = bouncer.tokens.find((t) => t.token === 'legacy-gcm-token-1')!;
+      expect(registered).toMatchObject({ userId: String(bob.id), tokenKind: 2, iosAppId: null });
+      expect([request.body.user_uuid, request.body.realm_uuid]).toEqual([registered.userUuid, registered.realmUuid]);
     } finally {
       assertSuccess(await client(ts, bob).delete('/users/me/android_gcm_reg_id', { token: 'legacy-gcm-token-1' }));
     }
+    expect(bouncer.tokens.some((t) => t.token === 'legacy-gcm-token-1')).toBe(false);
   });
 });
 
