@@ -25,6 +25,7 @@ import * as accountTokensAndWebSessions from './20261126050000_account_tokens_an
 import * as notifications from './20261126060000_notifications';
 import * as imageAttachments from './20261127100000_image_attachments';
 import * as notificationIndexes from './20261127300000_notification_indexes';
+import * as pushServiceRegistration from './20261128100000_push_service_registration';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -54,4 +55,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261126060000_notifications', module: notifications },
   { name: '20261127100000_image_attachments', module: imageAttachments },
   { name: '20261127300000_notification_indexes', module: notificationIndexes },
+  { name: '20261128100000_push_service_registration', module: pushServiceRegistration },
 ];

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { isValidEmail } from './core/users/validation';
 import { parseProxyEntry } from './rest/client-address';
@@ -24,8 +23,6 @@ export interface Config {
   logLevel: LogLevel;
   /** Origins allowed to call /api/v1 and /graphql from a browser (CORS); empty allows none. */
   corsOrigins: string[];
-  /** The push bouncer's NaCl key pair; null when push notifications are not set up. */
-  pushBouncer: PushBouncerKeys | null;
   /** Zulip's mobile push notification service; null sends no mobile notifications. */
   pushService: PushServiceConfig | null;
   /** smtp:// or smtps:// URL for outgoing email; null writes email to the outbox under dataDir. */
@@ -125,11 +122,6 @@ export interface SocketLimits {
   maxSubscriptions: number;
 }
 
-export interface PushBouncerKeys {
-  publicKey: Buffer;
-  secretKey: Buffer;
-}
-
 /** Where mobile notifications go, and this server's registration there (Zulip's ZULIP_ORG_ID/KEY). */
 export interface PushServiceConfig {
   url: string;
@@ -197,7 +189,6 @@ export function loadConfig(env: Env = process.env): Config {
     queueTimeoutSeconds: intVar(env, 'PARLEY_QUEUE_TIMEOUT_SECONDS', 600, 1, 7 * 24 * 3600),
     logLevel: logLevel(env),
     corsOrigins: corsOrigins(env),
-    pushBouncer: pushBouncerKeys(env),
     pushService: pushService(env),
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: emailFrom(env, externalUrl),
@@ -407,34 +398,6 @@ function rateRules(env: Env): RateRules {
     rules[domain] = parsed;
   }
   return rules;
-}
-
-const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-function base64Key(env: Env, name: string): Buffer {
-  const raw = (env[name] ?? '').trim();
-  const bytes = BASE64_RE.test(raw) ? Buffer.from(raw, 'base64') : null;
-  if (!bytes || bytes.length !== 32) throw new ConfigError(`${name} must be a 32-byte key in standard base64`);
-  return bytes;
-}
-
-/** Both halves or neither; the public key must belong to the secret key (X25519). */
-function pushBouncerKeys(env: Env): PushBouncerKeys | null {
-  const hasPublic = Boolean(env.PARLEY_PUSH_BOUNCER_PUBLIC_KEY?.trim());
-  const hasSecret = Boolean(env.PARLEY_PUSH_BOUNCER_SECRET_KEY?.trim());
-  if (!hasPublic && !hasSecret) return null;
-  if (!hasPublic || !hasSecret) {
-    throw new ConfigError('PARLEY_PUSH_BOUNCER_PUBLIC_KEY and PARLEY_PUSH_BOUNCER_SECRET_KEY must be set together');
-  }
-  const publicKey = base64Key(env, 'PARLEY_PUSH_BOUNCER_PUBLIC_KEY');
-  const secretKey = base64Key(env, 'PARLEY_PUSH_BOUNCER_SECRET_KEY');
-  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), secretKey]);
-  const derived = crypto.createPublicKey(crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
-  const x = (derived.export({ format: 'jwk' }) as { x: string }).x;
-  if (!Buffer.from(x, 'base64url').equals(publicKey)) {
-    throw new ConfigError('PARLEY_PUSH_BOUNCER_PUBLIC_KEY is not the public half of PARLEY_PUSH_BOUNCER_SECRET_KEY');
-  }
-  return { publicKey, secretKey };
 }
 
 /** The service's URL with the registration's id and key: all three, or none. */

@@ -100,14 +100,10 @@ async function pushServiceSink(): Promise<{ url: string; requests: () => number;
 
 /** The environment that configures email (the outbox) and mobile notifications (to the sink). */
 async function notificationEnv(sinkUrl: string): Promise<Record<string, string>> {
-  await sodium.ready;
-  const keys = sodium.crypto_box_keypair();
   return {
     PARLEY_PUSH_BOUNCER_URL: sinkUrl,
     PARLEY_PUSH_BOUNCER_ORG_ID: crypto.randomUUID(),
     PARLEY_PUSH_BOUNCER_ORG_KEY: crypto.randomBytes(24).toString('hex'),
-    PARLEY_PUSH_BOUNCER_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
-    PARLEY_PUSH_BOUNCER_SECRET_KEY: Buffer.from(keys.privateKey).toString('base64'),
   };
 }
 
@@ -135,8 +131,9 @@ export const scenario: Scenario = {
         await sodium.ready;
         const deviceKey = Buffer.from(sodium.crypto_box_keypair().publicKey).toString('base64');
         await parley.call('sql', {
-          sql: `INSERT INTO push_devices (realm_id, user_id, push_account_id, token_kind, token, push_public_key, registered_at)
-                SELECT realm_id, id, id, 'fcm', 'bench-token-' || id, ?, now() FROM users WHERE id = ANY(?::int[])`,
+          // Active devices, as the push service's answer to their registration leaves them.
+          sql: `INSERT INTO push_devices (realm_id, user_id, push_account_id, token_kind, push_public_key, registered_at, bouncer_device_id)
+                SELECT realm_id, id, id, 'fcm', ?, now(), id FROM users WHERE id = ANY(?::int[])`,
           bindings: [deviceKey, ids],
         });
       }

@@ -26,6 +26,7 @@ import { realmFiltersSlice, realmLinkifiersSlice } from '../core/linkifiers/stat
 import { realmPlaygroundsSlice } from '../core/playgrounds/state';
 import { realmBotsSlice } from '../core/bots/state';
 import { incomingWebhookBotsSlice } from '../core/webhooks/state';
+import { pushDevicesSlice } from '../core/push/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -63,4 +64,5 @@ export const stateSlices: StateSlice[] = [
   realmPlaygroundsSlice,
   realmBotsSlice,
   incomingWebhookBotsSlice,
+  pushDevicesSlice,
 ];

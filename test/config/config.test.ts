@@ -21,7 +21,6 @@ describe('defaults', () => {
       queueTimeoutSeconds: 600,
       logLevel: 'info',
       corsOrigins: [],
-      pushBouncer: null,
       pushService: null,
       smtpUrl: null,
       emailFrom: 'noreply@127.0.0.1',

@@ -4,61 +4,163 @@ import sodium from 'libsodium-wrappers';
 import { parseAppPayload } from './app-payloads';
 
 /**
- * A stand-in for Zulip's push notification service on loopback: it records each request (path,
- * credentials, JSON body), notes where a request departs from the shape the service takes, and
- * answers as the service does, or with the status a test asks for.
+ * A stand-in for Zulip's push notification service on loopback. Like the real service it holds
+ * the key pair the apps seal their E2EE registrations to, opens them itself (remotes/push/e2ee/
+ * register, answering with its device id), keeps the legacy tokens servers register for their users
+ * (remotes/push/register, unregister) and takes notifications for either (e2ee/notify naming its
+ * device ids, notify naming the user). It records each request (path, credentials, content type,
+ * body), notes where a request departs from what the service takes, and answers as the service
+ * does, or with the failure a test asks for.
  */
 export interface BouncerRequest {
   path: string;
   authorization: string;
+  contentType: string;
   body: any;
 }
 
+/** A legacy token as a server registered it. */
+export interface ServiceToken {
+  userId: string | null;
+  userUuid: string | null;
+  realmUuid: string | null;
+  token: string;
+  tokenKind: number;
+  iosAppId: string | null;
+}
+
+/** An E2EE device the service registered from an app's sealed registration. */
+export interface ServiceDevice {
+  deviceId: number;
+  realmUuid: string;
+  pushAccountId: number;
+  token: string;
+  tokenKind: 'fcm' | 'apns';
+  iosAppId: string | null;
+}
+
+/** A failure to answer with: a status alone (5xx), or a refusal with the service's code and message. */
+export type Failure = number | { status: number; code: string; msg: string };
+
 export interface Bouncer {
   url: string;
+  /** The service's public key (the apps seal registrations to it). */
+  publicKey: Uint8Array;
   requests: BouncerRequest[];
-  /** Statuses to answer with, one per request, before answering 200 again. */
-  failWith: number[];
+  tokens: ServiceToken[];
+  devices: ServiceDevice[];
+  /** Answers to give, one per request, before answering as the service again. */
+  failWith: Failure[];
   /** Every way a request differed from what the service accepts; a test expects none. */
   violations: string[];
   close(): Promise<void>;
 }
 
+/** How long after sealing a registration the service accepts it, as Zulip's does. */
+const REGISTRATION_LIFETIME_SECONDS = 24 * 60 * 60;
+let nextDeviceId = 7001;
+
 export async function startBouncer(): Promise<Bouncer> {
+  await sodium.ready;
+  const keys = sodium.crypto_box_keypair();
   const requests: BouncerRequest[] = [];
-  const failWith: number[] = [];
+  const tokens: ServiceToken[] = [];
+  const devices: ServiceDevice[] = [];
+  const failWith: Failure[] = [];
   const violations: string[] = [];
+
+  const refuse = (code: string, msg: string) => ({ status: 400, body: { result: 'error', msg, code } });
+  const ok = (data: Record<string, unknown> = {}) => ({ status: 200, body: { result: 'success', msg: '', ...data } });
+
+  function answer(request: BouncerRequest): { status: number; body: Record<string, unknown> } {
+    const { path, body } = request;
+    if (path === '/api/v1/remotes/push/register') {
+      const token: ServiceToken = {
+        userId: body.user_id ?? null,
+        userUuid: body.user_uuid ?? null,
+        realmUuid: body.realm_uuid ?? null,
+        token: body.token,
+        tokenKind: Number(body.token_kind),
+        iosAppId: body.ios_app_id ?? null,
+      };
+      if (!tokens.some((t) => t.userUuid === token.userUuid && t.token === token.token && t.tokenKind === token.tokenKind)) tokens.push(token);
+      return ok();
+    }
+    if (path === '/api/v1/remotes/push/unregister') {
+      const index = tokens.findIndex((t) => t.userUuid === body.user_uuid && t.token === body.token && t.tokenKind === Number(body.token_kind));
+      if (index < 0) return refuse('BAD_REQUEST', 'Token does not exist');
+      tokens.splice(index, 1);
+      return ok();
+    }
+    if (path === '/api/v1/remotes/push/e2ee/register') return registerDevice(body);
+    if (path === '/api/v1/remotes/push/e2ee/notify') {
+      const sent = (kind: string) => (body.push_requests ?? []).filter((p: any) => devices.find((d) => d.deviceId === p.device_id)?.tokenKind === kind).length;
+      return ok({ android_successfully_sent_count: sent('fcm'), apple_successfully_sent_count: sent('apns'), delete_device_ids: [] });
+    }
+    const mine = tokens.filter((t) => t.userUuid === body.user_uuid);
+    const known = (list: unknown, kind: number) =>
+      (Array.isArray(list) ? list : []).filter((token) => !mine.some((t) => t.token === token && t.tokenKind === kind));
+    return ok({
+      total_android_devices: mine.filter((t) => t.tokenKind === 2).length,
+      total_apple_devices: mine.filter((t) => t.tokenKind === 1).length,
+      deleted_devices: { android_devices: known(body.android_devices, 2), apple_devices: known(body.apple_devices, 1) },
+    });
+  }
+
+  /** Opens the app's sealed registration with the service's key pair, as the service does. */
+  function registerDevice(body: any): { status: number; body: Record<string, unknown> } {
+    if (body.bouncer_public_key !== Buffer.from(keys.publicKey).toString('base64')) return refuse('INVALID_BOUNCER_PUBLIC_KEY', 'Invalid bouncer_public_key');
+    const invalid = refuse('INVALID_ENCRYPTED_PUSH_REGISTRATION', 'Invalid encrypted_push_registration');
+    let registration: any;
+    try {
+      const opened = sodium.crypto_box_seal_open(Buffer.from(String(body.encrypted_push_registration), 'base64'), keys.publicKey, keys.privateKey);
+      registration = JSON.parse(Buffer.from(opened).toString('utf8'));
+    } catch {
+      return invalid;
+    }
+    if (!isValidRegistration(registration)) return invalid;
+    if (Math.floor(Date.now() / 1000) - registration.timestamp > REGISTRATION_LIFETIME_SECONDS) return refuse('REQUEST_EXPIRED', 'Request expired');
+    const pushAccountId = Number(body.push_account_id);
+    const existing = devices.find((d) => d.token === registration.token && d.pushAccountId === pushAccountId);
+    if (existing) return ok({ device_id: existing.deviceId });
+    const device: ServiceDevice = {
+      deviceId: nextDeviceId++,
+      realmUuid: body.realm_uuid,
+      pushAccountId,
+      token: registration.token,
+      tokenKind: registration.token_kind,
+      iosAppId: registration.ios_app_id ?? null,
+    };
+    devices.push(device);
+    return ok({ device_id: device.deviceId });
+  }
+
   const server = http.createServer((req, res) => {
     let data = '';
     req.on('data', (chunk) => (data += chunk));
     req.on('end', () => {
-      const request = { path: req.url ?? '', authorization: req.headers.authorization ?? '', body: JSON.parse(data || '{}') };
+      const contentType = req.headers['content-type'] ?? '';
+      const body = contentType.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(data)) : JSON.parse(data || '{}');
+      const request = { path: req.url ?? '', authorization: req.headers.authorization ?? '', contentType, body };
       requests.push(request);
-      for (const problem of checkRequest(request)) violations.push(`${request.path}: ${problem}`);
-      const status = failWith.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      if (status !== 200) {
-        res.end(JSON.stringify({ result: 'error', msg: 'Service failure', code: 'BAD_REQUEST' }));
-      } else if (req.url?.endsWith('/e2ee/notify')) {
-        res.end(JSON.stringify({ result: 'success', msg: '', android_successfully_sent_count: 1, apple_successfully_sent_count: 0, delete_device_ids: [] }));
-      } else {
-        res.end(
-          JSON.stringify({
-            result: 'success',
-            msg: '',
-            total_android_devices: 1,
-            total_apple_devices: 0,
-            deleted_devices: { android_devices: [], apple_devices: [] },
-          }),
-        );
-      }
+      for (const problem of checkRequest(request, devices)) violations.push(`${request.path}: ${problem}`);
+      const failure = failWith.shift();
+      let reply: { status: number; body: Record<string, unknown> };
+      if (failure === undefined) reply = answer(request);
+      else if (typeof failure === 'number') reply = { status: failure, body: { result: 'error', msg: 'Service failure', code: 'BAD_REQUEST' } };
+      else reply = { status: failure.status, body: { result: 'error', msg: failure.msg, code: failure.code } };
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    publicKey: keys.publicKey,
     requests,
+    tokens,
+    devices,
     failWith,
     violations,
     close: () =>
@@ -67,6 +169,14 @@ export async function startBouncer(): Promise<Bouncer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The registration the apps seal: token, kind, timestamp, and for APNs the app id (Zulip's checks). */
+function isValidRegistration(r: any): boolean {
+  if (!isObject(r) || typeof r.token !== 'string' || r.token === '' || r.token.length > 4096) return false;
+  if (!Number.isInteger(r.timestamp)) return false;
+  if (r.token_kind === 'apns') return typeof r.ios_app_id === 'string' && /^(?:[0-9a-fA-F]{2})+$/.test(r.token);
+  return r.token_kind === 'fcm' && (r.ios_app_id === undefined || r.ios_app_id === null);
 }
 
 /**
@@ -85,17 +195,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown) => Array.isArray(v) && v.every((t) => typeof t === 'string');
+const isIntText = (v: unknown) => typeof v === 'string' && /^-?\d+$/.test(v);
 
 /** Where a request departs from what the service's endpoints take. */
-function checkRequest({ path, authorization, body }: BouncerRequest): string[] {
+function checkRequest({ path, authorization, contentType, body }: BouncerRequest, devices: ServiceDevice[]): string[] {
   const problems: string[] = [];
+  const form = contentType.startsWith('application/x-www-form-urlencoded');
   if (!authorization.startsWith('Basic ')) problems.push('no HTTP Basic credentials');
   if (typeof body.realm_uuid !== 'string' || !UUID.test(body.realm_uuid)) problems.push('realm_uuid is not a UUID');
-  if (path === '/api/v1/remotes/push/e2ee/notify') {
+  if (path === '/api/v1/remotes/push/register' || path === '/api/v1/remotes/push/unregister') {
+    if (!form) problems.push('not form fields');
+    if (!isIntText(body.user_id) || typeof body.user_uuid !== 'string' || !UUID.test(body.user_uuid)) problems.push('user_id or user_uuid missing');
+    if (typeof body.token !== 'string' || body.token === '') problems.push('no token');
+    if (!['1', '2'].includes(body.token_kind)) problems.push('token_kind is not 1 (APNs) or 2 (FCM)');
+    if (path.endsWith('/register') && (body.token_kind === '1') !== (typeof body.ios_app_id === 'string'))
+      problems.push('ios_app_id goes with APNs tokens only');
+  } else if (path === '/api/v1/remotes/push/e2ee/register') {
+    if (!form) problems.push('not form fields');
+    if (!isIntText(body.push_account_id)) problems.push('push_account_id is not an integer');
+    for (const field of ['encrypted_push_registration', 'bouncer_public_key']) if (typeof body[field] !== 'string') problems.push(`no ${field}`);
+  } else if (path === '/api/v1/remotes/push/e2ee/notify') {
+    if (form) problems.push('not JSON');
     if (!Array.isArray(body.push_requests) || body.push_requests.length === 0) return [...problems, 'no push_requests'];
-    for (const push of body.push_requests) problems.push(...checkPushRequest(push));
+    for (const push of body.push_requests) problems.push(...checkPushRequest(push, devices));
   } else if (path === '/api/v1/remotes/push/notify') {
+    if (form) problems.push('not JSON');
     if (!Number.isInteger(body.user_id)) problems.push('user_id is not an integer');
+    // The service requires the user's uuid from servers that send realm_uuid.
+    if (typeof body.user_uuid !== 'string' || !UUID.test(body.user_uuid)) problems.push('user_uuid is not a UUID');
     if (!isStringList(body.android_devices) || !isStringList(body.apple_devices)) problems.push('device lists are not lists of tokens');
     if (!isObject(body.gcm_payload) || !isObject(body.apns_payload)) problems.push('gcm_payload or apns_payload missing');
     if (!['high', 'normal'].includes(body.gcm_options?.priority)) problems.push('gcm_options.priority is not high or normal');
@@ -106,28 +233,29 @@ function checkRequest({ path, authorization, body }: BouncerRequest): string[] {
 }
 
 /**
- * One E2EE push request: FCM data messages carry string values only (the service hands the
- * payload to FCM as it is); APNs payloads are JSON with an `aps` dictionary and their headers.
+ * One E2EE push request, naming a device the service registered: FCM data messages carry string
+ * values only (the service hands the payload to FCM as it is); APNs payloads are JSON with an
+ * `aps` dictionary, with their priority and push type.
  */
-function checkPushRequest(push: any): string[] {
+function checkPushRequest(push: any, devices: ServiceDevice[]): string[] {
   const problems: string[] = [];
-  if (!Number.isInteger(push.device_id)) problems.push('device_id is not an integer');
+  const device = devices.find((d) => d.deviceId === push.device_id);
+  if (!device) return ['device_id is not a device the service registered'];
+  if ('token' in push || 'token_kind' in push) problems.push('a token the server cannot know');
   const payload = push.payload;
   if (!isObject(payload)) return [...problems, 'payload missing'];
   if (typeof payload.encrypted_data !== 'string' || !BASE64.test(payload.encrypted_data)) problems.push('encrypted_data is not base64');
-  if (push.token_kind === 'fcm') {
+  if (device.tokenKind === 'fcm') {
     if (!['high', 'normal'].includes(push.fcm_priority)) problems.push('fcm_priority is not high or normal');
     if ('http_headers' in push) problems.push('an FCM request with APNs headers');
     for (const [key, value] of Object.entries(payload)) if (typeof value !== 'string') problems.push(`FCM data value ${key} is not a string`);
-    if (!/^\d+$/.test(payload.push_account_id ?? '')) problems.push('push_account_id is not a decimal integer');
-  } else if (push.token_kind === 'apns') {
-    if ('fcm_priority' in push) problems.push('an APNs request with fcm_priority');
-    if (!isObject(push.http_headers) || ![5, 10].includes(push.http_headers['apns-priority'])) problems.push('apns-priority is not 5 or 10');
-    if (!['alert', 'background'].includes(push.http_headers?.['apns-push-type'])) problems.push('apns-push-type is not alert or background');
-    if (!isObject(payload.aps)) problems.push('no aps dictionary');
-    if (!Number.isInteger(payload.push_account_id)) problems.push('push_account_id is not an integer');
+    if (payload.push_account_id !== String(device.pushAccountId)) problems.push('push_account_id is not the device’s');
   } else {
-    problems.push('token_kind is not fcm or apns');
+    if ('fcm_priority' in push) problems.push('an APNs request with fcm_priority');
+    if (!isObject(push.http_headers) || ![5, 10].includes(push.http_headers.apns_priority)) problems.push('apns_priority is not 5 or 10');
+    if (!['alert', 'background'].includes(push.http_headers?.apns_push_type)) problems.push('apns_push_type is not alert or background');
+    if (!isObject(payload.aps)) problems.push('no aps dictionary');
+    if (payload.push_account_id !== device.pushAccountId) problems.push('push_account_id is not the device’s');
   }
   return problems;
 }

@@ -45,7 +45,7 @@ beforeAll(async () => {
   alice = await makeUser(ts, 400, { fullName: 'Alice Sender' });
   bob = await makeUser(ts, 400, { fullName: 'Bob Away' });
   carol = await makeUser(ts, 400, { fullName: 'Carol Sentinel' });
-  bobDevice = await registerDevice(ts, bob, keys);
+  bobDevice = await registerDevice(ts, bob, bouncer);
   await setSettings(ts, bob, { email_notifications_batching_period_seconds: 1 });
   channelId = await subscribe(ts, ts.owner, 'notified', [alice, bob, carol]);
 }, 120_000);
@@ -125,7 +125,8 @@ describe('a direct message to someone away', () => {
     // Credentials of the registration, and the service request's shape.
     const request = bouncer.requests.find((r) => r.path === '/api/v1/remotes/push/e2ee/notify')!;
     expect(request.authorization).toBe(`Basic ${Buffer.from(`${keys.orgId}:${keys.orgKey}`).toString('base64')}`);
-    expect(request.body.push_requests[0]).toMatchObject({ device_id: bobDevice.pushAccountId, fcm_priority: 'high', token_kind: 'fcm' });
+    // The device is named by the service's id; the token stays with the service.
+    expect(request.body.push_requests[0]).toEqual({ device_id: bobDevice.deviceId, fcm_priority: 'high', payload: expect.any(Object) });
     // FCM data values are strings.
     expect(request.body.push_requests[0].payload).toEqual({ push_account_id: String(bobDevice.pushAccountId), encrypted_data: expect.any(String) });
     expect(JSON.stringify(request.body)).not.toContain(text);
@@ -194,9 +195,14 @@ describe('a direct message to someone away', () => {
         gcm_payload: { event: 'message', content: text, sender_id: alice.id, sender_full_name: 'Alice Sender', recipient_type: 'private' },
         apns_payload: { alert: { title: 'Alice Sender', body: text }, custom: { zulip: { message_ids: [id] } } },
       });
+      // The service sends to the tokens registered there for the user the request names.
+      const registered = bouncer.tokens.find((t) => t.token === 'legacy-gcm-token-1')!;
+      expect(registered).toMatchObject({ userId: String(bob.id), tokenKind: 2, iosAppId: null });
+      expect([request.body.user_uuid, request.body.realm_uuid]).toEqual([registered.userUuid, registered.realmUuid]);
     } finally {
       assertSuccess(await client(ts, bob).delete('/users/me/android_gcm_reg_id', { token: 'legacy-gcm-token-1' }));
     }
+    expect(bouncer.tokens.some((t) => t.token === 'legacy-gcm-token-1')).toBe(false);
   });
 });
 

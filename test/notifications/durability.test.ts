@@ -40,7 +40,7 @@ describe('a restart between the send and the delivery', () => {
     const first = await startOn(db, null, env);
     const alice = await makeUser(first, 400, { fullName: 'Alice Restart' });
     const bob = await makeUser(first, 400, { fullName: 'Bob Restart' });
-    const device = await registerDevice(first, bob, keys);
+    const device = await registerDevice(first, bob, bouncer);
     await setSettings(first, bob, { email_notifications_batching_period_seconds: 2 });
     const text = 'sent just before a restart';
     const id = await sendDirect(first, alice, [bob], text);
@@ -75,7 +75,7 @@ describe('a restart between marking read and the removal', () => {
     const first = await startOn(db, null, env);
     const alice = await makeUser(first, 400, { fullName: 'Alice Reader' });
     const bob = await makeUser(first, 400, { fullName: 'Bob Reader' });
-    const device = await registerDevice(first, bob, keys);
+    const device = await registerDevice(first, bob, bouncer);
     await setSettings(first, bob, { enable_offline_email_notifications: false });
     const id = await sendDirect(first, alice, [bob], 'read on another device');
     await waitUntil(async () => (await messagePushes(bouncer, device)).some((p) => p.message_id === id), 90_000);
@@ -114,7 +114,7 @@ describe('the push service failing', () => {
     ts = await startOn(db, null, notificationEnv(keys, smtp.url, bouncer.url));
     alice = await makeUser(ts, 400);
     bob = await makeUser(ts, 400);
-    device = await registerDevice(ts, bob, keys);
+    device = await registerDevice(ts, bob, bouncer);
     await setSettings(ts, bob, { enable_offline_email_notifications: false });
     // Whatever was sent to Bob before (welcome messages) is delivered first.
     const first = await sendDirect(ts, alice, [bob], 'first');
@@ -131,7 +131,7 @@ describe('the push service failing', () => {
     for (const request of bouncer.requests) {
       if (!request.path.endsWith('/e2ee/notify')) continue;
       for (const push of request.body.push_requests) {
-        if (push.device_id !== device.pushAccountId) continue;
+        if (push.device_id !== device.deviceId) continue;
         const payload = await openPayload(push.payload.encrypted_data, device.keys);
         if (payload.message_id === messageId) count++;
       }
@@ -194,7 +194,7 @@ describeWithRedis()('two processes on one database and one Redis', () => {
   test('each notification is delivered by exactly one of them', async () => {
     const alice = await makeUser(a, 400, { fullName: 'Alice Two' });
     const bob = await makeUser(a, 400, { fullName: 'Bob Two' });
-    const device = await registerDevice(a, bob, keys);
+    const device = await registerDevice(a, bob, bouncer);
     await setSettings(a, bob, { email_notifications_batching_period_seconds: 1 });
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push(await sendDirect(i % 2 === 0 ? a : b, alice, [bob], `two processes ${i}`));

@@ -8,50 +8,64 @@ import type { CapturedMail } from './smtp';
 
 export const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
+/** This server's registration at the push service. */
 export interface ServiceKeys {
-  bouncer: { publicKey: Uint8Array; privateKey: Uint8Array };
   orgId: string;
   orgKey: string;
 }
 
 export async function serviceKeys(): Promise<ServiceKeys> {
-  await sodium.ready;
-  return { bouncer: sodium.crypto_box_keypair(), orgId: crypto.randomUUID(), orgKey: crypto.randomBytes(24).toString('hex') };
+  return { orgId: crypto.randomUUID(), orgKey: crypto.randomBytes(24).toString('hex') };
+}
+
+/** The environment of a server whose mobile notifications go to the stand-in at `bouncerUrl`. */
+export function pushServiceEnv(keys: ServiceKeys, bouncerUrl: string): Record<string, string> {
+  return { PARLEY_PUSH_BOUNCER_URL: bouncerUrl, PARLEY_PUSH_BOUNCER_ORG_ID: keys.orgId, PARLEY_PUSH_BOUNCER_ORG_KEY: keys.orgKey };
 }
 
 /** The environment of a server that sends email to `smtpUrl` and mobile notifications to the stand-in. */
 export function notificationEnv(keys: ServiceKeys, smtpUrl: string, bouncerUrl: string): Record<string, string> {
-  return {
-    SMTP_URL: smtpUrl,
-    PARLEY_PUSH_BOUNCER_URL: bouncerUrl,
-    PARLEY_PUSH_BOUNCER_ORG_ID: keys.orgId,
-    PARLEY_PUSH_BOUNCER_ORG_KEY: keys.orgKey,
-    PARLEY_PUSH_BOUNCER_PUBLIC_KEY: b64(keys.bouncer.publicKey),
-    PARLEY_PUSH_BOUNCER_SECRET_KEY: b64(keys.bouncer.privateKey),
-  };
+  return { SMTP_URL: smtpUrl, ...pushServiceEnv(keys, bouncerUrl) };
 }
 
 export interface Device {
   pushAccountId: number;
+  token: string;
   keys: { publicKey: Uint8Array; privateKey: Uint8Array };
+  /** The service's id for the device, once it has registered it. */
+  deviceId: number;
 }
 
 let nextAccount = 1000;
 
-/** Registers an E2EE device for the user, as the app does with POST /mobile_push/register. */
-export async function registerDevice(ts: TestServer, who: TestUser, keys: ServiceKeys): Promise<Device> {
+/** A registration as the app seals it for the push service. */
+export function sealRegistration(bouncer: Bouncer, registration: unknown): string {
+  return b64(sodium.crypto_box_seal(Buffer.from(typeof registration === 'string' ? registration : JSON.stringify(registration)), bouncer.publicKey));
+}
+
+/**
+ * Registers an E2EE device for the user, as the app does with POST /mobile_push/register, and
+ * waits until the server has registered it with the service.
+ */
+export async function registerDevice(ts: TestServer, who: TestUser, bouncer: Bouncer): Promise<Device> {
   await sodium.ready;
-  const device = { pushAccountId: nextAccount++, keys: sodium.crypto_box_keypair() };
-  const registration = { token: `fcm-token-${device.pushAccountId}`, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
+  const pushAccountId = nextAccount++;
+  const device = { pushAccountId, token: `fcm-token-${pushAccountId}`, keys: sodium.crypto_box_keypair(), deviceId: 0 };
+  const registration = { token: device.token, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
   assertSuccess(
     await client(ts, who).post('/mobile_push/register', {
       token_kind: 'fcm',
       push_account_id: device.pushAccountId,
       push_public_key: b64(device.keys.publicKey),
-      bouncer_public_key: b64(keys.bouncer.publicKey),
-      encrypted_push_registration: b64(sodium.crypto_box_seal(Buffer.from(JSON.stringify(registration)), keys.bouncer.publicKey)),
+      bouncer_public_key: b64(bouncer.publicKey),
+      encrypted_push_registration: sealRegistration(bouncer, registration),
     }),
   );
+  await waitUntil(async () => {
+    const row = await ts.server.deps.knex('push_devices').where({ user_id: who.id, push_account_id: pushAccountId }).first();
+    device.deviceId = row?.bouncer_device_id ?? 0;
+    return device.deviceId !== 0;
+  });
   return device;
 }
 
@@ -61,7 +75,7 @@ export async function e2eePayloads(bouncer: Bouncer, device: Device): Promise<an
   for (const request of bouncer.requests) {
     if (!request.path.endsWith('/e2ee/notify')) continue;
     for (const push of request.body.push_requests) {
-      if (push.device_id === device.pushAccountId) out.push(await openPayload(push.payload.encrypted_data, device.keys));
+      if (push.device_id === device.deviceId) out.push(await openPayload(push.payload.encrypted_data, device.keys));
     }
   }
   return out;

@@ -3,15 +3,19 @@ import type { PushServiceConfig } from '../../config';
 import { SERVICE_VERSION } from '../../version';
 
 /**
- * Requests to Zulip's mobile push notification service ("the bouncer"): JSON POSTs under
+ * Requests to Zulip's mobile push notification service ("the bouncer"): POSTs under
  * /api/v1/remotes/push/, authenticated with the server's registration (HTTP Basic, its id and key).
- * As Zulip's server: a connection failure or a 5xx answer is worth retrying later; a 4xx answer is
- * final.
+ * Registrations go as form fields, notifications as JSON, as Zulip's server sends them. As Zulip's
+ * server: a connection failure or a 5xx answer is worth retrying later; a 4xx answer is final.
  */
 export class BouncerError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    /** The service's error code (4xx answers), e.g. INVALID_ZULIP_SERVER. */
+    readonly code: string | null = null,
+    /** The service's own message (4xx answers). */
+    readonly serviceMessage: string | null = null,
   ) {
     super(message);
   }
@@ -19,34 +23,61 @@ export class BouncerError extends Error {
 
 const TIMEOUT_MS = 30_000;
 
-export async function postToBouncer(service: PushServiceConfig, endpoint: string, body: unknown): Promise<Record<string, unknown>> {
+export type BouncerBody = Record<string, unknown>;
+
+export async function postToBouncer(
+  service: PushServiceConfig,
+  endpoint: string,
+  body: BouncerBody,
+  encoding: 'json' | 'form' = 'json',
+): Promise<Record<string, unknown>> {
   const auth = Buffer.from(`${service.orgId}:${service.orgKey}`).toString('base64');
+  const form = () => new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
   let response: Response;
   try {
     response = await fetch(`${service.url}/api/v1/remotes/push/${endpoint}`, {
       method: 'POST',
-      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', 'user-agent': `ZulipServer/${SERVICE_VERSION}` },
-      body: JSON.stringify(body),
+      headers: {
+        authorization: `Basic ${auth}`,
+        'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+        'user-agent': `ZulipServer/${SERVICE_VERSION}`,
+      },
+      body: encoding === 'json' ? JSON.stringify(body) : form(),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    throw new BouncerError(`push service unreachable: ${(error as Error).name}`, true);
+    const kind = (error as Error).name === 'TimeoutError' ? 'Timeout' : 'ConnectionError';
+    throw new BouncerError(`${kind} while trying to connect to push notification bouncer`, true);
   }
   const text = await response.text().catch(() => '');
-  if (response.status >= 500) throw new BouncerError(`push service answered ${response.status}`, true);
+  if (response.status >= 500) throw new BouncerError(`Received ${response.status} from push notification bouncer`, true);
   let data: Record<string, unknown> = {};
   try {
     data = JSON.parse(text) as Record<string, unknown>;
   } catch {
     // Not JSON: only the status says anything.
   }
-  if (response.status >= 400) throw new BouncerError(`push service refused the request (${response.status}): ${String(data.msg ?? '')}`, false);
-  if (response.status !== 200) throw new BouncerError(`push service answered ${response.status}`, true);
+  if (response.status >= 400) {
+    const msg = typeof data.msg === 'string' ? data.msg : '';
+    const code = typeof data.code === 'string' ? data.code : null;
+    throw new BouncerError(`push service refused the request (${response.status}, ${code ?? 'no code'}): ${msg}`, false, code, msg);
+  }
+  if (response.status !== 200) throw new BouncerError(`Push notification bouncer returned unexpected status code ${response.status}`, true);
   return data;
+}
+
+/** A version-4 UUID shape made from a stable name: the same input always gives the same id. */
+function stableUuid(name: string): string {
+  const hex = crypto.createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The organization's id at the service: stable, derived from the server's registration. */
 export function realmUuid(service: PushServiceConfig, realmId: number): string {
-  const hex = crypto.createHash('sha256').update(`${service.orgId}:${realmId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return stableUuid(`${service.orgId}:${realmId}`);
+}
+
+/** A user's id at the service (Zulip's user uuid), stable like the organization's. */
+export function userUuid(service: PushServiceConfig, realmId: number, userId: number): string {
+  return stableUuid(`${service.orgId}:${realmId}:user:${userId}`);
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';
-import { BouncerError, postToBouncer, realmUuid } from './bouncer';
+import { BouncerError, postToBouncer, realmUuid, userUuid } from './bouncer';
 import { mentionedGroup } from './mentioned-group';
 import { loadNotifiedMessages } from './messages';
 import {
@@ -20,9 +20,9 @@ import { claimPushJobs, finishJobs, JobRow, retryJobs } from './queue';
 
 /**
  * Mobile notifications through the push service: E2EE payloads, sealed to each device's
- * push_public_key, for devices registered with POST /mobile_push/register (the service is given
- * the device's token, since this server opened the registration), and Zulip's legacy payloads for
- * the tokens of the older endpoints. As Zulip's server: up to MAX_RETRIES retries when the service
+ * push_public_key, for devices registered with POST /mobile_push/register and active at the
+ * service (each named by the service's device id: only the service knows the token), and Zulip's
+ * legacy payloads for the user, which the service sends to the tokens registered there for them. As Zulip's server: up to MAX_RETRIES retries when the service
  * is unreachable or failing, then the notification is given up; a refusal is not retried.
  */
 export const MAX_RETRIES = 3;
@@ -73,7 +73,7 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
 }
 
 async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: PushDevice[]; legacy: LegacyToken[] }> {
-  const e2ee = await PushDevice.query(deps.knex).where({ user_id: userId });
+  const e2ee = await PushDevice.query(deps.knex).where({ user_id: userId, error_code: null }).whereNotNull('bouncer_device_id');
   const legacy = (await deps.knex('push_device_tokens').where({ user_id: userId }).select('kind', 'token')) as LegacyToken[];
   return { e2ee, legacy };
 }
@@ -142,12 +142,7 @@ async function send(
     const priority = plaintext.type === 'remove' ? 'normal' : 'high';
     const pushRequests = await Promise.all(
       devices.e2ee.map(async (device) => {
-        const common = {
-          device_id: device.push_account_id,
-          token: device.token,
-          token_kind: device.token_kind,
-          ...(device.ios_app_id ? { ios_app_id: device.ios_app_id } : {}),
-        };
+        const common = { device_id: device.bouncer_device_id };
         const encrypted = await seal(plaintext, device.push_public_key);
         if (device.token_kind === 'fcm') {
           // FCM data messages carry only string values.
@@ -155,7 +150,7 @@ async function send(
         }
         return {
           ...common,
-          http_headers: { 'apns-priority': priority === 'high' ? 10 : 5, 'apns-push-type': priority === 'high' ? 'alert' : 'background' },
+          http_headers: { apns_priority: priority === 'high' ? 10 : 5, apns_push_type: priority === 'high' ? 'alert' : 'background' },
           payload: {
             push_account_id: device.push_account_id,
             encrypted_data: encrypted,
@@ -167,13 +162,15 @@ async function send(
     const answer = await postToBouncer(service, 'e2ee/notify', { realm_uuid: realmId, push_requests: pushRequests });
     const gone = Array.isArray(answer.delete_device_ids) ? (answer.delete_device_ids as unknown[]).filter((id): id is number => typeof id === 'number') : [];
     if (gone.length > 0) {
-      await deps.knex.raw('DELETE FROM push_devices WHERE user_id = ? AND push_account_id = ANY(?::bigint[])', [userId, listParam(gone, 'bigint')]);
+      // Devices the service no longer has (the app was uninstalled, the token expired).
+      await deps.knex.raw('DELETE FROM push_devices WHERE user_id = ? AND bouncer_device_id = ANY(?::bigint[])', [userId, listParam(gone, 'bigint')]);
     }
   }
   if (devices.legacy.length > 0) {
     const { gcm, apns, priority } = legacy();
     const answer = await postToBouncer(service, 'notify', {
       user_id: userId,
+      user_uuid: userUuid(service, realm.realmId, userId),
       realm_uuid: realmId,
       android_devices: devices.legacy.filter((d) => d.kind === 'fcm').map((d) => d.token),
       apple_devices: devices.legacy.filter((d) => d.kind === 'apns').map((d) => d.token),

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { describeFailure } from '../../failure-log';
 import type { Delivery } from '../../realtime/bus';
+import { forwardDueRegistrations, nextRegistrationDueAt } from '../push/forward';
 import { decidePending, SETTLE_MS } from './decide';
 import { sendDigests } from './digest';
 import { deliverDueEmails } from './email';
@@ -9,8 +10,8 @@ import { nextDueAt, queueRemovals } from './queue';
 
 /**
  * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
- * of mobile notifications whose messages were read, then delivering due mobile notifications and
- * emails, then the hourly digest check. It wakes shortly after a message
+ * of mobile notifications whose messages were read, handing new E2EE push registrations to the push
+ * service, then delivering due mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
  * is published (the bus tells every process) and on a timer; the database arbitrates between
  * processes, so any number may run. Nothing here runs on the request that sent the message.
  */
@@ -65,6 +66,8 @@ export class NotificationWorker {
       if (event.type === 'message') {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
+      } else if (event.type === 'push_device' && event.status === 'pending') {
+        this.wake();
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;
         this.wake();
@@ -139,8 +142,11 @@ export class NotificationWorker {
   }
 
   /** When the next job falls due (or a claim on it runs out), in ms; null when none waits. */
-  private nextDue(): Promise<number | null> {
-    return nextDueAt(this.deps.knex, this.deps.realmId);
+  private async nextDue(): Promise<number | null> {
+    const jobs = await nextDueAt(this.deps.knex, this.deps.realmId);
+    const registrations = this.deps.config.pushService ? await nextRegistrationDueAt(this.deps) : null;
+    if (jobs === null || registrations === null) return jobs ?? registrations;
+    return Math.min(jobs, registrations);
   }
 
   private cursorReady = false;
@@ -170,6 +176,9 @@ export class NotificationWorker {
     // Claiming takes a transaction each: only when something is due.
     const next = await this.nextDue();
     if (next !== null && next <= Date.now()) {
+      // Registrations first: a device the service has just named gets the notifications due now.
+      await forwardDueRegistrations(deps);
+      if (this.stopped) return;
       await deliverDuePushes(deps);
       if (this.stopped) return;
       await deliverDueEmails(deps);

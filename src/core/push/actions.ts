@@ -3,7 +3,7 @@ import { inTransaction } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { PushDevice, TokenKind } from './model';
-import { checkPushPublicKey, openRegistration } from './registration';
+import { checkPushPublicKey } from './registration';
 
 export interface PushRegistrationRequest {
   tokenKind: TokenKind;
@@ -16,36 +16,44 @@ export interface PushRegistrationRequest {
 export const pushNotConfigured = () => new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.', 400);
 
 /**
- * POST /mobile_push/register. The server holds the bouncer's key pair itself, so it opens the
- * sealed registration at once and stores the device; registering the same push account again
- * replaces the earlier device.
+ * POST /mobile_push/register, as Zulip's server takes it: the device is stored as pending with the
+ * client's sealed registration, which the notification worker hands to the push service after
+ * commit (service.ts in notifications' worker); the service's answer makes it active or failed,
+ * each with a push_device event. A push account already registered or pending is left as it is; a
+ * failed one is registered anew.
  */
 export async function registerPushDevice(deps: AppDeps, user: User, request: PushRegistrationRequest): Promise<void> {
   if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
-  const keys = deps.config.pushBouncer;
-  if (!keys) throw pushNotConfigured();
-  const pushPublicKey = checkPushPublicKey(request.pushPublicKey);
-  const registration = await openRegistration(
-    keys,
-    request.bouncerPublicKey,
-    request.encryptedPushRegistration,
-    request.tokenKind,
-    Math.floor(Date.now() / 1000),
-  );
+  if (!deps.config.pushService) throw pushNotConfigured();
+  const pushPublicKey = await checkPushPublicKey(request.pushPublicKey);
   await inTransaction(deps, deps.realmId, async (uow) => {
+    const existing = await PushDevice.query(uow.trx).findOne({ user_id: user.id, push_account_id: request.pushAccountId }).forUpdate();
+    if (existing && existing.error_code === null) return;
+    const now = new Date();
     const row = {
-      token_kind: registration.tokenKind,
-      token: registration.token,
-      ios_app_id: registration.iosAppId,
+      token_kind: request.tokenKind,
       push_public_key: pushPublicKey,
-      registered_at: new Date(),
+      registered_at: now,
+      bouncer_device_id: null,
+      error_code: null,
+      bouncer_public_key: request.bouncerPublicKey,
+      encrypted_push_registration: request.encryptedPushRegistration,
+      register_due_at: now,
+      register_claimed_until: null,
+      register_attempts: 0,
     };
-    const existing = await PushDevice.query(uow.trx).findOne({ user_id: user.id, push_account_id: request.pushAccountId });
     if (existing) {
       await PushDevice.query(uow.trx).patch(row).where('id', existing.id);
     } else {
-      await PushDevice.query(uow.trx).insert({ realm_id: deps.realmId, user_id: user.id, push_account_id: request.pushAccountId, ...row });
+      // A concurrent registration of the same account got there first: theirs stands.
+      const inserted = await uow
+        .trx('push_devices')
+        .insert({ realm_id: deps.realmId, user_id: user.id, push_account_id: request.pushAccountId, ...row })
+        .onConflict(['user_id', 'push_account_id'])
+        .ignore()
+        .returning('id');
+      if (inserted.length === 0) return;
     }
-    uow.emit({ type: 'push_device', push_account_id: String(request.pushAccountId), status: 'active' }, [user.id]);
+    uow.emit({ type: 'push_device', push_account_id: String(request.pushAccountId), status: 'pending' }, [user.id]);
   });
 }
