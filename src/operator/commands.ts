@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';
-import { progressFor } from './step-progress';
+import { progressFor } from './progress';
 import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
 import { migrateLatest, migrateRollback } from '../db/migrate';

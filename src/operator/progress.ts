@@ -1,26 +1,63 @@
+import cliProgress from 'cli-progress';
+
 /**
- * Progress of a long command (backup, restore): a bar redrawn in place on a terminal, nothing
- * elsewhere (logs and pipes get the command's result lines only).
+ * Progress of long commands, drawn with cli-progress on a terminal and not at all elsewhere (logs
+ * and pipes get the command's result lines only). Two shapes: a fraction with a label for commands
+ * that know how far they are (backup, restore), and step counts for imports and exports.
  */
 export type Progress = (fraction: number, label: string) => void;
 
 export const noProgress: Progress = () => undefined;
 
-const WIDTH = 30;
+export interface StepProgress {
+  start(label: string, total: number): void;
+  advance(by?: number): void;
+  stop(): void;
+}
 
-export function progressBar(stream: { write(text: string): unknown; isTTY?: boolean }): { progress: Progress; done(): void } {
-  if (!stream.isTTY) return { progress: noProgress, done: () => undefined };
-  let drawn = false;
+type Output = NodeJS.WriteStream | { isTTY?: boolean } | undefined;
+
+const onTerminal = (stream: Output): stream is NodeJS.WriteStream => Boolean(stream && (stream as NodeJS.WriteStream).isTTY);
+
+function bar(stream: NodeJS.WriteStream, format: string): cliProgress.SingleBar {
+  return new cliProgress.SingleBar({ format, stream, hideCursor: true, barsize: 30 }, cliProgress.Presets.shades_classic);
+}
+
+export function progressBar(stream: Output): { progress: Progress; done(): void } {
+  if (!onTerminal(stream)) return { progress: noProgress, done: () => undefined };
+  let current: cliProgress.SingleBar | null = null;
   return {
     progress(fraction, label) {
-      const clamped = Math.max(0, Math.min(1, fraction));
-      const filled = Math.round(clamped * WIDTH);
-      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(Math.round(clamped * 100)).padStart(3)}% ${label.padEnd(30).slice(0, 30)}`);
-      drawn = true;
+      const percent = Math.round(Math.max(0, Math.min(1, fraction)) * 100);
+      if (!current) {
+        current = bar(stream, '[{bar}] {percentage}% {label}');
+        current.start(100, percent, { label });
+      } else {
+        current.update(percent, { label });
+      }
     },
     done() {
-      if (drawn) stream.write('\n');
-      drawn = false;
+      current?.stop();
+      current = null;
+    },
+  };
+}
+
+export function progressFor(stream: Output): StepProgress {
+  if (!onTerminal(stream)) return { start() {}, advance() {}, stop() {} };
+  let current: cliProgress.SingleBar | null = null;
+  return {
+    start(label, total) {
+      current?.stop();
+      current = bar(stream, `${label.padEnd(14)} [{bar}] {value}/{total}`);
+      current.start(total, 0);
+    },
+    advance(by = 1) {
+      current?.increment(by);
+    },
+    stop() {
+      current?.stop();
+      current = null;
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import * as tar from 'tar';
 import { SYSTEM_REALM_STRING_ID } from '../../core/system-bots/notification-bot';
 import { generateApiKey } from '../../core/users/credentials';
-import type { StepProgress as Progress } from '../step-progress';
+import type { StepProgress as Progress } from '../progress';
 import {
   ATTACHMENT_FILE,
   messageFileName,

@@ -12,7 +12,7 @@ import { ensureSystemGroups } from '../../core/groups/system-groups';
 import { createUser } from '../../core/users/actions';
 import { API_KEY_RE, hashApiKey } from '../../core/users/credentials';
 import { Role } from '../../core/users/roles';
-import type { StepProgress as Progress } from '../step-progress';
+import type { StepProgress as Progress } from '../progress';
 import {
   fromDjangoHash,
   fromSeconds,
