@@ -1,8 +1,6 @@
-import { Database, openDatabase } from '../../src/db/connect';
-import { namespaceFor } from '../../src/realtime/redis';
 import { ApiResponse, assertError, assertSuccess, client } from '../helpers/api';
-import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
-import { describeWithRedis as withRedis, REDIS_URL, removeKeys } from '../helpers/redis';
+import { RedisPair, startRedisPair } from '../helpers/redis-pair';
+import { describeWithRedis as withRedis } from '../helpers/redis';
 import { makeUser, TestServer } from '../helpers/server';
 
 jest.setTimeout(180_000);
@@ -11,27 +9,17 @@ jest.setTimeout(180_000);
 const describeWithRedis = withRedis();
 
 describeWithRedis('rate limits shared through Redis', () => {
-  let db: PersistentDatabase;
-  let shared: Database | undefined;
+  let pair: RedisPair;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    db = await persistentDatabase();
-    shared = db.pgliteDir ? await openDatabase({ url: null, pgliteDir: db.pgliteDir }) : undefined;
-    const env = { REDIS_URL, PARLEY_RATE_LIMITING: 'true', PARLEY_RATE_LIMIT_API_BY_USER: '60:10', PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP: '1800:100' };
-    a = await startOn(db, null, env, shared);
-    b = await startOn(db, a.owner, env, shared);
+    pair = await startRedisPair({ PARLEY_RATE_LIMITING: 'true', PARLEY_RATE_LIMIT_API_BY_USER: '60:10', PARLEY_RATE_LIMIT_AUTHENTICATE_BY_IP: '1800:100' });
+    ({ a, b } = pair);
   });
 
   afterAll(async () => {
-    const knex = b?.server.deps.knex;
-    const prefix = knex ? await namespaceFor(knex, b.server.deps.realmId) : null;
-    await a?.close();
-    await b?.close();
-    await shared?.close();
-    await db?.drop();
-    if (prefix) await removeKeys(prefix);
+    await pair?.close();
   });
 
   const remaining = (res: ApiResponse) => Number(res.headers.get('x-ratelimit-remaining'));

@@ -1,12 +1,10 @@
 import { alertWordsCache } from '../../src/core/alert-words/store';
 import { mutersCache } from '../../src/core/muted-users/store';
-import { Database, openDatabase } from '../../src/db/connect';
-import { namespaceFor } from '../../src/realtime/redis';
 import { assertSuccess, client } from '../helpers/api';
-import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
+import { RedisPair, startRedisPair } from '../helpers/redis-pair';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
-import { describeWithRedis, REDIS_URL, removeKeys } from '../helpers/redis';
+import { describeWithRedis } from '../helpers/redis';
 import { messageFlags, sendToChannel, subscribe } from '../messages/helpers';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
@@ -18,8 +16,7 @@ jest.setTimeout(180_000);
  * its own connections, so only the bus can tell the other one).
  */
 describeWithRedis()('caches of muted users and alert words across processes', () => {
-  let db: PersistentDatabase;
-  let shared: Database | undefined;
+  let pair: RedisPair;
   let a: TestServer;
   let b: TestServer;
   let alice: TestUser;
@@ -27,23 +24,15 @@ describeWithRedis()('caches of muted users and alert words across processes', ()
   let channelId: number;
 
   beforeAll(async () => {
-    db = await persistentDatabase();
-    shared = db.pgliteDir ? await openDatabase({ url: null, pgliteDir: db.pgliteDir }) : undefined;
-    a = await startOn(db, null, { REDIS_URL }, shared);
-    b = await startOn(db, a.owner, { REDIS_URL }, shared);
+    pair = await startRedisPair();
+    ({ a, b } = pair);
     alice = await makeUser(a, 400);
     bob = await makeUser(a, 400);
     channelId = await subscribe(a, a.owner, 'across', [alice, bob]);
   });
 
   afterAll(async () => {
-    const knex = b?.server.deps.knex;
-    const prefix = knex ? await namespaceFor(knex, b.server.deps.realmId) : null;
-    await a?.close();
-    await b?.close();
-    await shared?.close();
-    await db?.drop();
-    if (prefix) await removeKeys(prefix);
+    await pair?.close();
   });
 
   test('a mute made on one process marks the next message read on the other', async () => {

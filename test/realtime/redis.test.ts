@@ -1,13 +1,11 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { Database, openDatabase } from '../../src/db/connect';
-import { namespaceFor } from '../../src/realtime/redis';
 import type { RedisQueueStore } from '../../src/realtime/redis-store';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
 import { freshOwnUser } from '../helpers/own-user';
-import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
-import { describeWithRedis as withRedis, REDIS_URL, removeKeys } from '../helpers/redis';
+import { RedisPair, startRedisPair } from '../helpers/redis-pair';
+import { describeWithRedis as withRedis } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { sleep, waitUntil } from '../helpers/wait';
 
@@ -21,32 +19,21 @@ jest.setTimeout(180_000);
 const describeWithRedis = withRedis();
 
 describeWithRedis('several processes sharing Redis', () => {
-  let db: PersistentDatabase;
-  let shared: Database | undefined;
+  let pair: RedisPair;
   let a: TestServer;
   let b: TestServer;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    db = await persistentDatabase();
-    // Two PGlite instances cannot share files; servers on PGlite share one open instance instead.
-    shared = db.pgliteDir ? await openDatabase({ url: null, pgliteDir: db.pgliteDir }) : undefined;
-    const env = { REDIS_URL };
-    a = await startOn(db, null, env, shared);
-    b = await startOn(db, a.owner, env, shared);
+    pair = await startRedisPair();
+    ({ a, b } = pair);
     alice = await makeUser(a, 400);
     bob = await makeUser(b, 400);
   });
 
   afterAll(async () => {
-    const knex = b?.server.deps.knex;
-    const prefix = knex ? await namespaceFor(knex, b.server.deps.realmId) : null;
-    await a?.close();
-    await b?.close();
-    await shared?.close();
-    await db?.drop();
-    if (prefix) await removeKeys(prefix);
+    await pair?.close();
   });
 
   const rename = (on: TestServer, user: TestUser, name: string) => client(on, on.owner).patch(`/users/${user.id}`, { full_name: name });
