@@ -80,7 +80,7 @@ export function parseForm(body: string): Fields | typeof TOO_MANY_PARAMETERS | n
     if (++count > PARAMETER_LIMIT) return TOO_MANY_PARAMETERS;
   }
   // As qs does before splitting: escaped brackets count as brackets when finding a name's end.
-  const text = body.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  const text = body.indexOf('%') === -1 ? body : body.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
   const fields = new Map<string, string>();
   for (const part of text.split('&')) {
     const bracketEquals = part.indexOf(']=');
