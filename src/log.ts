@@ -33,6 +33,7 @@ export class TurnBatch implements DestinationStream {
   private scheduled = false;
 
   constructor(private readonly target: FlushableStream) {
+    if (batches.size === 0) process.once('exit', flushBatches);
     batches.add(this);
   }
 
@@ -68,7 +69,7 @@ export class TurnBatch implements DestinationStream {
 
 // A process that exits (process.exit included) still writes the lines of its last turn.
 const batches = new Set<TurnBatch>();
-process.on('exit', () => {
+function flushBatches(): void {
   for (const batch of batches) {
     try {
       batch.flushSync();
@@ -76,7 +77,7 @@ process.on('exit', () => {
       // The stream is closed or was never opened: nothing can be written any more.
     }
   }
-});
+}
 
 let current: Logger | null = null;
 
