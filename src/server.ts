@@ -75,13 +75,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const built = await buildApp(deps);
   const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const stopFullMembers = startFullMemberJob(deps, config.fullMemberIntervalSeconds);
-  const server = http.createServer(built.handle);
-  server.keepAliveTimeout = 65_000;
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
   // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
-  // of its own here.
+  // of its own here. 'finish' is only listened to once the shutdown has begun.
   function onFinish(): void {
     // A connection that was busy when the shutdown began is idle now: close it too.
     if (stopping) setImmediate(() => server.closeIdleConnections());
@@ -89,12 +87,17 @@ export async function startServer(config: Config, options: StartOptions): Promis
   function onClose(this: http.ServerResponse): void {
     unfinished.delete(this);
   }
-  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (stopping) res.setHeader('Connection', 'close');
+  // One request listener (node's fast path for a single listener): tracking, then the app.
+  const server = http.createServer((req, res) => {
     unfinished.add(res);
-    res.on('finish', onFinish);
     res.on('close', onClose);
+    if (stopping) {
+      res.setHeader('Connection', 'close');
+      res.on('finish', onFinish);
+    }
+    built.handle(req, res);
   });
+  server.keepAliveTimeout = 65_000;
   const subscriptions = attachSubscriptions(server, deps, built.metrics);
   const notifications = new NotificationWorker(deps);
   const thumbnails = new ThumbnailWorker(deps);
@@ -122,6 +125,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;
+      for (const res of unfinished) res.on('finish', onFinish);
       await notifications.stop();
       await thumbnails.stop();
       await operator?.close();

@@ -169,6 +169,9 @@ export function endpoint<P extends ParamMap>(spec: {
   handler: (ctx: HandlerContext<P, never>) => Promise<Payload>;
 }): Endpoint {
   const auth = spec.auth ?? 'required';
+  // Worked out once per endpoint rather than per request.
+  const decoders = Object.entries(spec.params).map(([name, param]) => ({ name, param, names: [name, ...param.aliases] }));
+  const known = new Set(decoders.filter((d) => d.param.source === 'request').flatMap((d) => d.names));
   return {
     auth,
     allowIncomingWebhooks: spec.allowIncomingWebhooks ?? false,
@@ -177,27 +180,29 @@ export function endpoint<P extends ParamMap>(spec: {
     params: spec.params,
     async run({ deps, user, raw, req, res, later }) {
       if (spec.guard) await spec.guard({ deps, user: user as never });
-      const params = decodeParams(spec.params, raw);
+      const params = decodeParams(decoders, raw);
       const laterWithIgnored = (): Answer => {
         const answer = later();
-        const ignored = unknownParams(spec.params, raw.request);
+        const ignored = unknownParams(known, raw.request);
         if (ignored.length === 0) return answer;
         return (error, payload) => answer(error, payload && { ...payload, ignored_parameters_unsupported: ignored });
       };
       const payload = (await spec.handler({ deps, user: user as never, params: params as Decoded<P>, req, res, later: laterWithIgnored })) ?? {};
       if (payload === ANSWERED_LATER) return payload;
-      const ignored = unknownParams(spec.params, raw.request);
+      const ignored = unknownParams(known, raw.request);
       return ignored.length > 0 ? { ...payload, ignored_parameters_unsupported: ignored } : payload;
     },
   };
 }
 
-function decodeParams(specs: ParamMap, raw: RawParams): Record<string, unknown> {
+type Decoder = { name: string; param: Param<unknown>; names: string[] };
+
+function decodeParams(decoders: Decoder[], raw: RawParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, param] of Object.entries(specs)) {
+  for (const { name, param, names } of decoders) {
     const bag = raw[param.source];
     let sentAs: string | undefined;
-    for (const candidate of [name, ...param.aliases]) {
+    for (const candidate of names) {
       if (bag[candidate] !== undefined) {
         sentAs = candidate;
         break;
@@ -213,15 +218,9 @@ function decodeParams(specs: ParamMap, raw: RawParams): Record<string, unknown> 
   return out;
 }
 
-function unknownParams(specs: ParamMap, request: Record<string, string>): string[] {
-  const known = new Set<string>();
-  for (const [name, param] of Object.entries(specs)) {
-    if (param.source !== 'request') continue;
-    known.add(name);
-    for (const alias of param.aliases) known.add(alias);
-  }
+function unknownParams(known: Set<string>, request: Record<string, string>): string[] {
+  const unknown: string[] = [];
+  for (const key of Object.keys(request)) if (!known.has(key)) unknown.push(key);
   // Sorted, as Zulip lists them.
-  return Object.keys(request)
-    .filter((key) => !known.has(key))
-    .sort();
+  return unknown.sort();
 }

@@ -80,17 +80,19 @@ export function parseForm(body: string): Fields | typeof TOO_MANY_PARAMETERS | n
     if (++count > PARAMETER_LIMIT) return TOO_MANY_PARAMETERS;
   }
   // As qs does before splitting: escaped brackets count as brackets when finding a name's end.
-  const text = body.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
-  const fields = new Map<string, string>();
+  const text = body.indexOf('%') === -1 ? body : body.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  // A plain object takes names as a Map would: a repeated name keeps its first place and its last
+  // value ("__proto__", the one name assignment would not store, is skipped below).
+  const fields: Fields = {};
   for (const part of text.split('&')) {
     const bracketEquals = part.indexOf(']=');
     const at = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1;
     const name = decode(at === -1 ? part : part.slice(0, at));
     if (name.startsWith('[')) return parseWithQs(body, count);
     if (name === '' || name === '__proto__') continue;
-    fields.set(name, at === -1 ? '' : decode(part.slice(at + 1)));
+    fields[name] = at === -1 ? '' : decode(part.slice(at + 1));
   }
-  return Object.fromEntries(fields);
+  return fields;
 }
 
 /**

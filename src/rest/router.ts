@@ -212,8 +212,9 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
           ? readRawBody(req, deps.config.maxRequestBodyBytes)
           : readBody(req, res, deps.config.maxRequestBodyBytes);
       if (reading) await reading;
-      const query = queryAt < 0 ? {} : querystring.parse(url.slice(queryAt + 1));
-      const raw = { request: { ...flatten(query), ...flatten(req.body) }, path: found.params };
+      // Body fields win over query fields of the same name.
+      const request = queryAt < 0 ? flatten(req.body) : { ...flatten(querystring.parse(url.slice(queryAt + 1))), ...flatten(req.body) };
+      const raw = { request, path: found.params };
       const payload = await ep.run({ deps, user, raw, req, res, later });
       if (payload === ANSWERED_LATER || res.headersSent) return;
       sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });

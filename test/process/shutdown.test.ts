@@ -26,6 +26,14 @@ test('first start prints the owner and writes zuliprc; SIGTERM stops it cleanly'
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('SIGTERM received, shutting down');
+    // Lines are written a turn of the event loop at a time; the last ones still come out at exit.
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((line) => line.msg === 'request' && line.route === '/api/v1/users/me')).toMatchObject({ method: 'GET', status: 200 });
+    expect(lines[lines.length - 1].msg).toBe('Parley stopped');
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -105,6 +105,18 @@ describe('API keys', () => {
     expect(assertSuccess(res).user_id).toBe(member.id);
   });
 
+  test('keys arriving together (looked up in one statement) each authenticate their own account', async () => {
+    const users = await Promise.all([makeUser(ts), makeUser(ts), makeUser(ts), makeUser(ts)]);
+    const [ownTwice, mixed, unknown] = await Promise.all([
+      Promise.all(users.flatMap((u) => [client(ts, u).get('/users/me'), client(ts, u).get('/users/me')])),
+      client(ts, { email: users[0].email, apiKey: users[1].apiKey }).get('/users/me'),
+      rawGet('/users/me', basic(`${users[2].email}:${'B'.repeat(32)}`)),
+    ]);
+    expect(ownTwice.map((res) => assertSuccess(res).user_id)).toEqual(users.flatMap((u) => [u.id, u.id]));
+    assertError(mixed, 'UNAUTHORIZED', 'Invalid API key', 401);
+    assertError(unknown, 'UNAUTHORIZED', 'Invalid API key', 401);
+  });
+
   test('the placeholder address of another user is refused', async () => {
     const member = await makeUser(ts);
     const res = await client(ts, { email: `user${ts.owner.id}@parley.invalid`, apiKey: member.apiKey }).get('/users/me');

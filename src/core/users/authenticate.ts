@@ -1,4 +1,3 @@
-import type { ModelObject } from 'objection';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../errors';
 import type { KeyOwner } from './auth-cache';
@@ -7,6 +6,7 @@ import { User } from './model';
 import { issueApiKey } from './actions';
 import { placeholderEmail } from './view';
 import { ldapLogin } from '../accounts/ldap-login';
+import { readKeyOwner } from './key-owners';
 
 // Authentication failures are 401s that name the Basic scheme, as Zulip's are. Zulip's server
 // answers each of them with the code UNAUTHORIZED, keeping the reason in the message.
@@ -77,19 +77,9 @@ function activeAccount({ user, realmDeactivated: deactivatedRealm }: KeyOwner): 
 }
 
 async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | undefined> {
-  const keyHash = hashApiKey(apiKey);
-  const row = (await deps
-    .knex('api_keys')
-    .join('users', 'users.id', 'api_keys.user_id')
-    .join('realms', 'realms.id', 'users.realm_id')
-    .where('api_keys.key_hash', keyHash)
-    .where('users.realm_id', deps.realmId)
-    .first('users.*', 'api_keys.key_hash as key_hash', 'realms.deactivated as realm_deactivated')) as
-    | (ModelObject<User> & { key_hash: string; realm_deactivated: boolean })
-    | undefined;
-  if (!row || !apiKeyMatches(apiKey, row.key_hash)) return undefined;
-  const { key_hash: _k, realm_deactivated, ...user } = row;
-  return { user, realmDeactivated: realm_deactivated };
+  const found = await readKeyOwner(deps.knex, deps.realmId, hashApiKey(apiKey));
+  if (!found || !apiKeyMatches(apiKey, found.keyHash)) return undefined;
+  return { user: found.user, realmDeactivated: found.realmDeactivated };
 }
 
 const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
