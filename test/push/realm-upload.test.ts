@@ -3,7 +3,8 @@ import { captureEvents } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { Bouncer, startBouncer } from '../notifications/bouncer';
-import { pushServiceEnv, registerDevice, serviceKeys } from '../notifications/helpers';
+import { sendDirect } from '../messages/helpers';
+import { pushServiceEnv, registerDevice, serviceKeys, waitForPush } from '../notifications/helpers';
 
 // The push service refuses E2EE registrations and notifications for an organization it has not
 // been told of: the server uploads its organization (remotes/server/analytics) at start, hourly,
@@ -15,6 +16,7 @@ let lateServer: TestServer;
 
 const UPLOAD = '/api/v1/remotes/server/analytics';
 const E2EE_REGISTER = '/api/v1/remotes/push/e2ee/register';
+const E2EE_NOTIFY = '/api/v1/remotes/push/e2ee/notify';
 
 beforeAll(async () => {
   bouncer = await startBouncer();
@@ -94,5 +96,20 @@ test('a device registered before the service knows the organization becomes acti
   } finally {
     events.stop();
   }
+  expect(late.violations).toEqual([]);
+});
+
+test('a notification refused for an organization the service lost is sent after the upload', async () => {
+  const bob = await makeUser(lateServer, 400);
+  const device = await registerDevice(lateServer, bob, late);
+  // The service no longer knows the organization (its data was reset).
+  late.realms.splice(0);
+  const from = late.requests.length;
+  const id = await sendDirect(lateServer, lateServer.owner, [bob], 'hello after the reset');
+  await waitForPush(late, device, id);
+  // The stand-in records the refused request too: wait for the retry.
+  await waitUntil(() => late.requests.slice(from).filter((r) => r.path === E2EE_NOTIFY).length === 2);
+  expect(late.requests.slice(from).map((r) => r.path)).toEqual([E2EE_NOTIFY, UPLOAD, E2EE_NOTIFY]);
+  expect(late.realms).toHaveLength(1);
   expect(late.violations).toEqual([]);
 });
