@@ -8,7 +8,10 @@ import { parseAppPayload } from './app-payloads';
  * the key pair the apps seal their E2EE registrations to, opens them itself (remotes/push/e2ee/
  * register, answering with its device id), keeps the legacy tokens servers register for their users
  * (remotes/push/register, unregister) and takes notifications for either (e2ee/notify naming its
- * device ids, notify naming the user). It records each request (path, credentials, content type,
+ * device ids, notify naming the user). It learns of a server's organizations from their upload
+ * (remotes/server/analytics) and, as the service does, refuses E2EE registrations and
+ * notifications for an organization it has not been told of (MISSING_REMOTE_REALM; the legacy
+ * endpoints take an unknown organization). It records each request (path, credentials, content type,
  * body), notes where a request departs from what the service takes, and answers as the service
  * does, or with the failure a test asks for.
  */
@@ -39,6 +42,21 @@ export interface ServiceDevice {
   iosAppId: string | null;
 }
 
+/** An organization as a server uploaded it (Zulip's RealmDataForAnalytics). */
+export interface ServiceRealm {
+  id: number;
+  uuid: string;
+  uuid_owner_secret: string;
+  host: string;
+  url: string;
+  name: string;
+  org_type: number;
+  date_created: number;
+  deactivated: boolean;
+  is_system_bot_realm: boolean;
+  authentication_methods: Record<string, boolean>;
+}
+
 /** A failure to answer with: a status alone (5xx), or a refusal with the service's code and message. */
 export type Failure = number | { status: number; code: string; msg: string };
 
@@ -49,6 +67,8 @@ export interface Bouncer {
   requests: BouncerRequest[];
   tokens: ServiceToken[];
   devices: ServiceDevice[];
+  /** Organizations servers uploaded, the latest upload of each. */
+  realms: ServiceRealm[];
   /** Answers to give, one per request, before answering as the service again. */
   failWith: Failure[];
   /** Every way a request differed from what the service accepts; a test expects none. */
@@ -66,6 +86,7 @@ export async function startBouncer(): Promise<Bouncer> {
   const requests: BouncerRequest[] = [];
   const tokens: ServiceToken[] = [];
   const devices: ServiceDevice[] = [];
+  const realms: ServiceRealm[] = [];
   const failWith: Failure[] = [];
   const violations: string[] = [];
 
@@ -74,6 +95,10 @@ export async function startBouncer(): Promise<Bouncer> {
 
   function answer(request: BouncerRequest): { status: number; body: Record<string, unknown> } {
     const { path, body } = request;
+    if (path === '/api/v1/remotes/server/analytics') return uploadRealms(body);
+    const e2ee = path === '/api/v1/remotes/push/e2ee/register' || path === '/api/v1/remotes/push/e2ee/notify';
+    if (e2ee && !realms.some((r) => r.uuid === body.realm_uuid))
+      return { status: 403, body: { result: 'error', msg: 'Organization not registered', code: 'MISSING_REMOTE_REALM' } };
     if (path === '/api/v1/remotes/push/register') {
       const token: ServiceToken = {
         userId: body.user_id ?? null,
@@ -105,6 +130,24 @@ export async function startBouncer(): Promise<Bouncer> {
       total_apple_devices: mine.filter((t) => t.tokenKind === 1).length,
       deleted_devices: { android_devices: known(body.android_devices, 2), apple_devices: known(body.apple_devices, 1) },
     });
+  }
+
+  /** Records the uploaded organizations; answers with whether each may push, as the service does. */
+  function uploadRealms(body: any): { status: number; body: Record<string, unknown> } {
+    let uploaded: ServiceRealm[];
+    try {
+      uploaded = JSON.parse(body.realms);
+    } catch {
+      return refuse('BAD_REQUEST', 'realms is not valid JSON');
+    }
+    const answered: Record<string, unknown> = {};
+    for (const realm of uploaded) {
+      const index = realms.findIndex((r) => r.uuid === realm.uuid);
+      if (index >= 0) realms.splice(index, 1);
+      realms.push(realm);
+      answered[realm.uuid] = { can_push: true, expected_end_timestamp: null };
+    }
+    return ok({ realms: answered });
   }
 
   /** Opens the app's sealed registration with the service's key pair, as the service does. */
@@ -161,6 +204,7 @@ export async function startBouncer(): Promise<Bouncer> {
     requests,
     tokens,
     devices,
+    realms,
     failWith,
     violations,
     close: () =>
@@ -202,6 +246,7 @@ function checkRequest({ path, authorization, contentType, body }: BouncerRequest
   const problems: string[] = [];
   const form = contentType.startsWith('application/x-www-form-urlencoded');
   if (!authorization.startsWith('Basic ')) problems.push('no HTTP Basic credentials');
+  if (path === '/api/v1/remotes/server/analytics') return [...problems, ...checkUpload(body, form)];
   if (typeof body.realm_uuid !== 'string' || !UUID.test(body.realm_uuid)) problems.push('realm_uuid is not a UUID');
   if (path === '/api/v1/remotes/push/register' || path === '/api/v1/remotes/push/unregister') {
     if (!form) problems.push('not form fields');
@@ -228,6 +273,69 @@ function checkRequest({ path, authorization, contentType, body }: BouncerRequest
     if (!['high', 'normal'].includes(body.gcm_options?.priority)) problems.push('gcm_options.priority is not high or normal');
   } else {
     problems.push('not an endpoint of the service');
+  }
+  return problems;
+}
+
+/** JSON-encoded form values, as the service reads them (pydantic Json[...]). */
+function parseJson(value: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof value !== 'string') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(value) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const REALM_FIELDS = [
+  'id',
+  'uuid',
+  'uuid_owner_secret',
+  'host',
+  'url',
+  'name',
+  'org_type',
+  'date_created',
+  'deactivated',
+  'is_system_bot_realm',
+  'authentication_methods',
+];
+const ORG_TYPES = [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000];
+const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The upload of a server's organizations: form fields with JSON values; realms forbid unknown fields. */
+function checkUpload(body: any, form: boolean): string[] {
+  const problems: string[] = [];
+  if (!form) problems.push('not form fields');
+  for (const field of ['realm_counts', 'installation_counts', 'realms']) {
+    const parsed = parseJson(body[field]);
+    if (!parsed.ok || !Array.isArray(parsed.value)) problems.push(`${field} is not a JSON list`);
+  }
+  for (const field of ['realmauditlog_rows', 'merge_base']) if (field in body && !parseJson(body[field]).ok) problems.push(`${field} is not JSON`);
+  const version = parseJson(body.version);
+  if ('version' in body && !(version.ok && typeof version.value === 'string')) problems.push('version is not a JSON string');
+  const level = parseJson(body.api_feature_level);
+  if ('api_feature_level' in body && !(level.ok && Number.isInteger(level.value))) problems.push('api_feature_level is not a JSON integer');
+  const realms = parseJson(body.realms);
+  if (!realms.ok || !Array.isArray(realms.value)) return problems;
+  for (const realm of realms.value as any[]) {
+    if (!isObject(realm)) {
+      problems.push('a realm is not an object');
+      continue;
+    }
+    for (const key of Object.keys(realm)) if (!REALM_FIELDS.includes(key)) problems.push(`realm field ${key} is not one the service takes`);
+    if (!Number.isInteger(realm.id)) problems.push('realm id is not an integer');
+    if (typeof realm.uuid !== 'string' || !UUID4.test(realm.uuid)) problems.push('realm uuid is not a version-4 UUID');
+    for (const field of ['uuid_owner_secret', 'host', 'url'])
+      if (typeof realm[field] !== 'string' || realm[field] === '') problems.push(`realm ${field} missing`);
+    if ('name' in realm && typeof realm.name !== 'string') problems.push('realm name is not a string');
+    if ('org_type' in realm && !ORG_TYPES.includes(realm.org_type)) problems.push('realm org_type is not a valid value');
+    if (typeof realm.date_created !== 'number') problems.push('realm date_created is not a number');
+    if (typeof realm.deactivated !== 'boolean') problems.push('realm deactivated is not a boolean');
+    if ('is_system_bot_realm' in realm && typeof realm.is_system_bot_realm !== 'boolean') problems.push('realm is_system_bot_realm is not a boolean');
+    const methods = realm.authentication_methods;
+    if ('authentication_methods' in realm && (!isObject(methods) || !Object.values(methods).every((v) => typeof v === 'boolean')))
+      problems.push('realm authentication_methods is not a map of booleans');
   }
   return problems;
 }

@@ -4,8 +4,8 @@ import { SERVICE_VERSION } from '../../version';
 
 /**
  * Requests to Zulip's mobile push notification service ("the bouncer"): POSTs under
- * /api/v1/remotes/push/, authenticated with the server's registration (HTTP Basic, its id and key).
- * Registrations go as form fields, notifications as JSON, as Zulip's server sends them. As Zulip's
+ * /api/v1/remotes/ (push/... and server/analytics), authenticated with the server's registration (HTTP Basic, its id and key).
+ * Registrations and the realm upload go as form fields, notifications as JSON, as Zulip's server sends them. As Zulip's
  * server: a connection failure or a 5xx answer is worth retrying later; a 4xx answer is final.
  */
 export class BouncerError extends Error {
@@ -35,7 +35,7 @@ export async function postToBouncer(
   const form = () => new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
   let response: Response;
   try {
-    response = await fetch(`${service.url}/api/v1/remotes/push/${endpoint}`, {
+    response = await fetch(`${service.url}/api/v1/remotes/${endpoint}`, {
       method: 'POST',
       headers: {
         authorization: `Basic ${auth}`,

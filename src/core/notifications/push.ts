@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';
+import { requestRealmUpload } from '../push/realm-upload';
 import { BouncerError, postToBouncer, realmUuid, userUuid } from './bouncer';
 import { mentionedGroup } from './mentioned-group';
 import { loadNotifiedMessages } from './messages';
@@ -56,7 +57,10 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
         if (await deliverOne(deps, service, identity, job)) sent += 1;
         finished.push(job.id);
       } catch (error) {
-        if (error instanceof BouncerError && error.retryable && job.attempts < MAX_RETRIES) {
+        // A service not yet told of the organization takes it on the worker's next pass.
+        const missingRealm = error instanceof BouncerError && error.code === 'MISSING_REMOTE_REALM';
+        if (missingRealm) requestRealmUpload(deps);
+        if (error instanceof BouncerError && (error.retryable || missingRealm) && job.attempts < MAX_RETRIES) {
           console.warn(`push notification for user ${job.user_id} will be retried: ${error.message}`);
           await retryJobs(deps.knex, [job.id], new Date(Date.now() + retryDelayMs(job.attempts + 1)));
         } else {
@@ -159,7 +163,7 @@ async function send(
         };
       }),
     );
-    const answer = await postToBouncer(service, 'e2ee/notify', { realm_uuid: realmId, push_requests: pushRequests });
+    const answer = await postToBouncer(service, 'push/e2ee/notify', { realm_uuid: realmId, push_requests: pushRequests });
     const gone = Array.isArray(answer.delete_device_ids) ? (answer.delete_device_ids as unknown[]).filter((id): id is number => typeof id === 'number') : [];
     if (gone.length > 0) {
       // Devices the service no longer has (the app was uninstalled, the token expired).
@@ -168,7 +172,7 @@ async function send(
   }
   if (devices.legacy.length > 0) {
     const { gcm, apns, priority } = legacy();
-    const answer = await postToBouncer(service, 'notify', {
+    const answer = await postToBouncer(service, 'push/notify', {
       user_id: userId,
       user_uuid: userUuid(service, realm.realmId, userId),
       realm_uuid: realmId,

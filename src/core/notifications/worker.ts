@@ -2,6 +2,7 @@ import type { AppDeps } from '../../deps';
 import { describeFailure } from '../../failure-log';
 import type { Delivery } from '../../realtime/bus';
 import { forwardDueRegistrations, nextRegistrationDueAt } from '../push/forward';
+import { REALM_UPLOAD_INTERVAL_MS, takeRealmUploadRequest, uploadRealms } from '../push/realm-upload';
 import { decidePending, SETTLE_MS } from './decide';
 import { sendDigests } from './digest';
 import { deliverDueEmails } from './email';
@@ -10,8 +11,8 @@ import { nextDueAt, queueRemovals } from './queue';
 
 /**
  * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
- * of mobile notifications whose messages were read, handing new E2EE push registrations to the push
- * service, then delivering due mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
+ * of mobile notifications whose messages were read, telling the push service of the organization
+ * (at start, hourly, and when it asks), handing new E2EE push registrations to the push service, then delivering due mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
  * is published (the bus tells every process) and on a timer; the database arbitrates between
  * processes, so any number may run. Nothing here runs on the request that sent the message.
  */
@@ -27,6 +28,8 @@ export class NotificationWorker {
   private again = false;
   private stopped = false;
   private lastDigestCheck = 0;
+  /** When this process last told the push service of the organization (0: at start). */
+  private lastRealmUpload = 0;
   /** When this process last heard of a new message: until it has settled, the worker comes back for it. */
   private lastMessageAt = 0;
   private lastRunAt = 0;
@@ -172,6 +175,12 @@ export class NotificationWorker {
         this.removalsDue = true;
         throw error;
       }
+    }
+    // Before registrations: the service refuses them for an organization it has not been told of.
+    if (deps.config.pushService && (takeRealmUploadRequest(deps) || Date.now() - this.lastRealmUpload >= REALM_UPLOAD_INTERVAL_MS)) {
+      this.lastRealmUpload = Date.now();
+      await uploadRealms(deps);
+      if (this.stopped) return;
     }
     // Claiming takes a transaction each: only when something is due.
     const next = await this.nextDue();

@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/unit-of-work';
 import { listParam } from '../../db/lists';
 import { BouncerError, postToBouncer, realmUuid } from '../notifications/bouncer';
 import { CLAIM_LEASE_MS } from '../notifications/queue';
+import { requestRealmUpload } from './realm-upload';
 
 /**
  * Handing E2EE registrations to the push service (remotes/push/e2ee/register), run by the
@@ -12,7 +13,8 @@ import { CLAIM_LEASE_MS } from '../notifications/queue';
  * process that dies mid-request leaves the device to another. The service opens the sealed
  * registration and answers with its device id (active) or a refusal with its error code (failed).
  * An unreachable or failing service, or one refusing this server (its operator's to fix), is asked
- * again later, as Zulip's server does, until the registration is older than the service accepts:
+ * again later, as Zulip's server does (one answering MISSING_REMOTE_REALM after the organization
+ * is uploaded to it, realm-upload.ts), until the registration is older than the service accepts:
  * then it fails as REQUEST_EXPIRED.
  */
 
@@ -74,7 +76,7 @@ async function ask(service: PushServiceConfig, deps: AppDeps, device: Claimed): 
   try {
     const answer = await postToBouncer(
       service,
-      'e2ee/register',
+      'push/e2ee/register',
       {
         realm_uuid: realmUuid(service, deps.realmId),
         push_account_id: device.push_account_id,
@@ -88,6 +90,11 @@ async function ask(service: PushServiceConfig, deps: AppDeps, device: Claimed): 
   } catch (error) {
     if (!(error instanceof BouncerError)) throw error;
     if (error.retryable) return { retry: error.message };
+    if (error.code === 'MISSING_REMOTE_REALM') {
+      // The service has not been told of the organization yet: the worker uploads it first.
+      requestRealmUpload(deps);
+      return { retry: error.message };
+    }
     if (error.code !== null && OPERATOR_CODES.has(error.code)) {
       console.error(`push device registration for user ${device.user_id} refused by the push service: ${error.code}`);
       return { retry: error.message };

@@ -47,7 +47,7 @@ export async function registerTokenWithService(
   const body: BouncerBody = { ...identity(service, user), token, token_kind: SERVICE_TOKEN_KIND[kind] };
   if (kind === 'apns' && iosAppId !== null) body.ios_app_id = iosAppId;
   try {
-    await postToBouncer(service, 'register', body, 'form');
+    await postToBouncer(service, 'push/register', body, 'form');
   } catch (error) {
     throw clientError(error);
   }
@@ -55,7 +55,7 @@ export async function registerTokenWithService(
 
 export async function unregisterTokenWithService(service: PushServiceConfig, user: User, kind: keyof typeof SERVICE_TOKEN_KIND, token: string): Promise<void> {
   try {
-    await postToBouncer(service, 'unregister', { ...identity(service, user), token, token_kind: SERVICE_TOKEN_KIND[kind] }, 'form');
+    await postToBouncer(service, 'push/unregister', { ...identity(service, user), token, token_kind: SERVICE_TOKEN_KIND[kind] }, 'form');
   } catch (error) {
     throw clientError(error);
   }
