@@ -25,6 +25,14 @@ const TIMEOUT_MS = 30_000;
 
 export type BouncerBody = Record<string, unknown>;
 
+/** Service error codes that refuse this server (credentials, plan, organization), not the request: the operator's to fix. */
+export const SERVER_REFUSAL_CODES = new Set([
+  'INVALID_ZULIP_SERVER',
+  'PUSH_NOTIFICATIONS_DISALLOWED',
+  'MISSING_REMOTE_REALM',
+  'REMOTE_REALM_SERVER_MISMATCH_ERROR',
+]);
+
 export async function postToBouncer(
   service: PushServiceConfig,
   endpoint: string,

@@ -12,8 +12,9 @@ import { nextDueAt, queueRemovals } from './queue';
 /**
  * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
  * of mobile notifications whose messages were read, telling the push service of the organization
- * (at start, hourly, and when it asks), handing new E2EE push registrations to the push service, then delivering due mobile notifications and emails, then the hourly digest check. It wakes shortly after a message
- * is published (the bus tells every process) and on a timer; the database arbitrates between
+ * (at start, hourly, and when it asks), handing new E2EE push registrations to the push service,
+ * then delivering due mobile notifications and emails, then the hourly digest check. It wakes
+ * shortly after a message is published (the bus tells every process) and on a timer; the database arbitrates between
  * processes, so any number may run. Nothing here runs on the request that sent the message.
  */
 /** The longest sleep: picks up work left by a process that died holding it, and the digest check. */

@@ -2,7 +2,7 @@ import type { PushServiceConfig } from '../../config';
 import type { AppDeps } from '../../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { listParam } from '../../db/lists';
-import { BouncerError, postToBouncer, realmUuid } from '../notifications/bouncer';
+import { BouncerError, SERVER_REFUSAL_CODES, postToBouncer, realmUuid } from '../notifications/bouncer';
 import { CLAIM_LEASE_MS } from '../notifications/queue';
 import { requestRealmUpload } from './realm-upload';
 
@@ -25,8 +25,6 @@ export const registrationRetryDelayMs = (attempt: number) => Math.min(2 ** (atte
 
 /** Error codes the service gives for a registration it cannot take; anything else is reported as BAD_REQUEST. */
 const REGISTRATION_ERRORS = new Set(['INVALID_BOUNCER_PUBLIC_KEY', 'INVALID_ENCRYPTED_PUSH_REGISTRATION', 'REQUEST_EXPIRED']);
-/** Refusals of this server rather than of the registration: retried. */
-const OPERATOR_CODES = new Set(['INVALID_ZULIP_SERVER', 'PUSH_NOTIFICATIONS_DISALLOWED', 'MISSING_REMOTE_REALM', 'REMOTE_REALM_SERVER_MISMATCH_ERROR']);
 
 interface Claimed {
   id: number;
@@ -95,7 +93,7 @@ async function ask(service: PushServiceConfig, deps: AppDeps, device: Claimed): 
       requestRealmUpload(deps);
       return { retry: error.message };
     }
-    if (error.code !== null && OPERATOR_CODES.has(error.code)) {
+    if (error.code !== null && SERVER_REFUSAL_CODES.has(error.code)) {
       console.error(`push device registration for user ${device.user_id} refused by the push service: ${error.code}`);
       return { retry: error.message };
     }

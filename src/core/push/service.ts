@@ -1,6 +1,6 @@
 import type { PushServiceConfig } from '../../config';
 import { ApiError } from '../../errors';
-import { BouncerBody, BouncerError, postToBouncer, realmUuid, userUuid } from '../notifications/bouncer';
+import { BouncerBody, BouncerError, SERVER_REFUSAL_CODES, postToBouncer, realmUuid, userUuid } from '../notifications/bouncer';
 import type { User } from '../users/model';
 
 /**
@@ -10,9 +10,6 @@ import type { User } from '../users/model';
  */
 export const SERVICE_TOKEN_KIND = { apns: 1, fcm: 2 } as const;
 
-/** Service codes that need the server's operator (credentials, plan), not the client. */
-const OPERATOR_CODES = new Set(['INVALID_ZULIP_SERVER', 'PUSH_NOTIFICATIONS_DISALLOWED', 'MISSING_REMOTE_REALM', 'REMOTE_REALM_SERVER_MISMATCH_ERROR']);
-
 /**
  * How a failed request to the service reaches the client, as Zulip answers: an unreachable or
  * failing service is a 502 to try again later; the service's refusal of the request itself (such as
@@ -21,7 +18,7 @@ const OPERATOR_CODES = new Set(['INVALID_ZULIP_SERVER', 'PUSH_NOTIFICATIONS_DISA
 export function clientError(error: unknown): ApiError {
   if (!(error instanceof BouncerError)) throw error;
   if (error.retryable) return new ApiError('BAD_REQUEST', error.message, 502);
-  if (error.code !== null && OPERATOR_CODES.has(error.code)) {
+  if (error.code !== null && SERVER_REFUSAL_CODES.has(error.code)) {
     console.error(`push service refused this server: ${error.code}`);
     return new ApiError('BAD_REQUEST', `Push notifications bouncer error: ${error.serviceMessage ?? ''}`, 502);
   }
