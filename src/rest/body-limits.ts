@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError } from '../errors';
 import { PARAMETER_LIMIT } from './form-body';
 
@@ -15,6 +16,10 @@ export const FILE_LIMIT = 20;
 const DISCARDABLE_BYTES = 64 * 1024;
 
 const MIB = 1024 * 1024;
+
+/** After such an answer, how long and how much of the rest of the body is still taken in and dropped. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 16 * MIB;
 
 export function bodyTooLarge(maxBytes: number): ApiError {
   const limit = maxBytes % MIB === 0 ? `${maxBytes / MIB} MiB` : maxBytes % 1024 === 0 ? `${maxBytes / 1024} KiB` : `${maxBytes} bytes`;
@@ -50,6 +55,28 @@ export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse): vo
   const declared = declaredLength(req);
   if (declared !== null && declared <= DISCARDABLE_BYTES) return;
   res.setHeader('Connection', 'close');
+  lingerBeforeClosing(req);
+}
+
+/**
+ * Node destroys the socket as soon as a closing answer is written. With the client's bytes still
+ * arriving, the kernel then resets the connection, and a reset can discard the answer before the
+ * client has read it. Instead the answer is followed by a half-close, and what still arrives is
+ * dropped for a moment (bounded in time and bytes) so the client can read the answer and stop.
+ */
+function lingerBeforeClosing(req: IncomingMessage): void {
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+    let dropped = 0;
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    req.resume();
+  };
 }
 
 /**

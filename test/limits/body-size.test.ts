@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { assertSuccess, basicAuth, client, graphql } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 import { multipartFile, streamBody } from './streamed-body';
@@ -187,6 +188,32 @@ describe('GraphQL bodies', () => {
     expect(answer.status).toBe(413);
     expect(answer.body).toEqual(TOO_LARGE_GQL);
     expect(answer.bytesWritten).toBeLessThan(64 * MIB);
+  });
+
+  test('a client that reads late still gets the answer before the connection closes', async () => {
+    // The client goes on writing and only reads a second later: the connection must not be reset
+    // under it (a reset loses the answer it has not read yet).
+    const port = Number(new URL(ts.url).port);
+    const outcome = await new Promise<{ answer: string; error: string | null }>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('error', (error) => resolve({ answer, error: error.message }));
+      socket.on('close', () => resolve({ answer, error: null }));
+      socket.on('connect', () => {
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nHost: parley\r\nContent-Type: application/json\r\nAuthorization: ${basicAuth(admin)}\r\n` +
+            'Transfer-Encoding: chunked\r\n\r\n',
+        );
+        const chunk = `${MIB.toString(16)}\r\n${'x'.repeat(MIB)}\r\n`;
+        for (let i = 0; i < 8; i++) socket.write(chunk);
+        socket.pause();
+        setTimeout(() => socket.resume(), 1000);
+      });
+    });
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.answer).toContain('Request body is larger than the allowed limit of 1 MiB');
+    expect(outcome.error).toBeNull();
   });
 
   test('a normal operation still works', async () => {
