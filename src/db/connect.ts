@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   pgliteDir: string | null;
   /** Connection pool size for PostgreSQL. */
   poolMax?: number;
+  /** PGlite only: a dump (dumpDataDir) to start from instead of an empty database. */
+  loadDataDir?: Blob;
 }
 
 export interface Database {
@@ -61,7 +63,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const unlock = options.pgliteDir ? lockDatabaseDir(options.pgliteDir) : () => undefined;
   let pglite: InstanceType<typeof PGlite>;
   try {
-    pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir)) : new PGlite();
+    const pgliteOptions = options.loadDataDir ? { loadDataDir: options.loadDataDir } : {};
+    pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir), pgliteOptions) : new PGlite(pgliteOptions);
     await pglite.waitReady;
   } catch (error) {
     unlock();

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import knexFactory from 'knex';
 import { loadConfig } from '../../src/config';
+import { openDatabase } from '../../src/db/connect';
 import { createUser } from '../../src/core/users/actions';
 import { RoleValue } from '../../src/core/users/roles';
 import { RunningServer, startServer } from '../../src/server';
+import { pgliteTemplate } from './pglite-template';
 
 /**
  * Starts the real server on an ephemeral port against a fresh database: in-memory PGlite, or a new
@@ -61,7 +63,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...env,
   });
-  const server = await startServer(config, { pgliteDir: null, zuliprcDir: null });
+  // On PGlite, from the migrated template; the server leaves a database it was given open.
+  const database = pg ? undefined : await openDatabase({ url: null, pgliteDir: null, loadDataDir: await pgliteTemplate() });
+  const server = await startServer(config, { pgliteDir: null, zuliprcDir: null, database }).catch(async (error) => {
+    await database?.close();
+    await pg?.drop();
+    throw error;
+  });
   const owner = server.owner!;
   return {
     url: server.url,
@@ -69,6 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     owner: { id: owner.userId, email: owner.email, apiKey: owner.apiKey, password, fullName: 'Organization Owner', role: 100 },
     close: async () => {
       await server.close();
+      await database?.close();
       await pg?.drop();
     },
   };

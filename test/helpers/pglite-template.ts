@@ -1,0 +1,50 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../../src/db/connect';
+import { migrateLatest } from '../../src/db/migrate';
+
+/**
+ * A migrated PGlite database, dumped once and shared by every test server that starts on PGlite:
+ * loading the dump takes a fraction of creating a database and migrating it. The dump is kept in
+ * the temporary directory under a name taken from the migrations' sources, so a changed migration
+ * makes a new one; test workers that race to make it each write their own and rename it in place.
+ */
+const migrationsDir = path.resolve(__dirname, '../../migrations');
+
+function templateFile(): string {
+  const hash = crypto.createHash('sha256');
+  for (const name of fs.readdirSync(migrationsDir).sort()) {
+    hash.update(name);
+    hash.update(fs.readFileSync(path.join(migrationsDir, name)));
+  }
+  return path.join(os.tmpdir(), `parley-test-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+}
+
+let cached: Promise<Blob> | null = null;
+
+export function pgliteTemplate(): Promise<Blob> {
+  cached ??= load().catch((error) => {
+    cached = null;
+    throw error;
+  });
+  return cached;
+}
+
+async function load(): Promise<Blob> {
+  const file = templateFile();
+  if (!fs.existsSync(file)) {
+    const db = await openDatabase({ url: null, pgliteDir: null });
+    try {
+      await migrateLatest(db.knex);
+      const dump = Buffer.from(await (await db.dumpDataDir!()).arrayBuffer());
+      const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+      fs.writeFileSync(partial, dump);
+      fs.renameSync(partial, file);
+    } finally {
+      await db.close();
+    }
+  }
+  return new Blob([fs.readFileSync(file)]);
+}
