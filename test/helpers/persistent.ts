@@ -6,6 +6,7 @@ import knexFactory from 'knex';
 import { loadConfig } from '../../src/config';
 import type { Database } from '../../src/db/connect';
 import { startServer } from '../../src/server';
+import { seedPgliteDir } from './pglite-template';
 import { TEST_ENV, TestServer } from './server';
 
 /**
@@ -23,6 +24,7 @@ export async function persistentDatabase(): Promise<PersistentDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+    await seedPgliteDir(dir);
     return { env: {}, pgliteDir: dir, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `parley_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;

@@ -48,3 +48,9 @@ async function load(): Promise<Blob> {
   }
   return new Blob([fs.readFileSync(file)]);
 }
+
+/** Fills a new PGlite directory with the migrated template. */
+export async function seedPgliteDir(dir: string): Promise<void> {
+  const db = await openDatabase({ url: null, pgliteDir: dir, loadDataDir: await pgliteTemplate() });
+  await db.close();
+}

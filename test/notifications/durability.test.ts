@@ -139,11 +139,16 @@ describe('the push service failing', () => {
     return count;
   }
 
+  /** Whether a notification job for Bob about the message is still waiting (or being retried). */
+  async function jobPending(messageId: number): Promise<boolean> {
+    return (await ts.server.deps.knex('notification_jobs').where({ user_id: bob.id, message_id: messageId }).first()) !== undefined;
+  }
+
   test('is retried after server errors, and the notification arrives once', async () => {
     bouncer.failWith.push(500, 502);
     const id = await sendDirect(ts, alice, [bob], 'retried');
     await waitUntil(async () => (await attemptsFor(id)) === 3);
-    await pause(2000);
+    await waitUntil(async () => !(await jobPending(id)));
     // Two failures, then the success.
     expect(await attemptsFor(id)).toBe(3);
     expect(bouncer.failWith).toHaveLength(0);
@@ -153,8 +158,8 @@ describe('the push service failing', () => {
     bouncer.failWith.push(500, 500, 500, 500);
     const id = await sendDirect(ts, alice, [bob], 'given up');
     await waitUntil(async () => (await attemptsFor(id)) === 4);
-    // Retries wait 1, 2 and 4 seconds; nothing comes after the fourth attempt.
-    await pause(9000);
+    // Given up: the job is gone, so nothing comes after the fourth attempt.
+    await waitUntil(async () => !(await jobPending(id)));
     expect(await attemptsFor(id)).toBe(4);
     expect(bouncer.failWith).toHaveLength(0);
   });
@@ -163,7 +168,7 @@ describe('the push service failing', () => {
     bouncer.failWith.push(400);
     const id = await sendDirect(ts, alice, [bob], 'refused');
     await waitUntil(async () => (await attemptsFor(id)) === 1);
-    await pause(2500);
+    await waitUntil(async () => !(await jobPending(id)));
     expect(await attemptsFor(id)).toBe(1);
   });
 });
