@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../deps';
 import { rateLimitHeaders, RateLimitState } from '../core/rate-limits/limiter';
 import type { User } from '../core/users/model';
-import { authenticateGraphQLRequest, authenticateRequest } from './auth';
+import { authenticateRequest } from './auth';
 import { clientAddress } from './client-address';
 import type { AuthMode } from './endpoint';
 

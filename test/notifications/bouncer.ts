@@ -7,7 +7,7 @@ import { parseAppPayload } from './app-payloads';
  * A stand-in for Zulip's push notification service on loopback. Like the real service it holds
  * the key pair the apps seal their E2EE registrations to, opens them itself (remotes/push/e2ee/
  * register, answering with its device id), keeps the legacy tokens servers register for their users
- * (remotes/push/register, unregister) and takes notifications for either (e2ee/notify naming its
+ * (remotes/push/register, unregister, unregister/all) and takes notifications for either (e2ee/notify naming its
  * device ids, notify naming the user). It learns of a server's organizations from their upload
  * (remotes/server/analytics) and, as the service does, refuses E2EE registrations and
  * notifications for an organization it has not been told of (MISSING_REMOTE_REALM; the legacy
@@ -115,6 +115,11 @@ export async function startBouncer(): Promise<Bouncer> {
       const index = tokens.findIndex((t) => t.userUuid === body.user_uuid && t.token === body.token && t.tokenKind === Number(body.token_kind));
       if (index < 0) return refuse('BAD_REQUEST', 'Token does not exist');
       tokens.splice(index, 1);
+      return ok();
+    }
+    if (path === '/api/v1/remotes/push/unregister/all') {
+      // Every token of the user, registered under their id or their uuid.
+      for (let i = tokens.length - 1; i >= 0; i--) if (tokens[i].userUuid === body.user_uuid || tokens[i].userId === body.user_id) tokens.splice(i, 1);
       return ok();
     }
     if (path === '/api/v1/remotes/push/e2ee/register') return registerDevice(body);
@@ -255,6 +260,9 @@ function checkRequest({ path, authorization, contentType, body }: BouncerRequest
     if (!['1', '2'].includes(body.token_kind)) problems.push('token_kind is not 1 (APNs) or 2 (FCM)');
     if (path.endsWith('/register') && (body.token_kind === '1') !== (typeof body.ios_app_id === 'string'))
       problems.push('ios_app_id goes with APNs tokens only');
+  } else if (path === '/api/v1/remotes/push/unregister/all') {
+    if (!form) problems.push('not form fields');
+    if (!isIntText(body.user_id) || typeof body.user_uuid !== 'string' || !UUID.test(body.user_uuid)) problems.push('user_id or user_uuid missing');
   } else if (path === '/api/v1/remotes/push/e2ee/register') {
     if (!form) problems.push('not form fields');
     if (!isIntText(body.push_account_id)) problems.push('push_account_id is not an integer');

@@ -1,5 +1,6 @@
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
 import { Bouncer, startBouncer } from '../notifications/bouncer';
 import { pushServiceEnv, ServiceKeys, serviceKeys } from '../notifications/helpers';
 
@@ -75,6 +76,51 @@ test('bad tokens are refused before the service is asked', async () => {
   assertError(await client(ts, bob).post('/users/me/apns_device_token', { token: 'abc', appid: 'org.zulip.Zulip' }), 'BAD_REQUEST', 'Invalid APNS token');
   assertError(await client(ts, bob).post('/users/me/android_gcm_reg_id', { token: '' }), 'BAD_REQUEST', 'Empty or invalid length token');
   expect(bouncer.requests.length).toBe(before);
+});
+
+describe('regenerating the API key signs the phones out too', () => {
+  const forgetRequests = (who: TestUser) =>
+    bouncer.requests.filter((r) => r.path === '/api/v1/remotes/push/unregister/all' && r.body.user_id === String(who.id));
+  const pendingJobs = (who: TestUser) => ts.server.deps.knex('notification_jobs').where({ user_id: who.id });
+
+  test("the user's tokens are forgotten here and at the service; others keep theirs", async () => {
+    const me = await makeUser(ts, 400);
+    const other = await makeUser(ts, 400);
+    assertSuccess(await client(ts, me).post('/users/me/apns_device_token', { token: APNS, appid: 'org.zulip.Zulip' }));
+    assertSuccess(await client(ts, me).post('/users/me/android_gcm_reg_id', { token: 'my-phone' }));
+    assertSuccess(await client(ts, other).post('/users/me/android_gcm_reg_id', { token: 'their-phone' }));
+
+    const newKey = assertSuccess(await client(ts, me).post('/users/me/api_key/regenerate')).api_key;
+    expect(await stored(me)).toEqual([]);
+    await waitUntil(() => atService(me).length === 0);
+    const [request] = forgetRequests(me);
+    expect(request.contentType).toBe('application/x-www-form-urlencoded');
+    expect(request.body).toEqual({
+      server_uuid: keys.orgId,
+      realm_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      user_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      user_id: String(me.id),
+    });
+    expect(atService(other)).toEqual([[2, 'their-phone', null]]);
+    expect(await stored(other)).toEqual([{ kind: 'fcm', token: 'their-phone' }]);
+    await waitUntil(async () => (await pendingJobs(me)).length === 0);
+    // Signed in again with the new key, the app registers its token anew.
+    assertSuccess(await client(ts, { ...me, apiKey: newKey }).post('/users/me/android_gcm_reg_id', { token: 'my-phone' }));
+    expect(atService(me)).toEqual([[2, 'my-phone', null]]);
+    expect(bouncer.violations).toEqual([]);
+  });
+
+  test('a service that fails is asked again; the new key works at once', async () => {
+    const me = await makeUser(ts, 400);
+    assertSuccess(await client(ts, me).post('/users/me/android_gcm_reg_id', { token: 'lost-phone' }));
+    bouncer.failWith.push(503);
+    const newKey = assertSuccess(await client(ts, me).post('/users/me/api_key/regenerate')).api_key;
+    assertSuccess(await client(ts, { ...me, apiKey: newKey }).get('/users/me'));
+    await waitUntil(() => atService(me).length === 0);
+    expect(forgetRequests(me)).toHaveLength(2);
+    await waitUntil(async () => (await pendingJobs(me)).length === 0);
+    expect(bouncer.violations).toEqual([]);
+  });
 });
 
 describe('the service failing', () => {

@@ -123,7 +123,7 @@ export async function decidePending(knex: Knex, realmId: number, pushConfigured:
       }
     }
 
-    const jobs = await decideFor(trx, realmId, [...candidates, ...editCandidates], new Set(editCandidates), pushConfigured, now);
+    const jobs = await decideFor(trx, [...candidates, ...editCandidates], new Set(editCandidates), pushConfigured, now);
     await insertJobs(trx, realmId, jobs);
     if (last !== cursor.last_message_id || gapsAfter !== gapsBefore) {
       await trx.raw('UPDATE notification_cursors SET last_message_id = ?, gaps = ?::jsonb WHERE realm_id = ?', [last, gapsAfter, realmId]);
@@ -182,14 +182,7 @@ async function channelListeners(trx: Knex, messages: MessageRow[]): Promise<numb
   return rows.map((r) => r.user_id);
 }
 
-async function decideFor(
-  trx: Knex,
-  realmId: number,
-  candidates: Candidate[],
-  fromEdits: Set<Candidate>,
-  pushConfigured: boolean,
-  now: Date,
-): Promise<NewJob[]> {
+async function decideFor(trx: Knex, candidates: Candidate[], fromEdits: Set<Candidate>, pushConfigured: boolean, now: Date): Promise<NewJob[]> {
   // Everyone but the sender: the sender's own copy is never notified about.
   const relevant = candidates.filter((c) => c.userId !== c.message.sender_id);
   if (relevant.length === 0) return [];

@@ -5,6 +5,8 @@ import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';
 import { requestRealmUpload } from '../push/realm-upload';
+import { unregisterAllWithService } from '../push/service';
+import { User } from '../users/model';
 import { BouncerError, postToBouncer, realmUuid, userUuid } from './bouncer';
 import { mentionedGroup } from './mentioned-group';
 import { loadNotifiedMessages } from './messages';
@@ -60,12 +62,13 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
         // A service not yet told of the organization takes it on the worker's next pass.
         const missingRealm = error instanceof BouncerError && error.code === 'MISSING_REMOTE_REALM';
         if (missingRealm) requestRealmUpload(deps);
+        const what = job.kind === 'push_forget' ? 'forgetting the push tokens' : 'push notification';
         if (error instanceof BouncerError && (error.retryable || missingRealm) && job.attempts < MAX_RETRIES) {
-          console.warn(`push notification for user ${job.user_id} will be retried: ${error.message}`);
+          console.warn(`${what} for user ${job.user_id} will be retried: ${error.message}`);
           await retryJobs(deps.knex, [job.id], new Date(Date.now() + retryDelayMs(job.attempts + 1)));
         } else {
           const reason = error instanceof Error ? error.message : String(error);
-          console.warn(`push notification for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${reason}`);
+          console.warn(`${what} for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${reason}`);
           finished.push(job.id);
         }
       }
@@ -83,6 +86,11 @@ async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: PushDev
 }
 
 async function deliverOne(deps: AppDeps, service: PushServiceConfig, realm: RealmIdentity, job: JobRow): Promise<boolean> {
+  if (job.kind === 'push_forget') {
+    const user = await User.query(deps.knex).findById(job.user_id);
+    if (user) await unregisterAllWithService(service, user);
+    return false;
+  }
   const devices = await devicesOf(deps, job.user_id);
   if (devices.e2ee.length === 0 && devices.legacy.length === 0) return false;
   if (job.kind === 'push_remove') {

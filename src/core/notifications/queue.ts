@@ -14,7 +14,7 @@ export const CLAIM_LEASE_MS = 60_000;
 export interface JobRow {
   id: number;
   user_id: number;
-  kind: 'email' | 'push' | 'push_remove';
+  kind: 'email' | 'push' | 'push_remove' | 'push_forget';
   message_id: number | null;
   message_ids: number[] | null;
   trigger: string;
@@ -44,13 +44,13 @@ export async function claimEmailJobs(knex: Knex, realmId: number, now: Date, max
   });
 }
 
-/** Due mobile notifications and removals, oldest first. */
+/** Due mobile notifications, removals and forgotten tokens (push/forget.ts), oldest first. */
 export async function claimPushJobs(knex: Knex, realmId: number, now: Date, limit = 100): Promise<JobRow[]> {
   return knex.transaction(async (trx) => {
     const rows = (
       await trx.raw(
         `SELECT id, user_id, kind, message_id, message_ids, trigger, due_at, attempts FROM notification_jobs
-          WHERE kind IN ('push', 'push_remove') AND realm_id = ? AND due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
+          WHERE kind IN ('push', 'push_remove', 'push_forget') AND realm_id = ? AND due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
           ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
         [realmId, now, now, limit],
       )
@@ -68,7 +68,7 @@ async function stamp(trx: Knex, rows: JobRow[], now: Date): Promise<void> {
   ]);
 }
 
-const KINDS = ['email', 'push', 'push_remove'] as const;
+const KINDS = ['email', 'push', 'push_remove', 'push_forget'] as const;
 
 /**
  * When the next job falls due or a claim on one runs out (ms), or null when none waits. Each part

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { describeFailure } from '../../failure-log';
 import type { Delivery } from '../../realtime/bus';
+import { PUSH_JOBS_QUEUED } from '../push/forget';
 import { forwardDueRegistrations, nextRegistrationDueAt } from '../push/forward';
 import { REALM_UPLOAD_INTERVAL_MS, takeRealmUploadRequest, uploadRealms } from '../push/realm-upload';
 import { decidePending, SETTLE_MS } from './decide';
@@ -70,7 +71,7 @@ export class NotificationWorker {
       if (event.type === 'message') {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
-      } else if (event.type === 'push_device' && event.status === 'pending') {
+      } else if ((event.type === 'push_device' && event.status === 'pending') || event.type === PUSH_JOBS_QUEUED) {
         this.wake();
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;

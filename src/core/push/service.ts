@@ -57,3 +57,12 @@ export async function unregisterTokenWithService(service: PushServiceConfig, use
     throw clientError(error);
   }
 }
+
+/**
+ * Asks the service to forget every legacy token it holds for the user (remotes/push/unregister/all),
+ * named by both id and uuid as Zulip's server does, since either may have registered them. Errors
+ * are the bouncer's own, for the worker to retry or give up on.
+ */
+export async function unregisterAllWithService(service: PushServiceConfig, user: User): Promise<void> {
+  await postToBouncer(service, 'push/unregister/all', identity(service, user), 'form');
+}

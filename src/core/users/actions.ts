@@ -6,6 +6,7 @@ import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { emitRoleMembershipMoves, emitSettingsNamingReactivatedUser } from '../groups/actions';
 import { syncRoleMembership } from '../groups/system-groups';
+import { forgetPushTokens } from '../push/forget';
 import { forgetAuthAfterCommit } from './auth-cache';
 import { emitAddressSight } from '../settings/email-visibility';
 import { applyDefaultsToNewUser } from '../settings/store';
@@ -233,6 +234,8 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
     await ApiKey.query(uow.trx).delete().where({ user_id: userId });
     await storeKey(uow, userId, apiKey);
     forgetAuthAfterCommit(deps, uow, userId);
+    // Every client is signed out, so the phones stop getting notifications too.
+    await forgetPushTokens(deps, uow, userId);
   });
   return apiKey;
 }
