@@ -1,4 +1,4 @@
-import { DIGEST_WEEKDAY, sendDigests } from '../../src/core/notifications/digest';
+import { sendDigests, zulipWeekday } from '../../src/core/notifications/digest';
 import { unsubscribeUrl } from '../../src/core/notifications/unsubscribe';
 import { verifyAction } from '../helpers/events';
 import { assertSuccess, client } from '../helpers/api';
@@ -15,12 +15,18 @@ let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 
-/** The next digest day (today, if it is one), a little later than now. */
-function nextDigestDay(): Date {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The next day (today, if it is one) that is `weekday` in Zulip's numbering (Monday 0), a little later than now. */
+function nextDay(weekday: number): Date {
   const day = new Date(Date.now() + 60_000);
-  while (day.getUTCDay() !== DIGEST_WEEKDAY) day.setTime(day.getTime() + 24 * 60 * 60 * 1000);
+  while (zulipWeekday(day) !== weekday) day.setTime(day.getTime() + DAY_MS);
   return day;
 }
+
+/** The organization's digest day: Tuesday unless changed. */
+const TUESDAY = 1;
+const nextDigestDay = () => nextDay(TUESDAY);
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -34,6 +40,17 @@ beforeAll(async () => {
   await setSettings(ts, carol, { enable_digest_emails: false });
 }, 120_000);
 
+test('nothing while the organization has digests off (the default)', async () => {
+  expect(assertSuccess(await client(ts, bob).post('/register', { fetch_event_types: ['realm'] }))).toMatchObject({
+    realm_digest_emails_enabled: false,
+    realm_digest_weekday: TUESDAY,
+    settings_send_digest_emails: true,
+  });
+  expect(await sendDigests(ts.server.deps, nextDigestDay())).toBe(0);
+  expect(mailsTo(smtp.mails, bob)).toHaveLength(0);
+  assertSuccess(await client(ts, ts.owner).patch('/realm', { digest_emails_enabled: true }));
+});
+
 afterAll(async () => {
   await ts?.close();
   await smtp?.close();
@@ -41,7 +58,7 @@ afterAll(async () => {
 
 test('no digest on other days', async () => {
   const other = nextDigestDay();
-  other.setTime(other.getTime() + 24 * 60 * 60 * 1000);
+  other.setTime(other.getTime() + DAY_MS);
   expect(await sendDigests(ts.server.deps, other)).toBe(0);
   expect(mailsTo(smtp.mails, bob)).toHaveLength(0);
 });
@@ -67,6 +84,22 @@ test('an inactive user gets one digest of the week, with an unsubscribe link tha
   expect(res.status).toBe(200);
   const state = assertSuccess(await client(ts, bob).post('/register', { fetch_event_types: ['user_settings'] }));
   expect(state.user_settings.enable_digest_emails).toBe(false);
+});
+
+test("the organization's digest weekday is the day", async () => {
+  assertSuccess(await client(ts, ts.owner).patch('/realm', { digest_weekday: 4 }));
+  try {
+    // Someone who has had no digest yet.
+    const dave = await makeUser(ts, 400, { fullName: 'Dave Digest' });
+    await subscribe(ts, ts.owner, 'digested', [dave]);
+    const friday = nextDay(4);
+    expect(await sendDigests(ts.server.deps, nextDigestDay())).toBe(0);
+    expect(mailsTo(smtp.mails, dave)).toHaveLength(0);
+    expect(await sendDigests(ts.server.deps, friday)).toBeGreaterThan(0);
+    expect(mailsTo(smtp.mails, dave)).toHaveLength(1);
+  } finally {
+    assertSuccess(await client(ts, ts.owner).patch('/realm', { digest_weekday: TUESDAY }));
+  }
 });
 
 describe('unsubscribe links', () => {

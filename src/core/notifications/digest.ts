@@ -2,22 +2,29 @@ import type { AppDeps } from '../../deps';
 import { sendEmail } from '../email/outbox';
 import { digestEmail } from '../email/templates';
 import { encodeChannel, encodeHashComponent } from '../markdown/url';
+import { cachedRealmSettings } from '../realm/setting-store';
 import { unsubscribeUrl } from './unsubscribe';
 
 /**
- * Digest emails, as Zulip's: on the digest weekday (Tuesday, UTC), every active user with
+ * Digest emails, as Zulip's: when the organization has `digest_emails_enabled`, on its
+ * `digest_weekday` (UTC; 0 is Monday, the default 1 Tuesday), every active user with
  * `enable_digest_emails` who has not been seen for DIGEST_INACTIVE_DAYS and has not had a digest in
  * the last six days receives one covering the past week: the busiest conversations in their
  * channels and the channels created meanwhile. A week with nothing to tell sends nothing. The worker
  * runs this hourly; `digest_sends` makes it once per user per week whichever process runs it.
  */
-export const DIGEST_WEEKDAY = 2;
 export const DIGEST_INACTIVE_DAYS = 5;
+const DEFAULT_DIGEST_WEEKDAY = 1;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOT_CONVERSATIONS = 4;
 
+/** Zulip's weekday numbering (Monday 0) of a moment, in UTC. */
+export const zulipWeekday = (moment: Date) => (moment.getUTCDay() + 6) % 7;
+
 export async function sendDigests(deps: AppDeps, now = new Date()): Promise<number> {
-  if (now.getUTCDay() !== DIGEST_WEEKDAY) return 0;
+  const settings = await cachedRealmSettings(deps);
+  if (settings.digest_emails_enabled !== true) return 0;
+  if (zulipWeekday(now) !== (settings.digest_weekday ?? DEFAULT_DIGEST_WEEKDAY)) return 0;
   const inactiveSince = new Date(now.getTime() - DIGEST_INACTIVE_DAYS * DAY_MS);
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const recentDigest = new Date(now.getTime() - 6 * DAY_MS);

@@ -144,8 +144,9 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     development_environment: false,
     server_generation: SERVER_GENERATION,
     server_needs_upgrade: false,
-    // This server sends no digest emails and offers no spectator access.
-    settings_send_digest_emails: false,
+    // Digest emails go out when the organization enables them (notifications/digest.ts); there is
+    // no spectator access.
+    settings_send_digest_emails: true,
     server_web_public_streams_enabled: false,
     server_thumbnail_formats: serverThumbnailFormats(),
     server_avatar_changes_disabled: false,

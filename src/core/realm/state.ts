@@ -48,8 +48,6 @@ function deriveLegacyKeys(state: RegisterState, names: Map<number, SystemGroupNa
   }
   state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
   state.realm_mandatory_topics = state.realm_topics_policy === 'disable_empty_topic';
-  // Digests need both the organization's wish and a server that sends them.
-  state.realm_digest_emails_enabled = state.realm_digest_emails_enabled === true && state.settings_send_digest_emails === true;
   state.jitsi_server_url = state.realm_jitsi_server_url ?? SERVER_JITSI_URL;
 }
 
