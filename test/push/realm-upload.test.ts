@@ -89,6 +89,8 @@ test('a device registered before the service knows the organization becomes acti
     expect(paths).toEqual([UPLOAD, E2EE_REGISTER, UPLOAD, E2EE_REGISTER]);
     const { deps } = lateServer.server;
     expect(late.realms.map((r) => r.uuid)).toEqual([realmUuid(deps.config.pushService!, deps.realmId)]);
+    // Published once the transaction has committed, a moment after the row reads back.
+    await waitUntil(() => events.ofType('push_device').length >= 2);
     expect(events.ofType('push_device').map((e) => e.event)).toEqual([
       { type: 'push_device', push_account_id: String(device.pushAccountId), status: 'pending' },
       { type: 'push_device', push_account_id: String(device.pushAccountId), status: 'active' },

@@ -60,6 +60,11 @@ const settled = (userId: number, pushAccountId: number) =>
   });
 const registrationsFor = (pushAccountId: number) =>
   bouncer.requests.filter((r) => r.path === '/api/v1/remotes/push/e2ee/register' && r.body.push_account_id === String(pushAccountId));
+// Events are published once their transaction has committed, a moment after the row reads back.
+const pushDeviceEvents = async (events: ReturnType<typeof captureEvents>, count: number) => {
+  await waitUntil(() => events.ofType('push_device').length >= count);
+  return events.ofType('push_device');
+};
 const pushDevicesState = async (who: TestUser) => (await registerQueue(ts, who, { fetchEventTypes: ['push_device'] })).state.push_devices;
 
 test('without push configuration the service is refused', async () => {
@@ -81,7 +86,7 @@ test('registrations are handed to the service, which names the devices', async (
     assertSuccess(await client(ts, me).post('/mobile_push/register', apns));
     await settled(me.id, 1);
     await settled(me.id, 2);
-    expect(events.ofType('push_device')).toEqual(
+    expect(await pushDeviceEvents(events, 4)).toEqual(
       expect.arrayContaining([
         { event: { type: 'push_device', push_account_id: '1', status: 'pending' }, userIds: [me.id] },
         { event: { type: 'push_device', push_account_id: '2', status: 'pending' }, userIds: [me.id] },
@@ -122,11 +127,14 @@ test('registrations are handed to the service, which names the devices', async (
 
 test('registering a push account again while it is pending or active changes nothing', async () => {
   const me = await makeUser(ts, 400);
-  assertSuccess(await client(ts, me).post('/mobile_push/register', params({ push_account_id: 77 })));
-  await settled(me.id, 77);
-  const before = await device(me.id, 77);
   const events = captureEvents(ts);
+  let before: PushDevice | undefined;
   try {
+    assertSuccess(await client(ts, me).post('/mobile_push/register', params({ push_account_id: 77 })));
+    await settled(me.id, 77);
+    await pushDeviceEvents(events, 2);
+    events.clear();
+    before = await device(me.id, 77);
     assertSuccess(
       await client(ts, me).post(
         '/mobile_push/register',
@@ -175,7 +183,7 @@ describe('the service refusing the registration', () => {
     try {
       assertSuccess(await client(ts, me).post('/mobile_push/register', params({ push_account_id: 5, ...extra })));
       await settled(me.id, 5);
-      expect(events.ofType('push_device').map((d) => d.event)).toEqual([
+      expect((await pushDeviceEvents(events, 2)).map((d) => d.event)).toEqual([
         { type: 'push_device', push_account_id: '5', status: 'pending' },
         { type: 'push_device', push_account_id: '5', status: 'failed', error_code: errorCode },
       ]);
@@ -212,7 +220,7 @@ describe('the service refusing the registration', () => {
     try {
       assertSuccess(await client(ts, me).post('/mobile_push/register', params({ push_account_id: 5 })));
       await waitUntil(async () => (await device(me.id, 5))?.bouncer_device_id !== null);
-      expect(events.ofType('push_device').map((d) => d.event)).toEqual([
+      expect((await pushDeviceEvents(events, 2)).map((d) => d.event)).toEqual([
         { type: 'push_device', push_account_id: '5', status: 'pending' },
         { type: 'push_device', push_account_id: '5', status: 'active' },
       ]);

@@ -134,6 +134,8 @@ export class NotificationWorker {
     } catch (error) {
       console.error(`notification worker: ${describeFailure(error)}`);
     }
+    // A wake heard while this looked ahead found the loop finishing: it would be lost in the sleep.
+    if (this.again) wait = 0;
     // Never sooner than MIN_PASS_INTERVAL_MS after the last run began: under a stream of sends a
     // new message is always about to settle, and each settle period would bring a run of its own.
     wait = Math.max(wait, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
