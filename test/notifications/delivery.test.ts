@@ -1,4 +1,5 @@
 import { assertSuccess, client } from '../helpers/api';
+import { IDLE_POLL_MS } from '../../src/core/notifications/worker';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect, sendToChannel, subscribe } from '../messages/helpers';
@@ -203,6 +204,24 @@ describe('a direct message to someone away', () => {
       assertSuccess(await client(ts, bob).delete('/users/me/android_gcm_reg_id', { token: 'legacy-gcm-token-1' }));
     }
     expect(bouncer.tokens.some((t) => t.token === 'legacy-gcm-token-1')).toBe(false);
+  });
+});
+
+describe('messages close together', () => {
+  // After a quiet moment, the pass woken by the first message begins SETTLE_MS (200 ms) after it,
+  // before the second has settled; the second must not then wait for the idle poll (IDLE_POLL_MS,
+  // 30 s). Sends started 0 to 60 ms apart land in that window.
+  test('each is pushed without waiting for the idle poll', async () => {
+    for (const gap of [0, 20, 40, 60]) {
+      // Quiet: the worker's last pass (and the emails' batching period) over.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // The first notifies nobody, so no job of its own brings the worker back early.
+      const first = sendToChannel(ts, alice, channelId, 'close together', unique('first'));
+      await new Promise((resolve) => setTimeout(resolve, gap));
+      const second = await sendDirect(ts, carol, [bob], unique('second'));
+      await first;
+      await waitUntil(async () => (await messagePushes(bouncer, bobDevice)).some((p) => p.message_id === second), IDLE_POLL_MS / 3);
+    }
   });
 });
 

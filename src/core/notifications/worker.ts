@@ -103,7 +103,11 @@ export class NotificationWorker {
       this.again = true;
       return;
     }
-    this.running = this.loop().finally(() => (this.running = null));
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      // Heard after the loop's last look (between its end and this callback): run again.
+      if (this.again) this.wake();
+    });
   }
 
   private async loop(): Promise<void> {
@@ -126,16 +130,21 @@ export class NotificationWorker {
   /** Until the next job falls due (or a claim runs out), at most IDLE_POLL_MS. */
   private async sleepUntilNextDue(): Promise<void> {
     let wait = IDLE_POLL_MS;
-    const settled = this.lastMessageAt + SETTLE_MS + 20 - Date.now();
-    if (settled > 0) wait = settled;
+    // The newest message heard of is decided by a pass that began once it had settled; the last pass
+    // may have begun before (woken by an earlier message), so it is not enough that it has settled now.
+    const settlesAt = this.lastMessageAt + SETTLE_MS + 20;
+    if (this.lastRunAt < settlesAt) wait = Math.max(0, settlesAt - Date.now());
     try {
       const next = await this.nextDue();
       if (next !== null) wait = Math.min(wait, Math.max(20, next - Date.now() + 10));
     } catch (error) {
       console.error(`notification worker: ${describeFailure(error)}`);
     }
-    // A wake heard while this looked ahead found the loop finishing: it would be lost in the sleep.
-    if (this.again) wait = 0;
+    // A wake heard while this looked ahead found the loop finishing: the timer takes it over.
+    if (this.again) {
+      this.again = false;
+      wait = 0;
+    }
     // Never sooner than MIN_PASS_INTERVAL_MS after the last run began: under a stream of sends a
     // new message is always about to settle, and each settle period would bring a run of its own.
     wait = Math.max(wait, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());

@@ -53,7 +53,11 @@ export class ThumbnailWorker {
       this.again = true;
       return;
     }
-    this.running = this.loop().finally(() => (this.running = null));
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      // Heard after the loop's last look (between its end and this callback): run again.
+      if (this.again && !this.stopped) this.wake();
+    });
   }
 
   private async loop(): Promise<void> {
