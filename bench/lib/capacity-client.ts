@@ -55,6 +55,7 @@ let window = newWindow();
 let windowStart = performance.now();
 let windowCpu = process.cpuUsage();
 let started = 0;
+let firstStartFailure: string | null = null;
 
 function newWindow() {
   return { sends: [] as number[], deliveries: [] as number[], others: [] as number[], requests: 0, failures: 0, firstFailure: null as string | null };
@@ -104,14 +105,23 @@ const SENT_AT = /sent-at (\d+(?:\.\d+)?)/;
 async function simulate(user: SimUser, model: Model): Promise<void> {
   await sleep(Math.random() * model.startSpreadSeconds * 1000);
   if (stopped) return;
-  const registered = await timed(user, 'others', 'POST', '/api/v1/register', {
-    event_types: JSON.stringify(['message', 'update_message_flags', 'typing', 'presence', 'delete_message', 'update_message']),
-    fetch_event_types: JSON.stringify(['message', 'update_message_flags', 'subscription', 'presence']),
-    apply_markdown: 'true',
-    client_gravatar: 'true',
-    slim_presence: 'true',
-  });
-  if (!registered) return;
+  const register = () =>
+    timed(user, 'others', 'POST', '/api/v1/register', {
+      event_types: JSON.stringify(['message', 'update_message_flags', 'typing', 'presence', 'delete_message', 'update_message']),
+      fetch_event_types: JSON.stringify(['message', 'update_message_flags', 'subscription', 'presence']),
+      apply_markdown: 'true',
+      client_gravatar: 'true',
+      slim_presence: 'true',
+    });
+  // As the apps do, a failed register is tried again a few seconds later; the first failure is kept
+  // so that a step whose users cannot start says why.
+  let registered = await register();
+  while (registered === null && !stopped) {
+    firstStartFailure ??= window.firstFailure;
+    await sleep(jittered(5));
+    registered = await register();
+  }
+  if (registered === null) return;
   const state = JSON.parse(registered) as { queue_id: string; last_event_id: number };
   const narrow = encodeURIComponent(JSON.stringify([{ operator: 'channel', operand: user.channelId }]));
   const fetchNewest = () =>
@@ -134,11 +144,18 @@ async function simulate(user: SimUser, model: Model): Promise<void> {
   await Promise.all(loops);
 }
 
+/**
+ * The first time at a random phase of the interval, as for a client that has been open a while:
+ * otherwise nobody would act until a whole interval after start-up, and a measured window that
+ * begins sooner (start-up and settling take 75 s, a send interval is 150 to 450 s) would see none.
+ */
 async function every(seconds: number, action: () => Promise<unknown>): Promise<void> {
+  let wait = Math.random() * seconds * 1000;
   while (!stopped) {
-    await sleep(jittered(seconds));
+    await sleep(wait);
     if (stopped) return;
     await action();
+    wait = jittered(seconds);
   }
 }
 
@@ -189,7 +206,7 @@ process.on('message', (message: { type: string; users?: SimUser[]; model?: Model
     const report: WindowReport = { ...window, cpuMicros: cpu.user + cpu.system, seconds: (performance.now() - windowStart) / 1000, started };
     process.send!({ type: 'report', ...report });
   } else if (message.type === 'started') {
-    process.send!({ type: 'started', started });
+    process.send!({ type: 'started', started, firstStartFailure });
   } else if (message.type === 'stop') {
     stopped = true;
     agent.destroy();

@@ -150,7 +150,18 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       }
       simulated.forEach((user, i) => clients[i % clients.length].send({ type: 'add', users: [user], model }));
       users = target;
-      await until(async () => (await Promise.all(clients.map((c) => c.started()))).reduce((n, s) => n + s, 0) >= users, 'every user to start', 600_000);
+      let startFailure: string | null = null;
+      await until(
+        async () => {
+          const counts = await Promise.all(clients.map((c) => c.started()));
+          startFailure = counts.find((c) => c.firstStartFailure !== null)?.firstStartFailure ?? null;
+          return counts.reduce((n, c) => n + c.started, 0) >= users;
+        },
+        'every user to start',
+        600_000,
+      ).catch((error: Error) => {
+        throw new Error(startFailure ? `${error.message} (a register failed: ${startFailure})` : error.message);
+      });
       await new Promise((r) => setTimeout(r, settleSeconds * 1000));
       const cpuBefore = await Promise.all(servers.map((s) => s.cpuMicros()));
       clients.forEach((c) => c.send({ type: 'window' }));
@@ -212,7 +223,7 @@ function figuresOf(users: number, reports: WindowReport[], serverCpuMicros: numb
 interface Client {
   send(message: unknown): void;
   report(): Promise<WindowReport>;
-  started(): Promise<number>;
+  started(): Promise<{ started: number; firstStartFailure: string | null }>;
   stop(): void;
 }
 
@@ -236,7 +247,7 @@ function startClient(): Promise<Client> {
       resolve({
         send: (message) => child.send(message as never),
         report: () => ask<WindowReport>(child, 'report'),
-        started: async () => (await ask<{ started: number }>(child, 'started')).started,
+        started: async () => ask<{ started: number; firstStartFailure: string | null }>(child, 'started'),
         stop: () => {
           if (child.connected) child.send({ type: 'stop' });
         },
