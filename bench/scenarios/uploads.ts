@@ -79,7 +79,15 @@ export const scenario: Scenario = {
       };
       const fsRead = async (file: string) => {
         let bytes = 0;
-        await pipeline(fs.createReadStream(file), new Writable({ write: (chunk: Buffer, _e, done) => ((bytes += chunk.length), done()) }));
+        await pipeline(
+          fs.createReadStream(file),
+          new Writable({
+            write: (chunk: Buffer, _e, done) => {
+              bytes += chunk.length;
+              done();
+            },
+          }),
+        );
         if (bytes !== size) throw new Error('short read');
       };
 
