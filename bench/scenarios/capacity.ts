@@ -1,7 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import type { Model, SimUser, WindowReport } from '../lib/capacity-client';
 import { channelWithSubscribers, until, type Account } from '../lib/api';
+import { machineCpu } from '../lib/machine-cpu';
 import type { ParleyProcess } from '../lib/servers';
 import { numberOption, type BenchContext, type Scenario, type Table } from '../scenario';
 
@@ -29,6 +31,10 @@ interface StepFigures {
   firstFailure: string | null;
   serverCpu: number;
   clientCpu: number;
+  /** Every process named postgres on this machine (0 on PGlite, which runs inside the server). */
+  databaseCpu: number;
+  /** The whole machine, as a share of one core (its ceiling is the number of cores). */
+  machineCpu: number;
   holds: boolean;
 }
 
@@ -83,6 +89,8 @@ export const scenario: Scenario = {
         'failures',
         'server CPU',
         'load gen CPU',
+        'database CPU',
+        'machine CPU',
         'holds',
       ],
       rows: figures.map((f) => [
@@ -98,13 +106,17 @@ export const scenario: Scenario = {
         String(f.failures),
         `${(f.serverCpu * 100).toFixed(0)} %`,
         `${(f.clientCpu * 100).toFixed(0)} %`,
+        `${(f.databaseCpu * 100).toFixed(0)} %`,
+        `${(f.machineCpu * 100).toFixed(0)} % of ${os.cpus().length * 100} %`,
         f.holds ? 'yes' : 'no',
       ]),
     }));
     const notes = runs.flatMap(({ label, figures }) =>
       figures.filter((f) => f.firstFailure).map((f) => `${label}, ${f.users} users, first failure: ${f.firstFailure}`),
     );
-    notes.push('latencies in ms; CPU as a share of one core over the window (server: all its processes; load generator: all its processes)');
+    notes.push(
+      'latencies in ms; CPU as a share of one core over the window (server: all its processes; load generator: all its processes; database: every local postgres process; machine: all of it)',
+    );
     // The goal is set for PostgreSQL; on the embedded database the figure is reported only.
     const goalRuns = ctx.database === 'postgres' ? runs : [];
     for (const { label, figures } of runs.filter((r) => !goalRuns.includes(r)))
@@ -164,18 +176,26 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       });
       await new Promise((r) => setTimeout(r, settleSeconds * 1000));
       const cpuBefore = await Promise.all(servers.map((s) => s.cpuMicros()));
+      const machineBefore = machineCpu();
       clients.forEach((c) => c.send({ type: 'window' }));
       await new Promise((r) => setTimeout(r, windowSeconds * 1000));
       const reports = await Promise.all(clients.map((c) => c.report()));
       const cpuAfter = await Promise.all(servers.map((s) => s.cpuMicros()));
+      const machineAfter = machineCpu();
       const step = figuresOf(
         users,
         reports,
         cpuAfter.reduce((n, c, i) => n + c - cpuBefore[i], 0),
+        {
+          busySeconds: machineAfter.busySeconds - machineBefore.busySeconds,
+          postgresSeconds: machineAfter.postgresSeconds - machineBefore.postgresSeconds,
+        },
       );
       figures.push(step);
       ctx.log(
-        `${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ${step.holds ? 'holds' : 'does not hold'}`,
+        `${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ` +
+          `CPU server ${pct(step.serverCpu)}, load generators ${pct(step.clientCpu)}, database ${pct(step.databaseCpu)}, machine ${pct(step.machineCpu)}, ` +
+          `${step.holds ? 'holds' : 'does not hold'}`,
       );
       if (!step.holds) break;
     }
@@ -186,7 +206,9 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
   return figures;
 }
 
-function figuresOf(users: number, reports: WindowReport[], serverCpuMicros: number): StepFigures {
+const pct = (share: number) => `${(share * 100).toFixed(0)} %`;
+
+function figuresOf(users: number, reports: WindowReport[], serverCpuMicros: number, machine: { busySeconds: number; postgresSeconds: number }): StepFigures {
   const all = (key: 'sends' | 'deliveries' | 'others') => Float64Array.from(reports.flatMap((r) => r[key])).sort();
   const at = (sorted: Float64Array, q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
   const mean = (sorted: Float64Array) => (sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length);
@@ -216,6 +238,8 @@ function figuresOf(users: number, reports: WindowReport[], serverCpuMicros: numb
     firstFailure: reports.find((r) => r.firstFailure)?.firstFailure ?? null,
     serverCpu: serverCpuMicros / 1e6 / seconds,
     clientCpu: reports.reduce((n, r) => n + r.cpuMicros, 0) / 1e6 / seconds,
+    databaseCpu: machine.postgresSeconds / seconds,
+    machineCpu: machine.busySeconds / seconds,
     holds,
   };
 }

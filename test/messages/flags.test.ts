@@ -71,6 +71,36 @@ describe('POST /messages/flags', () => {
     expect(assertSuccess(await flags(bob, { messages: [hidden, 987654], op: 'add', flag: 'read' })).messages).toEqual([]);
   });
 
+  test('marking read at once from several clients reports each message changed exactly once', async () => {
+    const ids = [
+      await sendToChannel(ts, alice, town, 'race', 'one'),
+      await sendToChannel(ts, alice, town, 'race', 'two'),
+      await sendToChannel(ts, alice, town, 'race', 'three'),
+    ];
+    const capture = captureEvents(ts);
+    // Overlapping lists, in different orders, with a duplicate and an id nobody has.
+    const answers = await Promise.all([
+      flags(bob, { messages: [ids[2], ids[0], ids[0]], op: 'add', flag: 'read' }),
+      flags(bob, { messages: [ids[1], ids[2], 987654], op: 'add', flag: 'read' }),
+      flags(bob, { messages: [...ids], op: 'add', flag: 'read' }),
+      flags(bob, { messages: [ids[0], ids[1]], op: 'add', flag: 'read' }),
+    ]);
+    const reported = answers.flatMap((a) => assertSuccess(a).messages as number[]);
+    expect([...reported].sort((a, b) => a - b)).toEqual(ids);
+    // Each answer lists its changes in the order the client gave them.
+    const first = assertSuccess(answers[0]).messages as number[];
+    expect(first).toEqual([ids[2], ids[0]].filter((id) => first.includes(id)));
+    for (const id of ids) expect(await messageFlags(ts, bob, id)).toEqual(['read']);
+    capture.stop();
+    const events = capture.for(bob.id).filter(ofType('update_message_flags'));
+    expect(events).toHaveLength(4);
+    expect(events.flatMap((e) => e.messages as number[]).sort((a, b) => a - b)).toEqual(ids);
+    // Reading again changes nothing, and unstarring what was never starred neither.
+    expect(assertSuccess(await flags(bob, { messages: ids, op: 'add', flag: 'read' })).messages).toEqual([]);
+    expect(assertSuccess(await flags(bob, { messages: ids, op: 'remove', flag: 'starred' })).messages).toEqual([]);
+    expect(await unreadIds(bob)).not.toEqual(expect.arrayContaining([ids[0]]));
+  });
+
   test('marking unread skips unsubscribed channels and describes the messages', async () => {
     const elsewhere = await subscribe(ts, owner, 'elsewhere', [owner, bob]);
     const stay = await sendToChannel(ts, alice, town, 'unread topic', 'hi @**Bob Builder**');

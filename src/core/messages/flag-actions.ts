@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
-import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
+import { inSingleStatement, inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { accessChannelById, loadViewer } from '../channels/access';
 import type { User } from '../users/model';
@@ -12,7 +12,7 @@ import { messagesByIds } from './model';
 import { NarrowTerm } from './narrow-parse';
 import { canonicalTopic } from './topics';
 import { loadRawUnread, unreadMessageDetails } from './unread';
-import { anyOf } from '../../db/lists';
+import { anyOf, listParam } from '../../db/lists';
 
 /**
  * Personal message flags (POST /messages/flags and friends). Only read, starred and collapsed are
@@ -97,11 +97,47 @@ export async function applyFlagChange(uow: UnitOfWork, deps: AppDeps, user: User
 }
 
 export async function updateMessageFlags(deps: AppDeps, user: User, op: string, flag: string, messageIds: number[]) {
-  checkFlagOperation(flag, op);
-  const result = await inTransaction(deps, deps.realmId, (uow) => applyFlagChange(uow, deps, user, op, flag, messageIds));
+  const { bit, adding } = checkFlagOperation(flag, op);
+  const result = changesOnlyExistingRows(flag, bit, adding)
+    ? await inSingleStatement(deps, deps.realmId, (uow) => flipExistingRows(uow, user, flag, bit, adding, messageIds))
+    : await inTransaction(deps, deps.realmId, (uow) => applyFlagChange(uow, deps, user, op, flag, messageIds));
   const out: Record<string, unknown> = { messages: result.changed };
   if (flag === 'read' && op === 'remove') out.ignored_because_not_subscribed_channels = result.ignoredChannels;
   return out;
+}
+
+/**
+ * Whether a flag change leaves messages without a row alone (their historical flags already say
+ * what the change asks, as for marking read) and needs nothing but the changed ids: then it is one
+ * statement. Marking unread checks subscriptions and reports message details, and starring a
+ * message never received creates its row, so those take the transaction.
+ */
+function changesOnlyExistingRows(flag: string, bit: number, adding: boolean): boolean {
+  return (HISTORICAL_FLAGS & bit) === (adding ? bit : 0) && !(flag === 'read' && !adding);
+}
+
+/**
+ * The most frequent flag change (a client marking what it shows as read) in one statement, without
+ * BEGIN and COMMIT: the UPDATE changes only rows whose flag differs, and a concurrent change of the
+ * same rows is re-checked by PostgreSQL after it commits, so each change is reported once.
+ */
+async function flipExistingRows(uow: UnitOfWork, user: User, flag: string, bit: number, adding: boolean, messageIds: number[]): Promise<FlagUpdateResult> {
+  const targets = [...new Set(messageIds)];
+  if (targets.length === 0) {
+    uow.emit(flagsEvent(adding ? 'add' : 'remove', flag, []), [user.id]);
+    return { changed: [], ignoredChannels: [] };
+  }
+  const result = await uow.trx.raw(
+    `UPDATE user_messages SET flags = ${adding ? 'flags | ?' : 'flags & ~?::int'}
+      WHERE user_id = ? AND message_id = ANY(?::int[]) AND (flags & ?) ${adding ? '= 0' : '<> 0'}
+      RETURNING message_id`,
+    [bit, user.id, listParam(targets), bit],
+  );
+  const updated = new Set((result.rows as { message_id: number }[]).map((r) => r.message_id));
+  // In the order the client gave, as the transactional path reports them.
+  const changed = targets.filter((id) => updated.has(id));
+  uow.emit(flagsEvent(adding ? 'add' : 'remove', flag, changed), [user.id]);
+  return { changed, ignoredChannels: [] };
 }
 
 export const MAX_MESSAGES_PER_UPDATE = 5000;
