@@ -61,6 +61,25 @@ describe('PresenceCache, on its own', () => {
     expect(reads).toBe(3);
   });
 
+  test('a slow database still leaves the cache usable: a refresh that began after the request is fresh enough', async () => {
+    // Each read takes 1.5 s (longer than the 1 s between syncs), as under heavy load.
+    let clock = 1_000_000;
+    let reads = 0;
+    const slowDb = {
+      raw: async () => {
+        reads += 1;
+        clock += 1_500;
+        return { rows: [{ watermark: 0, rows: '[]' }] };
+      },
+    } as unknown as Knex;
+    const cache = new PresenceCache(slowDb, 1, () => clock);
+    expect(await cache.ready()).toBe(true);
+    expect(reads).toBe(1);
+    // The last sync is now 1.5 s old: one sync, then the answer, not a fall back to the database.
+    expect(await cache.ready()).toBe(true);
+    expect(reads).toBe(2);
+  });
+
   test('while a write to the watched tables is in flight the cache is not used', async () => {
     const cache = new PresenceCache(emptyDb(), 1);
     await cache.ready();

@@ -104,11 +104,15 @@ export class PresenceCache {
    * that may change what it holds is in flight): read the database instead.
    */
   async ready(): Promise<boolean> {
+    // Ages are measured from when the caller asked, not from after a wait: a refresh that began
+    // after that is fresh enough, however long the database took under load. Measured from "now",
+    // a slow refresh would be stale on arrival, the caller would read the database instead, and
+    // those reads (the whole organization's presence each) would slow the next refresh further.
+    const asked = this.now();
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!this.holds.settled()) return false;
-      const now = this.now();
-      const full = this.needFull || !this.loaded || now - this.lastFullAt > FULL_MS;
-      const sync = this.needSync || now - this.lastSyncAt > SYNC_MS;
+      const full = this.needFull || !this.loaded || asked - this.lastFullAt > FULL_MS;
+      const sync = this.needSync || asked - this.lastSyncAt > SYNC_MS;
       if (!full && !sync) return true;
       if (!this.refreshing) {
         const done = () => {
