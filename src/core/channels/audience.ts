@@ -37,6 +37,24 @@ export class RealmUsers {
   }
 }
 
+/**
+ * The channel's active subscribers, read in one statement, when `userId` is one of them and the
+ * channel is active: a subscriber may access a channel whatever its other settings say. Undefined
+ * otherwise, when the caller must check access in full.
+ */
+export async function subscribersIfSubscribed(db: Knex, realmId: number, userId: number, streamId: number): Promise<number[] | undefined> {
+  const result = await db.raw(
+    `SELECT ARRAY(SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+                   WHERE s.stream_id = st.id AND s.active AND u.is_active) AS subscribers
+       FROM streams st
+      WHERE st.id = ? AND st.realm_id = ? AND NOT st.deactivated
+        AND EXISTS (SELECT 1 FROM subscriptions own WHERE own.stream_id = st.id AND own.user_id = ? AND own.active)`,
+    [streamId, realmId, userId],
+  );
+  const row = result.rows[0] as { subscribers: number[] } | undefined;
+  return row?.subscribers;
+}
+
 /** Active users actively subscribed to the channel. */
 export async function activeSubscriberIds(db: Knex, streamId: number): Promise<Set<number>> {
   const rows: { user_id: number }[] = await db('subscriptions')

@@ -8,7 +8,8 @@ import type { AccountLifecycleSteps } from '../users/lifecycle';
 import { registerAccountLifecycleSteps } from '../users/lifecycle';
 import { announceDeactivatedAccount, announceReactivatedAccount, noteChannelsBeforeRoleChange } from './actions';
 import { accessChannelById, loadViewer } from './access';
-import { activeSubscriberIds } from './audience';
+import { activeSubscriberIds, subscribersIfSubscribed } from './audience';
+import { isRowId } from '../../db/ids';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from './events';
 import { channelGroupUsage, folderHoldsChannels } from './usage';
 
@@ -18,8 +19,15 @@ const accountSteps: AccountLifecycleSteps = {
   changingRole: noteChannelsBeforeRoleChange,
 };
 
-/** Typing in a channel the sender can access reaches its subscribers. */
+/**
+ * Typing in a channel the sender can access reaches its subscribers. Nearly everyone types where
+ * they are subscribed, which one statement settles; anyone else gets the full access check.
+ */
 const typingAudience: ChannelTypingAudience = async (deps, sender, streamId) => {
+  if (isRowId(streamId)) {
+    const subscribers = await subscribersIfSubscribed(deps.knex, deps.realmId, sender.id, streamId);
+    if (subscribers) return subscribers;
+  }
   const stream = await accessChannelById(deps.knex, await loadViewer(deps.knex, sender), streamId);
   return [...(await activeSubscriberIds(deps.knex, stream.id))];
 };

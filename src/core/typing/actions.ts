@@ -5,6 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';
 import { User } from '../users/model';
 import { canSeeDeliveryEmail, placeholderEmail } from '../users/view';
 import { hasSetting, usersWithSetting } from './preferences';
+import { realmAccounts } from '../users/own-values';
 import { anyOf } from '../../db/lists';
 
 /**
@@ -88,12 +89,15 @@ export async function sendChannelTyping(deps: AppDeps, sender: User, streamId: n
     stream_id: streamId,
     topic: normalizeTopic(topic),
   };
-  // The sender's address as each listener may see it.
-  const others = await User.query(deps.knex).whereRaw(...anyOf('id', listeners));
+  // The sender's address as each listener may see it (roles from the process's account cache).
+  const wanted = new Set(listeners);
   const groups = new Map<string, number[]>();
-  for (const viewer of others) {
+  for (const viewer of await realmAccounts(deps)) {
+    if (!wanted.has(viewer.id)) continue;
     const email = apiEmail(deps, viewer, sender);
-    groups.set(email, [...(groups.get(email) ?? []), viewer.id]);
+    const group = groups.get(email);
+    if (group) group.push(viewer.id);
+    else groups.set(email, [viewer.id]);
   }
   await publish(
     deps,
