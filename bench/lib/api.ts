@@ -80,3 +80,20 @@ export async function channelWithSubscribers(
   if (!row || row.subscribers !== userIds.length) throw new Error(`channel ${name} has ${row?.subscribers} subscribers, expected ${userIds.length}`);
   return row.id;
 }
+
+/** What zulip-flutter sends (lib/api/route/events.dart), with the capabilities of its current releases. */
+export const MOBILE_REGISTER = {
+  apply_markdown: 'true',
+  slim_presence: 'true',
+  client_capabilities: JSON.stringify({
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    empty_topic_name: true,
+    simplified_presence_events: true,
+    archived_channels: true,
+    include_deactivated_groups: true,
+  }),
+};

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { MOBILE_REGISTER } from './api';
 import { basicAuth } from './servers';
 
 /**
@@ -107,11 +108,10 @@ async function simulate(user: SimUser, model: Model): Promise<void> {
   if (stopped) return;
   const register = () =>
     timed(user, 'others', 'POST', '/api/v1/register', {
+      ...MOBILE_REGISTER,
       event_types: JSON.stringify(['message', 'update_message_flags', 'typing', 'presence', 'delete_message', 'update_message']),
       fetch_event_types: JSON.stringify(['message', 'update_message_flags', 'subscription', 'presence']),
-      apply_markdown: 'true',
       client_gravatar: 'true',
-      slim_presence: 'true',
     });
   // As the apps do, a failed register is tried again a few seconds later; the first failure is kept
   // so that a step whose users cannot start says why.

@@ -147,7 +147,7 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
   try {
     let users = 0;
     for (const target of steps) {
-      ctx.log(`${processes} process(es): adding users ${users + 1}..${target}`);
+      ctx.log(`${clock()} ${processes} process(es): adding users ${users + 1}..${target}`);
       const accounts = await servers[0].call<Account[]>('createUsers', { count: target - users, prefix: `cap-${users}` });
       // Whole channels of `channelSize` subscribers (the last one smaller).
       const simulated: SimUser[] = [];
@@ -177,6 +177,7 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       await new Promise((r) => setTimeout(r, settleSeconds * 1000));
       const cpuBefore = await Promise.all(servers.map((s) => s.cpuMicros()));
       const machineBefore = machineCpu();
+      ctx.log(`${clock()} ${users} users started and settled: measuring for ${windowSeconds} s`);
       clients.forEach((c) => c.send({ type: 'window' }));
       await new Promise((r) => setTimeout(r, windowSeconds * 1000));
       const reports = await Promise.all(clients.map((c) => c.report()));
@@ -193,7 +194,7 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
       );
       figures.push(step);
       ctx.log(
-        `${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ` +
+        `${clock()} ${users} users: send p99 ${step.send.p99.toFixed(0)} ms, delivery p99 ${step.delivery.p99.toFixed(0)} ms, ` +
           `CPU server ${pct(step.serverCpu)}, load generators ${pct(step.clientCpu)}, database ${pct(step.databaseCpu)}, machine ${pct(step.machineCpu)}, ` +
           `${step.holds ? 'holds' : 'does not hold'}`,
       );
@@ -206,6 +207,8 @@ async function ramp(ctx: BenchContext, steps: number[], model: Model, processes:
   return figures;
 }
 
+/** Wall-clock time in log lines, to match a step's window with database or system statistics. */
+const clock = () => new Date().toISOString().slice(11, 19);
 const pct = (share: number) => `${(share * 100).toFixed(0)} %`;
 
 function figuresOf(users: number, reports: WindowReport[], serverCpuMicros: number, machine: { busySeconds: number; postgresSeconds: number }): StepFigures {

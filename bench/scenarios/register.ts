@@ -1,5 +1,5 @@
 import knexFactory, { Knex } from 'knex';
-import { api, authOf, channelWithSubscribers, type Account } from '../lib/api';
+import { api, authOf, channelWithSubscribers, MOBILE_REGISTER, type Account } from '../lib/api';
 import { numberOption, type Scenario } from '../scenario';
 import type { PreparedTask, WorkHost } from '../servers/child';
 
@@ -24,23 +24,6 @@ const BIG = 10;
 const GROUPS = 50;
 const UNREAD = 2_000;
 const BATCH = 100_000;
-
-/** What zulip-flutter sends (lib/api/route/events.dart), with the capabilities of its current releases. */
-const MOBILE_REGISTER = {
-  apply_markdown: 'true',
-  slim_presence: 'true',
-  client_capabilities: JSON.stringify({
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: true,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    empty_topic_name: true,
-    simplified_presence_events: true,
-    archived_channels: true,
-    include_deactivated_groups: true,
-  }),
-};
 
 interface BaselineArgs {
   userId: number;

@@ -164,6 +164,12 @@ export function isEmbeddedDatabase(knex: Knex): boolean {
 export class SnapshotCache<T> {
   private entry: { value: T; expiresAt: number } | undefined;
   private generation = 0;
+  /**
+   * The read under way, which callers of the same generation share: when the value expires under
+   * load, one read serves every request that arrives meanwhile instead of one read each (for the
+   * organization's account rows, thousands of rows per read).
+   */
+  private reading: { generation: number; value: Promise<T> } | undefined;
   private readonly holds: WriteHolds;
 
   constructor(
@@ -173,11 +179,21 @@ export class SnapshotCache<T> {
     this.holds = new WriteHolds(now);
   }
 
-  async get(read: () => Promise<T>): Promise<T> {
-    if (this.entry && this.entry.expiresAt > this.now()) return this.entry.value;
+  get(read: () => Promise<T>): Promise<T> {
+    if (this.entry && this.entry.expiresAt > this.now()) return Promise.resolve(this.entry.value);
     const ticket = this.generation;
-    const value = await read();
-    if (ticket === this.generation && this.ttlMs > 0 && this.holds.settled()) this.entry = { value, expiresAt: this.now() + this.ttlMs };
+    // A read that began before a change (forget, hold) is not shared with callers after it.
+    if (this.reading?.generation === ticket) return this.reading.value;
+    const value = read().then((result) => {
+      if (ticket === this.generation && this.ttlMs > 0 && this.holds.settled()) this.entry = { value: result, expiresAt: this.now() + this.ttlMs };
+      return result;
+    });
+    const reading = { generation: ticket, value };
+    this.reading = reading;
+    const done = () => {
+      if (this.reading === reading) this.reading = undefined;
+    };
+    value.then(done, done);
     return value;
   }
 
