@@ -62,3 +62,23 @@ test('a deactivated subscriber is not told', async () => {
   capture.stop();
   expect(capture.recipientsOf((e) => e.type === 'typing')).toEqual(ids(owner, alice, bob));
 });
+
+test('turning typing preferences off and on through the settings API takes effect at once', async () => {
+  const room = await subscribe(ts, owner, 'typing prefs', [owner, alice, bob]);
+  const settings = (who: TestUser, params: Record<string, unknown>) => client(ts, who).patch('/settings', params);
+  const recipients = async () => {
+    const capture = captureEvents(ts);
+    assertSuccess(await typing(alice, room));
+    capture.stop();
+    return capture.recipientsOf((e) => e.type === 'typing');
+  };
+  expect(await recipients()).toEqual(ids(owner, alice, bob));
+  assertSuccess(await settings(bob, { receives_typing_notifications: false }));
+  expect(await recipients()).toEqual(ids(owner, alice));
+  assertSuccess(await settings(bob, { receives_typing_notifications: true }));
+  expect(await recipients()).toEqual(ids(owner, alice, bob));
+  assertSuccess(await settings(alice, { send_stream_typing_notifications: false }));
+  assertError(await typing(alice, room), 'BAD_REQUEST', 'User has disabled typing notifications for channel messages');
+  assertSuccess(await settings(alice, { send_stream_typing_notifications: true }));
+  assertSuccess(await typing(alice, room));
+});

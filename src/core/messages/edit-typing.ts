@@ -26,15 +26,15 @@ export async function sendEditMessageTyping(deps: AppDeps, user: User, messageId
   let event: ZulipEvent;
   let userIds: number[];
   if (message.stream_id !== null) {
-    if (!(await hasSetting(db, user.id, 'send_stream_typing_notifications'))) {
+    if (!(await hasSetting(deps, user.id, 'send_stream_typing_notifications'))) {
       throw errors.badRequest('User has disabled typing notifications for channel messages');
     }
     const subscribers = [...(await activeSubscribers(db, message.stream_id))];
     if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
-    userIds = await usersWithSetting(db, subscribers, 'receives_typing_notifications');
+    userIds = await usersWithSetting(deps, subscribers, 'receives_typing_notifications');
     event = recipientEvent(op, user, message.id, { type: 'channel', channel_id: message.stream_id, topic: message.topic });
   } else {
-    if (!(await hasSetting(db, user.id, 'send_private_typing_notifications'))) {
+    if (!(await hasSetting(deps, user.id, 'send_private_typing_notifications'))) {
       throw errors.badRequest('User has disabled typing notifications for direct messages');
     }
     const participants = message.dm_key === null ? [user.id] : dmParticipants(message.dm_key);
@@ -45,7 +45,7 @@ export async function sendEditMessageTyping(deps: AppDeps, user: User, messageId
         .select('id')
     ).map((r: { id: number }) => r.id);
     userIds = await usersWithSetting(
-      db,
+      deps,
       participants.filter((id) => active.includes(id)),
       'receives_typing_notifications',
     );

@@ -21,7 +21,7 @@ export const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 /** Direct-message typing: `to` are the other participants (the sender is added). */
 export async function sendDirectTyping(deps: AppDeps, sender: User, to: number[], op: TypingOp): Promise<void> {
   if (to.length === 0) throw errors.badRequest("Empty 'to' list");
-  if (!(await hasSetting(deps.knex, sender.id, 'send_private_typing_notifications'))) {
+  if (!(await hasSetting(deps, sender.id, 'send_private_typing_notifications'))) {
     throw errors.badRequest('User has disabled typing notifications for direct messages');
   }
   const ids = [...new Set([...to, sender.id])];
@@ -33,7 +33,7 @@ export async function sendDirectTyping(deps: AppDeps, sender: User, to: number[]
   for (const id of ids) if (!byId.has(id)) throw errors.badRequest(`Invalid user ID ${id}`);
   const participants = ids.map((id) => byId.get(id)!);
   const listeners = await usersWithSetting(
-    deps.knex,
+    deps,
     participants.filter((u) => u.is_active).map((u) => u.id),
     'receives_typing_notifications',
   );
@@ -74,12 +74,12 @@ export function registerChannelTypingAudience(audience: ChannelTypingAudience): 
 
 /** Channel typing: everyone following the channel hears it (clients show it in `topic`). */
 export async function sendChannelTyping(deps: AppDeps, sender: User, streamId: number, topic: string, op: TypingOp): Promise<void> {
-  if (!(await hasSetting(deps.knex, sender.id, 'send_stream_typing_notifications'))) {
+  if (!(await hasSetting(deps, sender.id, 'send_stream_typing_notifications'))) {
     throw errors.badRequest('User has disabled typing notifications for channel messages');
   }
   const subscribers = await channelAudience(deps, sender, streamId);
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return;
-  const listeners = await usersWithSetting(deps.knex, subscribers, 'receives_typing_notifications');
+  const listeners = await usersWithSetting(deps, subscribers, 'receives_typing_notifications');
   if (listeners.length === 0) return;
   const event: ZulipEvent = {
     type: 'typing',

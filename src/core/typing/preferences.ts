@@ -1,12 +1,21 @@
 import type { Knex } from 'knex';
-import { anyOf } from '../../db/lists';
+import type { AppDeps } from '../../deps';
+import { tableCache, TableCacheSpec } from '../../db/table-cache';
 
 /**
  * Typing-notification preferences (receives_typing_notifications, send_private_typing_notifications,
  * send_stream_typing_notifications). They are personal settings stored in `user_settings`; until
  * that table holds a setting, everyone has it on, which is also every setting's default.
+ *
+ * Every typing notification asks them (the sender's, then each listener's), so the process keeps
+ * who turned each one off in a table cache (see TableCache for how it stays exact): that list is
+ * short, and a typing notification needs no statement for it.
  */
 export type TypingSetting = 'receives_typing_notifications' | 'send_private_typing_notifications' | 'send_stream_typing_notifications';
+
+const SETTINGS: TypingSetting[] = ['receives_typing_notifications', 'send_private_typing_notifications', 'send_stream_typing_notifications'];
+
+type TurnedOff = ReadonlyMap<TypingSetting, ReadonlySet<number>>;
 
 const stored = new WeakMap<Knex, Set<TypingSetting>>();
 
@@ -21,17 +30,41 @@ async function settingStored(db: Knex, setting: TypingSetting): Promise<boolean>
   return present;
 }
 
-/** Of `userIds`, those with the setting on (in the given order). */
-export async function usersWithSetting(db: Knex, userIds: readonly number[], setting: TypingSetting): Promise<number[]> {
-  if (userIds.length === 0 || !(await settingStored(db, setting))) return [...userIds];
-  const rows: { user_id: number }[] = await db('user_settings')
-    .whereRaw(...anyOf('user_id', [...new Set(userIds)]))
-    .where(setting, false)
-    .select('user_id');
-  const off = new Set(rows.map((r) => r.user_id));
-  return userIds.filter((id) => !off.has(id));
+function turnedOffSpec(realmId: number): TableCacheSpec<TurnedOff> {
+  return {
+    tables: ['user_settings'],
+    // Settings changes announce themselves as user_settings events (src/core/settings/events.ts).
+    eventTypes: ['user_settings'],
+    async load(knex: Knex) {
+      const out = new Map<TypingSetting, Set<number>>();
+      for (const setting of SETTINGS) {
+        const rows: { user_id: number }[] = (await settingStored(knex, setting))
+          ? await knex('user_settings')
+              .where({ realm_id: realmId, [setting]: false })
+              .select('user_id')
+          : [];
+        out.set(setting, new Set(rows.map((r) => r.user_id)));
+      }
+      return out;
+    },
+  };
 }
 
-export async function hasSetting(db: Knex, userId: number, setting: TypingSetting): Promise<boolean> {
-  return (await usersWithSetting(db, [userId], setting)).length === 1;
+const specs = new Map<number, TableCacheSpec<TurnedOff>>();
+
+async function turnedOff(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, setting: TypingSetting): Promise<ReadonlySet<number>> {
+  let spec = specs.get(deps.realmId);
+  if (!spec) specs.set(deps.realmId, (spec = turnedOffSpec(deps.realmId)));
+  return (await tableCache(deps, spec).get()).get(setting)!;
+}
+
+/** Of `userIds`, those with the setting on (in the given order). */
+export async function usersWithSetting(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, userIds: readonly number[], setting: TypingSetting): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const off = await turnedOff(deps, setting);
+  return off.size === 0 ? [...userIds] : userIds.filter((id) => !off.has(id));
+}
+
+export async function hasSetting(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, userId: number, setting: TypingSetting): Promise<boolean> {
+  return !(await turnedOff(deps, setting)).has(userId);
 }
