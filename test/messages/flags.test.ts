@@ -101,6 +101,28 @@ describe('POST /messages/flags', () => {
     expect(await unreadIds(bob)).not.toEqual(expect.arrayContaining([ids[0]]));
   });
 
+  test('several users marking read at once each change and hear of their own rows only', async () => {
+    const ids = [await sendToChannel(ts, alice, town, 'together', 'a'), await sendToChannel(ts, alice, town, 'together', 'b')];
+    const capture = captureEvents(ts);
+    const [o, b, c] = await Promise.all([
+      flags(owner, { messages: ids, op: 'add', flag: 'read' }),
+      flags(bob, { messages: [...ids].reverse(), op: 'add', flag: 'read' }),
+      // Carol is not subscribed: she has no rows, and marking read changes nothing for her.
+      flags(carol, { messages: ids, op: 'add', flag: 'read' }),
+    ]);
+    capture.stop();
+    expect(assertSuccess(o).messages).toEqual(ids);
+    expect(assertSuccess(b).messages).toEqual([...ids].reverse());
+    expect(assertSuccess(c).messages).toEqual([]);
+    for (const who of [owner, bob]) {
+      expect(capture.for(who.id).filter(ofType('update_message_flags'))).toHaveLength(1);
+      for (const id of ids) expect(await messageFlags(ts, who, id)).toEqual(['read']);
+    }
+    expect(capture.for(carol.id).filter(ofType('update_message_flags'))).toEqual([
+      { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: false },
+    ]);
+  });
+
   test('marking unread skips unsubscribed channels and describes the messages', async () => {
     const elsewhere = await subscribe(ts, owner, 'elsewhere', [owner, bob]);
     const stay = await sendToChannel(ts, alice, town, 'unread topic', 'hi @**Bob Builder**');

@@ -6,6 +6,7 @@ import { accessChannelById, loadViewer } from '../channels/access';
 import type { User } from '../users/model';
 import { bulkAccessMessages, invalidMessage } from './access';
 import { flagsEvent } from './events';
+import { flipFlagOfExistingRows } from './flag-writer';
 import { fetchWindow } from './fetch';
 import { FLAG_BITS, FlagName, HISTORICAL_FLAGS, isApiFlag, NON_EDITABLE_FLAGS } from './flags';
 import { messagesByIds } from './model';
@@ -117,25 +118,13 @@ function changesOnlyExistingRows(flag: string, bit: number, adding: boolean): bo
 }
 
 /**
- * The most frequent flag change (a client marking what it shows as read) in one statement, without
- * BEGIN and COMMIT: the UPDATE changes only rows whose flag differs, and a concurrent change of the
- * same rows is re-checked by PostgreSQL after it commits, so each change is reported once.
+ * The most frequent flag change (a client marking what it shows as read) without a transaction:
+ * one UPDATE that changes only rows whose flag differs, shared with other requests arriving at the
+ * same time (see flag-writer.ts), so each change is reported once.
  */
 async function flipExistingRows(uow: UnitOfWork, user: User, flag: string, bit: number, adding: boolean, messageIds: number[]): Promise<FlagUpdateResult> {
-  const targets = [...new Set(messageIds)];
-  if (targets.length === 0) {
-    uow.emit(flagsEvent(adding ? 'add' : 'remove', flag, []), [user.id]);
-    return { changed: [], ignoredChannels: [] };
-  }
-  const result = await uow.trx.raw(
-    `UPDATE user_messages SET flags = ${adding ? 'flags | ?' : 'flags & ~?::int'}
-      WHERE user_id = ? AND message_id = ANY(?::int[]) AND (flags & ?) ${adding ? '= 0' : '<> 0'}
-      RETURNING message_id`,
-    [bit, user.id, listParam(targets), bit],
-  );
-  const updated = new Set((result.rows as { message_id: number }[]).map((r) => r.message_id));
-  // In the order the client gave, as the transactional path reports them.
-  const changed = targets.filter((id) => updated.has(id));
+  const targets = [...new Set(listParam(messageIds) as number[])];
+  const changed = targets.length === 0 ? [] : await flipFlagOfExistingRows(uow.trx, user.id, bit, adding, targets);
   uow.emit(flagsEvent(adding ? 'add' : 'remove', flag, changed), [user.id]);
   return { changed, ignoredChannels: [] };
 }
