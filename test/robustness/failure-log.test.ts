@@ -34,7 +34,8 @@ test('100,000 message ids: one short line naming the statement, no id in it', as
   expect(logged).toHaveLength(1);
   const line = logged[0];
   expect(line).toContain(res.body.request_id);
-  expect(line).toMatch(/database error 42703 .*statement: select .*user_messages.*; 2 parameters: 1 number, 1 array \(longest array 100000 items\)/);
+  // Marking read is one statement: the flag and the (user, message) pairs as two arrays.
+  expect(line).toMatch(/database error 42703 .*statement: UPDATE user_messages .*; 4 parameters: 2 number, 2 array \(longest array 100000 items\)/);
   expect(line).not.toContain('1000000');
   expect(line).not.toContain('1099999');
   expect(line.length).toBeLessThan(2000);
