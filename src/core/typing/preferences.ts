@@ -17,6 +17,9 @@ const SETTINGS: TypingSetting[] = ['receives_typing_notifications', 'send_privat
 
 type TurnedOff = ReadonlyMap<TypingSetting, ReadonlySet<number>>;
 
+/** What the preferences need of the server: the database and the bus that keeps the cache exact. */
+type PreferenceDeps = Pick<AppDeps, 'knex' | 'bus' | 'realmId'>;
+
 const stored = new WeakMap<Knex, Set<TypingSetting>>();
 
 /** Whether the database holds the setting; only a yes is remembered (migrations add, never remove). */
@@ -52,19 +55,19 @@ function turnedOffSpec(realmId: number): TableCacheSpec<TurnedOff> {
 
 const specs = new Map<number, TableCacheSpec<TurnedOff>>();
 
-async function turnedOff(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, setting: TypingSetting): Promise<ReadonlySet<number>> {
+async function turnedOff(deps: PreferenceDeps, setting: TypingSetting): Promise<ReadonlySet<number>> {
   let spec = specs.get(deps.realmId);
   if (!spec) specs.set(deps.realmId, (spec = turnedOffSpec(deps.realmId)));
   return (await tableCache(deps, spec).get()).get(setting)!;
 }
 
 /** Of `userIds`, those with the setting on (in the given order). */
-export async function usersWithSetting(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, userIds: readonly number[], setting: TypingSetting): Promise<number[]> {
+export async function usersWithSetting(deps: PreferenceDeps, userIds: readonly number[], setting: TypingSetting): Promise<number[]> {
   if (userIds.length === 0) return [];
   const off = await turnedOff(deps, setting);
   return off.size === 0 ? [...userIds] : userIds.filter((id) => !off.has(id));
 }
 
-export async function hasSetting(deps: Pick<AppDeps, 'knex' | 'bus' | 'realmId'>, userId: number, setting: TypingSetting): Promise<boolean> {
+export async function hasSetting(deps: PreferenceDeps, userId: number, setting: TypingSetting): Promise<boolean> {
   return !(await turnedOff(deps, setting)).has(userId);
 }
