@@ -72,8 +72,9 @@ export function rememberedAuthentication(deps: AppDeps, credentials: string): Us
 function activeAccount({ user, realmDeactivated: deactivatedRealm }: KeyOwner): User {
   if (deactivatedRealm) throw realmDeactivated();
   if (!user.is_active) throw authError('Account is deactivated');
-  // A fresh instance per request: handlers may treat it as their own.
-  return User.fromDatabaseJson(user);
+  // A fresh instance per request: handlers may treat it as their own. The row is already in model
+  // form (no JSON columns), so a copy onto a new instance is all fromDatabaseJson would do, at half the cost.
+  return Object.assign(new User(), user);
 }
 
 async function findKeyOwner(deps: AppDeps, apiKey: string): Promise<KeyOwner | undefined> {
