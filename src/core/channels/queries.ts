@@ -73,7 +73,7 @@ export async function listChannelsForViewer(db: Knex, viewer: ChannelViewer, opt
 export async function getChannelsForViewer(deps: AppDeps, user: User, options: ChannelListOptions): Promise<ChannelDict[]> {
   const viewer = await loadViewer(deps.knex, user);
   const streams = await listChannelsForViewer(deps.knex, viewer, options);
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams, { statistics: deps });
   return streams.map((s) => {
     const dict = channelDict(s, ctx);
     // Default channels are not kept yet, so no channel is one.
@@ -89,7 +89,7 @@ export async function getChannelForViewer(deps: AppDeps, user: User, streamId: n
     requireContentAccess: false,
     requireActive: !options.includeArchived,
   });
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream]);
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream], { statistics: deps });
   return channelDict(stream, ctx);
 }
 
@@ -220,7 +220,8 @@ export async function gatherSubscriptions(
 
 /** GET /users/me/subscriptions. */
 export async function listSubscriptions(deps: AppDeps, user: User, includeSubscribers: IncludeSubscribers): Promise<SubscriptionDict[]> {
-  return (await gatherSubscriptions(deps.knex, user, { includeSubscribers, includeArchived: false })).subscriptions;
+  const viewContext = (streams: Stream[]) => loadChannelViewContext(deps.knex, deps.realmId, streams, { statistics: deps });
+  return (await gatherSubscriptions(deps.knex, user, { includeSubscribers, includeArchived: false, viewContext })).subscriptions;
 }
 
 /**
@@ -236,7 +237,7 @@ export async function getChannelsByIdForViewer(deps: AppDeps, user: User, ids: r
       .where('realm_id', deps.realmId)
       .whereRaw(...anyOf('id', wanted))
   ).filter((s) => hasMetadataAccess(viewer, s));
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams, { statistics: deps });
   const dicts = new Map(streams.map((s) => [s.id, channelDict(s, ctx)]));
   return ids.map((id) => dicts.get(id) ?? null);
 }

@@ -186,7 +186,7 @@ const VIEW_CONTEXT = 'channels.viewContext';
 async function sharedViewContext(deps: AppDeps, options: RegisterOptions, streams: Stream[]): Promise<ChannelViewContext> {
   const known = options.perCall?.get(VIEW_CONTEXT) as ChannelViewContext | undefined;
   if (known && streams.every((s) => known.subscriberCounts.has(s.id))) return known;
-  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+  const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams, { statistics: deps });
   options.perCall?.set(VIEW_CONTEXT, ctx);
   return ctx;
 }

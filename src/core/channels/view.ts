@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { CHANNEL_PERMISSION_SETTING_NAMES, STREAM_POST_POLICY_BY_GROUP, TopicsPolicy } from './constants';
 import { GroupSettingValue, groupSettingForApi } from './group-settings';
 import { recentChannelTraffic } from './message-hooks';
+import { ChannelStatisticsDeps, recentTraffic, subscriberCounts } from './statistics';
 import type { Stream, Subscription } from './model';
 import type { SystemGroupName } from '../groups/system-groups';
 import { anyOf } from '../../db/lists';
@@ -73,7 +74,14 @@ export async function loadChannelViewContext(
   db: Knex,
   realmId: number,
   streams: Stream[],
-  options: { withTraffic?: boolean } = {},
+  options: {
+    withTraffic?: boolean;
+    /**
+     * Reads outside a transaction pass the server's parts (`db` must be its knex): subscriber
+     * counts and traffic then come from the process's channel statistics (./statistics).
+     */
+    statistics?: ChannelStatisticsDeps;
+  } = {},
 ): Promise<ChannelViewContext> {
   const streamIds = streams.map((s) => s.id);
   const groups: { id: number; name: string }[] = await db('user_groups').where({ realm_id: realmId, is_system_group: true }).select('id', 'name');
@@ -93,6 +101,17 @@ export async function loadChannelViewContext(
           .whereRaw(...anyOf('id', [...named]))
           .select('id');
   const counts = new Map<number, number>(streamIds.map((id) => [id, 0]));
+  const withTraffic = options.withTraffic !== false;
+  if (options.statistics && streamIds.length > 0) {
+    const [allCounts, allTraffic] = await Promise.all([subscriberCounts(options.statistics), withTraffic ? recentTraffic(db, realmId) : null]);
+    for (const id of streamIds) counts.set(id, allCounts.get(id) ?? 0);
+    return {
+      systemGroupNames: new Map(groups.map((g) => [g.id, g.name])),
+      activeUserIds: new Set(active.map((u) => u.id)),
+      traffic: allTraffic && new Map(streamIds.map((id) => [id, allTraffic.get(id) ?? 0])),
+      subscriberCounts: counts,
+    };
+  }
   if (streamIds.length > 0) {
     const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')
       .join('users', 'users.id', 'subscriptions.user_id')
@@ -106,7 +125,7 @@ export async function loadChannelViewContext(
   return {
     systemGroupNames: new Map(groups.map((g) => [g.id, g.name])),
     activeUserIds: new Set(active.map((u) => u.id)),
-    traffic: options.withTraffic === false ? null : await recentChannelTraffic(db, realmId, streamIds),
+    traffic: withTraffic ? await recentChannelTraffic(db, realmId, streamIds) : null,
     subscriberCounts: counts,
   };
 }

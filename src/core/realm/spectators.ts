@@ -32,7 +32,7 @@ export async function spectatorRegister(deps: AppDeps, request: { clientGravatar
   if (wants('realm')) Object.assign(state, await realmSlice.fetch(deps, null as never, {} as never));
   if (wants('stream')) {
     const streams = await Stream.query(deps.knex).where({ realm_id: deps.realmId, is_web_public: true, invite_only: false, deactivated: false }).orderBy('id');
-    const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams);
+    const ctx = await loadChannelViewContext(deps.knex, deps.realmId, streams, { statistics: deps });
     state.streams = streams.map((s) => channelDict(s, ctx));
   }
   return state;
