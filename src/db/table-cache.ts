@@ -20,13 +20,19 @@ export interface TableCacheSpec<T> {
   /** Bus event types announcing a change to those tables. */
   eventTypes: string[];
   load(knex: Knex): Promise<T>;
+  /**
+   * A bound on how long a loaded value is used: a transaction's end is seen when its COMMIT is
+   * sent, so a load that starts in the moment before the commit lands can keep what it replaced.
+   * Values read on every large request (not only on changes) set this to bound such a miss.
+   */
+  maxAgeMs?: number;
 }
 
 /** How long a write may hold the cache off when its end is never seen (e.g. a lost connection). */
 const STALE_HOLD_MS = 60_000;
 
 export class TableCache<T> {
-  private value: { data: T } | null = null;
+  private value: { data: T; loadedAt: number } | null = null;
   private generation = 0;
   private loading: { generation: number; promise: Promise<T> } | null = null;
   private readonly holds = new Map<string, number>();
@@ -38,7 +44,12 @@ export class TableCache<T> {
 
   /** The value when it is held and usable now, without waiting (the hot path's fast case). */
   current(): T | undefined {
-    return this.value !== null && this.holds.size === 0 ? this.value.data : undefined;
+    if (this.value === null || this.holds.size > 0) return undefined;
+    if (this.spec.maxAgeMs !== undefined && Date.now() - this.value.loadedAt > this.spec.maxAgeMs) {
+      this.invalidate();
+      return undefined;
+    }
+    return this.value.data;
   }
 
   /**
@@ -53,12 +64,13 @@ export class TableCache<T> {
     if (this.value) return this.value.data;
     const generation = this.generation;
     if (!this.loading || this.loading.generation !== generation) {
+      const loadedAt = Date.now();
       const promise = this.spec.load(db);
       this.loading = { generation, promise };
       promise.then(
         (data) => {
           if (this.loading?.promise === promise) this.loading = null;
-          if (generation === this.generation && this.holds.size === 0) this.value = { data };
+          if (generation === this.generation && this.holds.size === 0) this.value = { data, loadedAt };
         },
         () => {
           if (this.loading?.promise === promise) this.loading = null;

@@ -4,7 +4,7 @@ import type { BusListener, Delivery, EventBus } from '../../src/realtime/bus';
 import { tableCache } from '../../src/db/table-cache';
 
 /** A stand-in database that only reports statements, as knex does, and a bus to publish on. */
-function setup() {
+function setup(maxAgeMs?: number) {
   const knex = new EventEmitter() as unknown as Knex & EventEmitter;
   const listeners: BusListener[] = [];
   const bus: EventBus = {
@@ -21,6 +21,7 @@ function setup() {
   const spec = {
     tables: ['things'],
     eventTypes: ['things_changed'],
+    maxAgeMs,
     load: async () => {
       loads++;
       const seen = version;
@@ -111,4 +112,22 @@ test('a read that overlapped an invalidation is answered but not kept', async ()
   expect(t.cache.current()).toBeUndefined();
   expect(await t.cache.get()).toBe(1);
   expect(t.cache.current()).toBe(1);
+});
+
+test('with maxAgeMs, a value older than that is read again', async () => {
+  jest.useFakeTimers({ now: 1_000_000, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  try {
+    const t = setup(60_000);
+    expect(await t.cache.get()).toBe(0);
+    t.bump();
+    jest.setSystemTime(1_000_000 + 59_000);
+    expect(await t.cache.get()).toBe(0);
+    expect(t.loads()).toBe(1);
+    jest.setSystemTime(1_000_000 + 61_000);
+    expect(t.cache.current()).toBeUndefined();
+    expect(await t.cache.get()).toBe(1);
+    expect(t.loads()).toBe(2);
+  } finally {
+    jest.useRealTimers();
+  }
 });

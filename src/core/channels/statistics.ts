@@ -10,7 +10,7 @@ import { tableCache, TableCacheSpec } from '../../db/table-cache';
  * process keeps them:
  * - subscriber counts in a table cache, exact in the way TableCache describes (dropped on any write
  *   to subscriptions or users, and on the bus events that announce one), and read again at least
- *   every COUNTS_LIFETIME_MS to bound what a change no event names could leave behind;
+ *   every COUNTS_LIFETIME_MS (its maxAgeMs) to bound what a change no event names could leave behind;
  * - traffic for TRAFFIC_LIFETIME_MS, then served while it is read again in the background.
  *   Zulip derives stream_weekly_traffic from analytics counts that it updates hourly, so clients
  *   expect a figure that trails new messages.
@@ -20,36 +20,25 @@ export type ChannelStatisticsDeps = Pick<AppDeps, 'knex' | 'bus'>;
 const COUNTS_LIFETIME_MS = 60_000;
 export const TRAFFIC_LIFETIME_MS = 10 * 60_000;
 
-interface Counts {
-  byChannel: Map<number, number>;
-  loadedAt: number;
-}
-
-const countsSpec: TableCacheSpec<Counts> = {
+const countsSpec: TableCacheSpec<Map<number, number>> = {
   tables: ['subscriptions', 'users'],
+  maxAgeMs: COUNTS_LIFETIME_MS,
   // Subscribing, unsubscribing and peer changes; accounts deactivated or reactivated; channels created or deleted.
   eventTypes: ['subscription', 'realm_user', 'stream'],
   async load(knex: Knex) {
-    const loadedAt = Date.now();
     const rows: { stream_id: number; n: number | string }[] = await knex('subscriptions')
       .join('users', 'users.id', 'subscriptions.user_id')
       .where({ 'subscriptions.active': true, 'users.is_active': true })
       .groupBy('subscriptions.stream_id')
       .select('subscriptions.stream_id')
       .count('* as n');
-    return { byChannel: new Map(rows.map((row) => [row.stream_id, Number(row.n)])), loadedAt };
+    return new Map(rows.map((row) => [row.stream_id, Number(row.n)]));
   },
 };
 
 /** Active subscribers of each channel (channels without any are absent). */
 export async function subscriberCounts(deps: ChannelStatisticsDeps): Promise<ReadonlyMap<number, number>> {
-  const cache = tableCache(deps, countsSpec);
-  let counts = await cache.get();
-  if (Date.now() - counts.loadedAt > COUNTS_LIFETIME_MS) {
-    cache.invalidate();
-    counts = await cache.get();
-  }
-  return counts.byChannel;
+  return tableCache(deps, countsSpec).get();
 }
 
 interface Traffic {

@@ -17,7 +17,7 @@ export async function listGroups(deps: AppDeps, viewer: User, includeDeactivated
 export async function listGroupDicts(deps: AppDeps, includeDeactivated: boolean): Promise<UserGroupDict[]> {
   const query = UserGroup.query(deps.knex).where('realm_id', deps.realmId).orderBy('id');
   if (!includeDeactivated) query.where('deactivated', false);
-  return groupDicts(deps.knex, deps.realmId, await query);
+  return groupDicts(deps.knex, deps.realmId, await query, deps);
 }
 
 export async function groupMemberIds(deps: AppDeps, viewer: User, groupId: number, directOnly: boolean): Promise<number[]> {
@@ -49,5 +49,5 @@ export async function isGroupMember(deps: AppDeps, viewer: User, groupId: number
 export async function getGroup(deps: AppDeps, viewer: User, groupId: number): Promise<UserGroupDict> {
   requireMemberOrAdmin(viewer);
   const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: true });
-  return (await groupDicts(deps.knex, deps.realmId, [group]))[0];
+  return (await groupDicts(deps.knex, deps.realmId, [group], deps))[0];
 }

@@ -3,6 +3,7 @@ import { nobodyGroupId, groupSetting } from './access';
 import { UserGroup } from './model';
 import { GROUP_PERMISSION_SETTING_NAMES, GroupSettingValue, isAnonymous } from './setting-values';
 import { anyOf } from '../../db/lists';
+import { cachedMemberLists, listsByKey, MemberListDeps, MemberLists } from './member-lists';
 
 /** The Zulip user group object (GET /user_groups, realm_user_groups, user_group/add). */
 export interface UserGroupDict {
@@ -34,19 +35,15 @@ export function apiGroupSettingValue(value: GroupSettingValue, activeUserIds: Se
   };
 }
 
-/** Serializes groups with a fixed number of queries, whatever their count. */
-export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[]): Promise<UserGroupDict[]> {
+/**
+ * Serializes groups with a fixed number of queries, whatever their count. Reads outside a
+ * transaction pass the server's parts (`db` must be its knex) to take member lists from the
+ * process's cache (./member-lists).
+ */
+export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[], cached?: MemberListDeps): Promise<UserGroupDict[]> {
   if (groups.length === 0) return [];
-  const ids = groups.map((g) => g.id);
   const nobody = await nobodyGroupId(db, realmId);
-  const memberRows: { group_id: number; user_id: number }[] = await db('user_group_members as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .whereRaw(...anyOf('m.group_id', ids))
-    .andWhere('u.is_active', true)
-    .select('m.group_id', 'm.user_id');
-  const subgroupRows: { supergroup_id: number; subgroup_id: number }[] = await db('user_group_subgroups')
-    .whereRaw(...anyOf('supergroup_id', ids))
-    .select('supergroup_id', 'subgroup_id');
+  const { members, subgroups } = cached ? await cachedMemberLists(cached) : await readMemberLists(db, groups);
   const anonymousMembers = new Set<number>();
   for (const group of groups) {
     for (const name of GROUP_PERMISSION_SETTING_NAMES) {
@@ -62,18 +59,8 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
           .whereRaw(...anyOf('id', [...anonymousMembers]))
           .pluck('id'),
   );
-  // Lists grow in place: system groups have as many members as the organization has people.
-  const members = listsByKey(
-    memberRows,
-    (r) => r.group_id,
-    (r) => r.user_id,
-  );
-  const subgroups = listsByKey(
-    subgroupRows,
-    (r) => r.supergroup_id,
-    (r) => r.subgroup_id,
-  );
-  const ascending = (list: number[] | undefined) => (list ?? []).sort((a, b) => a - b);
+  // A copy each: register applies events to the lists it returns.
+  const ascending = (list: readonly number[] | undefined) => (list ? list.slice() : []);
   return groups.map((group) => {
     const setting = (name: (typeof GROUP_PERMISSION_SETTING_NAMES)[number]) => apiGroupSettingValue(groupSetting(group, name, nobody), active);
     return {
@@ -96,14 +83,31 @@ export async function groupDicts(db: Knex, realmId: number, groups: UserGroup[])
   });
 }
 
-function listsByKey<R>(rows: R[], key: (row: R) => number, value: (row: R) => number): Map<number, number[]> {
-  const lists = new Map<number, number[]>();
-  for (const row of rows) {
-    const list = lists.get(key(row));
-    if (list) list.push(value(row));
-    else lists.set(key(row), [value(row)]);
-  }
-  return lists;
+/** The member lists of just these groups, read through `db` (a transaction's own view). */
+async function readMemberLists(db: Knex, groups: UserGroup[]): Promise<MemberLists> {
+  const ids = groups.map((g) => g.id);
+  const memberRows: { group_id: number; user_id: number }[] = await db('user_group_members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .whereRaw(...anyOf('m.group_id', ids))
+    .andWhere('u.is_active', true)
+    .orderBy('m.user_id')
+    .select('m.group_id', 'm.user_id');
+  const subgroupRows: { supergroup_id: number; subgroup_id: number }[] = await db('user_group_subgroups')
+    .whereRaw(...anyOf('supergroup_id', ids))
+    .orderBy('subgroup_id')
+    .select('supergroup_id', 'subgroup_id');
+  return {
+    members: listsByKey(
+      memberRows,
+      (r) => r.group_id,
+      (r) => r.user_id,
+    ),
+    subgroups: listsByKey(
+      subgroupRows,
+      (r) => r.supergroup_id,
+      (r) => r.subgroup_id,
+    ),
+  };
 }
 
 export async function groupDict(db: Knex, realmId: number, group: UserGroup): Promise<UserGroupDict> {
