@@ -30,18 +30,7 @@ const spec: TableCacheSpec<MemberLists> = {
     const subgroupRows: { supergroup_id: number; subgroup_id: number }[] = await knex('user_group_subgroups')
       .orderBy('subgroup_id')
       .select('supergroup_id', 'subgroup_id');
-    return {
-      members: listsByKey(
-        memberRows,
-        (r) => r.group_id,
-        (r) => r.user_id,
-      ),
-      subgroups: listsByKey(
-        subgroupRows,
-        (r) => r.supergroup_id,
-        (r) => r.subgroup_id,
-      ),
-    };
+    return memberListsOf(memberRows, subgroupRows);
   },
 };
 
@@ -49,8 +38,27 @@ export function cachedMemberLists(deps: MemberListDeps): Promise<MemberLists> {
   return tableCache(deps, spec).get();
 }
 
+/** Membership rows, each kind in ascending order of its member, as lists by group. */
+export function memberListsOf(
+  memberRows: { group_id: number; user_id: number }[],
+  subgroupRows: { supergroup_id: number; subgroup_id: number }[],
+): MemberLists {
+  return {
+    members: listsByKey(
+      memberRows,
+      (r) => r.group_id,
+      (r) => r.user_id,
+    ),
+    subgroups: listsByKey(
+      subgroupRows,
+      (r) => r.supergroup_id,
+      (r) => r.subgroup_id,
+    ),
+  };
+}
+
 /** Rows grouped into lists by key; lists grow in place (system groups have as many members as the organization has people). */
-export function listsByKey<R>(rows: R[], key: (row: R) => number, value: (row: R) => number): Map<number, number[]> {
+function listsByKey<R>(rows: R[], key: (row: R) => number, value: (row: R) => number): Map<number, number[]> {
   const lists = new Map<number, number[]>();
   for (const row of rows) {
     const list = lists.get(key(row));

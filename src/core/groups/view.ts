@@ -3,7 +3,7 @@ import { nobodyGroupId, groupSetting } from './access';
 import { UserGroup } from './model';
 import { GROUP_PERMISSION_SETTING_NAMES, GroupSettingValue, isAnonymous } from './setting-values';
 import { anyOf } from '../../db/lists';
-import { cachedMemberLists, listsByKey, MemberListDeps, MemberLists } from './member-lists';
+import { cachedMemberLists, MemberListDeps, MemberLists, memberListsOf } from './member-lists';
 
 /** The Zulip user group object (GET /user_groups, realm_user_groups, user_group/add). */
 export interface UserGroupDict {
@@ -96,18 +96,7 @@ async function readMemberLists(db: Knex, groups: UserGroup[]): Promise<MemberLis
     .whereRaw(...anyOf('supergroup_id', ids))
     .orderBy('subgroup_id')
     .select('supergroup_id', 'subgroup_id');
-  return {
-    members: listsByKey(
-      memberRows,
-      (r) => r.group_id,
-      (r) => r.user_id,
-    ),
-    subgroups: listsByKey(
-      subgroupRows,
-      (r) => r.supergroup_id,
-      (r) => r.subgroup_id,
-    ),
-  };
+  return memberListsOf(memberRows, subgroupRows);
 }
 
 export async function groupDict(db: Knex, realmId: number, group: UserGroup): Promise<UserGroupDict> {
