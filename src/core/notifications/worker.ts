@@ -9,6 +9,7 @@ import { sendDigests } from './digest';
 import { deliverDueEmails } from './email';
 import { deliverDuePushes } from './push';
 import { nextDueAt, queueRemovals } from './queue';
+import { WakeLoop } from '../wake-loop';
 
 /**
  * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
@@ -24,11 +25,8 @@ const DIGEST_CHECK_MS = 60 * 60 * 1000;
 const MIN_PASS_INTERVAL_MS = 1000;
 
 export class NotificationWorker {
-  private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new WakeLoop({ pass: () => this.pass(), idle: () => this.untilNextDue() });
   private lastDigestCheck = 0;
   /** When this process last told the push service of the organization (0: at start). */
   private lastRealmUpload = 0;
@@ -48,21 +46,18 @@ export class NotificationWorker {
 
   start(): void {
     this.unsubscribe = this.deps.bus.subscribe((deliveries) => this.onDeliveries(deliveries));
-    this.wake();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
     if (this.soon) clearTimeout(this.soon);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Runs the steps now (or again right after the run in progress); resolves when done. */
-  async runNow(): Promise<void> {
-    this.wake();
-    while (this.running) await this.running;
+  runNow(): Promise<void> {
+    return this.loop.runNow();
   }
 
   private onDeliveries(deliveries: Delivery[]): void {
@@ -72,13 +67,13 @@ export class NotificationWorker {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
       } else if ((event.type === 'push_device' && event.status === 'pending') || event.type === PUSH_JOBS_QUEUED) {
-        this.wake();
+        this.loop.wake();
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;
-        this.wake();
+        this.loop.wake();
       } else if ((event.type === 'delete_message' || event.type === 'update_message') && this.deps.config.pushService) {
         // Deletions, and edits that drop a mention, queue removals in their transaction.
-        this.wake();
+        this.loop.wake();
       }
     }
   }
@@ -88,47 +83,31 @@ export class NotificationWorker {
    * MIN_PASS_INTERVAL_MS after the last run: under a stream of sends, one pass decides many.
    */
   private wakeSoon(): void {
-    if (this.soon || this.stopped) return;
+    if (this.soon || this.loop.isStopped) return;
     const delay = Math.max(SETTLE_MS + 20, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
     this.soon = setTimeout(() => {
       this.soon = null;
-      this.wake();
+      this.loop.wake();
     }, delay);
     this.soon.unref();
   }
 
-  private wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
+  private async pass(): Promise<void> {
+    this.lastRunAt = Date.now();
+    try {
+      await this.step();
+    } catch (error) {
+      console.error(`notification worker: ${describeFailure(error)}`);
     }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      // Heard after the loop's last look (between its end and this callback): run again.
-      if (this.again) this.wake();
-    });
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      this.lastRunAt = Date.now();
-      try {
-        await this.step();
-      } catch (error) {
-        console.error(`notification worker: ${describeFailure(error)}`);
-      }
-      if (this.again && !this.stopped) {
-        const rest = this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now();
-        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-      }
-    } while (this.again && !this.stopped);
-    if (!this.stopped) await this.sleepUntilNextDue();
+    // Woken during this pass: the next one follows, but no sooner than MIN_PASS_INTERVAL_MS after this one began.
+    if (this.loop.wakePending && !this.loop.isStopped) {
+      const rest = this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now();
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    }
   }
 
   /** Until the next job falls due (or a claim runs out), at most IDLE_POLL_MS. */
-  private async sleepUntilNextDue(): Promise<void> {
+  private async untilNextDue(): Promise<number> {
     let wait = IDLE_POLL_MS;
     // The newest message heard of is decided by a pass that began once it had settled; the last pass
     // may have begun before (woken by an earlier message), so it is not enough that it has settled now.
@@ -140,21 +119,11 @@ export class NotificationWorker {
     } catch (error) {
       console.error(`notification worker: ${describeFailure(error)}`);
     }
-    // A wake heard while this looked ahead found the loop finishing: the timer takes it over.
-    if (this.again) {
-      this.again = false;
-      wait = 0;
-    }
+    // A wake heard while this looked ahead found the run finishing: the timer takes it over.
+    if (this.loop.takeWake()) wait = 0;
     // Never sooner than MIN_PASS_INTERVAL_MS after the last run began: under a stream of sends a
     // new message is always about to settle, and each settle period would bring a run of its own.
-    wait = Math.max(wait, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, wait);
-    this.timer.unref();
+    return Math.max(wait, this.lastRunAt + MIN_PASS_INTERVAL_MS - Date.now());
   }
 
   /** When the next job falls due (or a claim on it runs out), in ms; null when none waits. */
@@ -174,10 +143,10 @@ export class NotificationWorker {
       this.cursorReady = true;
     }
     // Further passes only after a full one: a short one has read everything settled.
-    for (let i = 0; i < 20 && !this.stopped; i++) {
+    for (let i = 0; i < 20 && !this.loop.isStopped; i++) {
       if (!(await decidePending(deps.knex, deps.realmId, deps.config.pushService !== null))) break;
     }
-    if (this.stopped) return;
+    if (this.loop.isStopped) return;
     if (deps.config.pushService && (this.removalsDue || Date.now() - this.lastRemovalScan >= IDLE_POLL_MS)) {
       // Cleared first: a read heard while the scan runs brings another scan.
       this.removalsDue = false;
@@ -193,19 +162,19 @@ export class NotificationWorker {
     if (deps.config.pushService && (takeRealmUploadRequest(deps) || Date.now() - this.lastRealmUpload >= REALM_UPLOAD_INTERVAL_MS)) {
       this.lastRealmUpload = Date.now();
       await uploadRealms(deps);
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
     }
     // Claiming takes a transaction each: only when something is due.
     const next = await this.nextDue();
     if (next !== null && next <= Date.now()) {
       // Registrations first: a device the service has just named gets the notifications due now.
       await forwardDueRegistrations(deps);
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       await deliverDuePushes(deps);
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       await deliverDueEmails(deps);
     }
-    if (Date.now() - this.lastDigestCheck >= DIGEST_CHECK_MS && !this.stopped) {
+    if (Date.now() - this.lastDigestCheck >= DIGEST_CHECK_MS && !this.loop.isStopped) {
       this.lastDigestCheck = Date.now();
       await sendDigests(deps);
     }

@@ -3,6 +3,7 @@ import { describeFailure } from '../../failure-log';
 import { log } from '../../log';
 import type { Delivery } from '../../realtime/bus';
 import { ensureThumbnails } from './thumbnails';
+import { WakeLoop } from '../wake-loop';
 
 /**
  * Makes thumbnails in the background, in every server process. The durable queue is the table
@@ -16,73 +17,49 @@ export const IDLE_POLL_MS = 30_000;
 const CLAIM_SECONDS = 120;
 
 export class ThumbnailWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
   private started = false;
   private unsubscribe: (() => void) | null = null;
+  private readonly loop = new WakeLoop({
+    pass: () => this.pass(),
+    // Only a started worker polls: runNow alone (tests, the CLI) works through what is pending.
+    idle: async () => (this.started ? IDLE_POLL_MS : null),
+  });
 
   constructor(private readonly deps: AppDeps) {}
 
   start(): void {
     this.started = true;
     this.unsubscribe = this.deps.bus.subscribe((deliveries) => this.onDeliveries(deliveries));
-    this.wake();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Works through every pending image now (started or not); resolves once none is left to claim. */
-  async runNow(): Promise<void> {
-    this.wake();
-    while (this.running) await this.running;
+  runNow(): Promise<void> {
+    return this.loop.runNow();
   }
 
   private onDeliveries(deliveries: Delivery[]): void {
-    if (deliveries.some((d) => d.event.type === 'attachment' && d.event.op === 'add')) this.wake();
+    if (deliveries.some((d) => d.event.type === 'attachment' && d.event.op === 'add')) this.loop.wake();
   }
 
-  private wake(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      // Heard after the loop's last look (between its end and this callback): run again.
-      if (this.again && !this.stopped) this.wake();
-    });
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        for (let id = await this.claim(); id !== null && !this.stopped; id = await this.claim()) {
-          await ensureThumbnails(this.deps, id).catch((error: unknown) => log().error(`thumbnail worker: ${describeFailure(error)}`));
-        }
-      } catch (error) {
-        log().error(`thumbnail worker: ${describeFailure(error)}`);
+  private async pass(): Promise<void> {
+    try {
+      for (let id = await this.claim(); id !== null && !this.loop.isStopped; id = await this.claim()) {
+        await ensureThumbnails(this.deps, id).catch((error: unknown) => log().error(`thumbnail worker: ${describeFailure(error)}`));
       }
-    } while (this.again && !this.stopped);
-    if (this.stopped || !this.started) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, IDLE_POLL_MS);
-    this.timer.unref();
+    } catch (error) {
+      log().error(`thumbnail worker: ${describeFailure(error)}`);
+    }
   }
 
   /** Takes the oldest unclaimed pending image (a claim run out counts as none); null when none. */
   private async claim(): Promise<number | null> {
-    if (this.stopped) return null;
+    if (this.loop.isStopped) return null;
     const result = await this.deps.knex.raw(
       `UPDATE image_attachments SET claimed_until = now() + interval '${CLAIM_SECONDS} seconds'
        WHERE attachment_id = (
