@@ -91,12 +91,14 @@ const SUCCESS_HEAD = '{"result":"success","msg":""';
  * on every request; anything else (its own result or msg, a class instance) goes by the spread.
  */
 export function sendSuccess(res: ServerResponse, payload: unknown): void {
-  if (payload === undefined || payload === null) return sendJsonText(res, 200, `${SUCCESS_HEAD}}`);
-  if (Object.getPrototypeOf(payload) !== Object.prototype || 'result' in (payload as object) || 'msg' in (payload as object)) {
-    return sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
+  if (payload === undefined || payload === null) {
+    sendJsonText(res, 200, `${SUCCESS_HEAD}}`);
+  } else if (Object.getPrototypeOf(payload) !== Object.prototype || 'result' in (payload as object) || 'msg' in (payload as object)) {
+    sendJson(res, 200, { result: 'success', msg: '', ...(payload as object) });
+  } else {
+    const fields = JSON.stringify(payload);
+    sendJsonText(res, 200, fields === '{}' ? `${SUCCESS_HEAD}}` : `${SUCCESS_HEAD},${fields.slice(1)}`);
   }
-  const fields = JSON.stringify(payload);
-  sendJsonText(res, 200, fields === '{}' ? `${SUCCESS_HEAD}}` : `${SUCCESS_HEAD},${fields.slice(1)}`);
 }
 
 export function sendError(res: ServerResponse, error: ApiError): void {
