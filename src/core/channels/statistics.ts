@@ -18,7 +18,7 @@ import { tableCache, TableCacheSpec } from '../../db/table-cache';
 export type ChannelStatisticsDeps = Pick<AppDeps, 'knex' | 'bus'>;
 
 const COUNTS_LIFETIME_MS = 60_000;
-export const TRAFFIC_LIFETIME_MS = 10 * 60_000;
+const TRAFFIC_LIFETIME_MS = 10 * 60_000;
 
 const countsSpec: TableCacheSpec<Map<number, number>> = {
   tables: ['subscriptions', 'users'],
@@ -69,15 +69,19 @@ export async function recentTraffic(knex: Knex, realmId: number): Promise<Readon
   const held = entry;
   if (held.current && Date.now() - held.current.loadedAt <= TRAFFIC_LIFETIME_MS) return held.current.byChannel;
   if (!held.loading) {
-    held.loading = readTraffic(knex, realmId).finally(() => {
-      held.loading = null;
-    });
-    held.loading.then(
+    // A failed read is left for the next caller to retry; only a first caller, who waits, sees its error.
+    held.loading = readTraffic(knex, realmId).then(
       (read) => {
+        held.loading = null;
         held.current = read;
+        return read;
       },
-      () => {},
+      (error: unknown) => {
+        held.loading = null;
+        throw error;
+      },
     );
+    held.loading.catch(() => {});
   }
   // An expired figure is still served while the new one is read; only the first read is waited for.
   return held.current ? held.current.byChannel : (await held.loading).byChannel;

@@ -100,34 +100,29 @@ export async function loadChannelViewContext(
           .where({ realm_id: realmId, is_active: true })
           .whereRaw(...anyOf('id', [...named]))
           .select('id');
-  const counts = new Map<number, number>(streamIds.map((id) => [id, 0]));
   const withTraffic = options.withTraffic !== false;
-  if (options.statistics && streamIds.length > 0) {
-    const [allCounts, allTraffic] = await Promise.all([subscriberCounts(options.statistics), withTraffic ? recentTraffic(db, realmId) : null]);
-    for (const id of streamIds) counts.set(id, allCounts.get(id) ?? 0);
-    return {
-      systemGroupNames: new Map(groups.map((g) => [g.id, g.name])),
-      activeUserIds: new Set(active.map((u) => u.id)),
-      traffic: allTraffic && new Map(streamIds.map((id) => [id, allTraffic.get(id) ?? 0])),
-      subscriberCounts: counts,
-    };
-  }
-  if (streamIds.length > 0) {
-    const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')
-      .join('users', 'users.id', 'subscriptions.user_id')
-      .whereRaw(...anyOf('subscriptions.stream_id', streamIds))
-      .where({ 'subscriptions.active': true, 'users.is_active': true })
-      .groupBy('subscriptions.stream_id')
-      .select('subscriptions.stream_id')
-      .count('* as n');
-    for (const row of rows) counts.set(row.stream_id, Number(row.n));
-  }
+  const [allCounts, allTraffic] = options.statistics
+    ? await Promise.all([subscriberCounts(options.statistics), withTraffic ? recentTraffic(db, realmId) : null])
+    : [await countSubscribers(db, streamIds), withTraffic ? await recentChannelTraffic(db, realmId, streamIds) : null];
   return {
     systemGroupNames: new Map(groups.map((g) => [g.id, g.name])),
     activeUserIds: new Set(active.map((u) => u.id)),
-    traffic: withTraffic ? await recentChannelTraffic(db, realmId, streamIds) : null,
-    subscriberCounts: counts,
+    traffic: allTraffic && new Map(streamIds.map((id) => [id, allTraffic.get(id) ?? 0])),
+    subscriberCounts: new Map(streamIds.map((id) => [id, allCounts.get(id) ?? 0])),
   };
+}
+
+/** Active subscribers of each of these channels, read through `db` (a transaction's own view). */
+async function countSubscribers(db: Knex, streamIds: number[]): Promise<Map<number, number>> {
+  if (streamIds.length === 0) return new Map();
+  const rows: { stream_id: number; n: number | string }[] = await db('subscriptions')
+    .join('users', 'users.id', 'subscriptions.user_id')
+    .whereRaw(...anyOf('subscriptions.stream_id', streamIds))
+    .where({ 'subscriptions.active': true, 'users.is_active': true })
+    .groupBy('subscriptions.stream_id')
+    .select('subscriptions.stream_id')
+    .count('* as n');
+  return new Map(rows.map((row) => [row.stream_id, Number(row.n)]));
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
