@@ -191,6 +191,43 @@ describe('typed subscriptions', () => {
     });
   });
 
+  test('subscribers of one operation each get their own flags and event ids', async () => {
+    const query = 'subscription { messages { eventId flags message { id content } } }';
+    const withoutIds = 'subscription { messages { flags message { id } } }';
+    const listening = busListenerCount();
+    const aliceSub = subscribe(connect(alice), query);
+    const bobSub = subscribe(connect(bob), query);
+    const aliceBare = subscribe(connect(alice), withoutIds);
+    await waitUntil(() => busListenerCount() === listening + 3);
+    const message = (id: number) => ({
+      type: 'message',
+      flags: [],
+      message: { id, sender_id: bob.id, type: 'stream', stream_id: 3, subject: 't', content: 'x', rendered_content: `<p>${id}</p>`, timestamp: 1 },
+    });
+    await publish([alice.id, bob.id], message(21), { perUser: { [alice.id]: { flags: ['mentioned'] } } });
+    await waitUntil(() => aliceSub.results.length === 1 && bobSub.results.length === 1 && aliceBare.results.length === 1);
+    // Guest subscribes later: the same operation, but its next event is its first.
+    const guestSub = subscribe(connect(guest), query);
+    await guestSub.ready();
+    await publish([alice.id, bob.id, guest.id], message(22));
+    await waitUntil(() => aliceSub.results.length === 2 && bobSub.results.length === 2 && guestSub.results.length === 1 && aliceBare.results.length === 2);
+    const first = { id: '21', content: '<p>21</p>' };
+    const second = { id: '22', content: '<p>22</p>' };
+    expect(aliceSub.results.map((r) => r.data.messages)).toEqual([
+      { eventId: 0, flags: ['mentioned'], message: first },
+      { eventId: 1, flags: [], message: second },
+    ]);
+    expect(bobSub.results.map((r) => r.data.messages)).toEqual([
+      { eventId: 0, flags: [], message: first },
+      { eventId: 1, flags: [], message: second },
+    ]);
+    expect(guestSub.results.map((r) => r.data.messages)).toEqual([{ eventId: 0, flags: [], message: second }]);
+    expect(aliceBare.results.map((r) => r.data.messages)).toEqual([
+      { flags: ['mentioned'], message: { id: '21' } },
+      { flags: [], message: { id: '22' } },
+    ]);
+  });
+
   test('reactions', async () => {
     const sub = subscribe(connect(alice), 'subscription { reactions { eventId op messageId userId emojiName emojiCode reactionType } }');
     await sub.ready();
