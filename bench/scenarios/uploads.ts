@@ -136,6 +136,8 @@ export const scenario: Scenario = {
     } finally {
       agent.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
+      // Its child process would otherwise keep the run from ending.
+      await parley.stop();
     }
   },
 };
