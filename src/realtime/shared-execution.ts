@@ -6,6 +6,7 @@ import {
   ExecutionResult,
   getNamedType,
   getOperationAST,
+  GraphQLSchema,
   isScalarType,
   Kind,
   print,
@@ -24,10 +25,10 @@ import {
 
 /** Answers kept for subscribers still to come: one fan-out is many subscribers of few operations. */
 const MAX_KEPT = 256;
-const kept = new Map<string, Promise<ExecutionResult>>();
+const keptBySchema = new WeakMap<GraphQLSchema, Map<string, Promise<ExecutionResult>>>();
 
 interface OperationFacts {
-  /** The operation, its name and variables, as text. */
+  /** The operation document, printed. */
   key: string;
   /** Whether the answer shows the event's id (`eventId`, or an event returned whole as JSON). */
   readsEventId: boolean;
@@ -74,6 +75,8 @@ function executeShared(args: ExecutionArgs, payload: unknown): Promise<Execution
   const facts = operationFacts(args);
   const signed = (args.contextValue as { user?: unknown } | undefined)?.user ? 'user' : 'none';
   const key = `${facts.key}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${signed}\u0000${eventKey(payload, facts.readsEventId)}`;
+  let kept = keptBySchema.get(args.schema);
+  if (!kept) keptBySchema.set(args.schema, (kept = new Map()));
   const found = kept.get(key);
   if (found) return found;
   const answer = Promise.resolve(execute({ ...args, rootValue: payload }));

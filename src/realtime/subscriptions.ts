@@ -14,7 +14,7 @@ import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from '../sch
 import { buildGraphQLSchema } from '../schema/index';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
-import { exceedsReplySize, replyTooLargeMessage } from '../schema/reply-size';
+import { replyTooLargeMessage, resultExceedsReplySize } from '../schema/reply-size';
 import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions';
 import { sharedSubscribe } from './shared-execution';
 
@@ -30,15 +30,6 @@ import { sharedSubscribe } from './shared-execution';
 type Extra = { user?: User; gate?: DeliveryGate; connectionId?: string } & Record<PropertyKey, unknown>;
 
 /** As over HTTP (Zulip code in extensions.code), without the HTTP status hint. */
-// Subscribers of one operation share each event's answer (see shared-execution): its size is
-// measured once.
-const measured = new WeakMap<object, { maxBytes: number; over: boolean }>();
-function tooLarge(result: { data?: unknown }, maxBytes: number): boolean {
-  let found = measured.get(result);
-  if (found?.maxBytes !== maxBytes) measured.set(result, (found = { maxBytes, over: exceedsReplySize(result.data, maxBytes) }));
-  return found.over;
-}
-
 function formatForSocket(error: GraphQLError): GraphQLFormattedError {
   const formatted = formatGraphQLError(error.toJSON(), error);
   if (!formatted.extensions || !('http' in formatted.extensions)) return formatted;
@@ -158,7 +149,7 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
       },
       onNext: (ctx, _id, _payload, _args, result) => {
         const max = deps.config.graphqlLimits.maxReplyBytes;
-        if (tooLarge(result, max)) return { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
+        if (resultExceedsReplySize(result, max)) return { errors: [{ message: replyTooLargeMessage(max), extensions: { code: 'BAD_REQUEST' } }] };
         if (!result.errors) return;
         logInternalErrors(result.errors, (ctx.extra as Extra).connectionId);
         return { ...result, errors: result.errors.map(formatForSocket) };

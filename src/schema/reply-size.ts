@@ -24,4 +24,14 @@ export function exceedsReplySize(value: unknown, maxBytes: number): boolean {
   return false;
 }
 
+// A subscription answer shared by many subscribers (src/realtime/shared-execution.ts) is measured once.
+const measured = new WeakMap<object, { maxBytes: number; over: boolean }>();
+
+/** exceedsReplySize of a result's data, remembered for that result object. */
+export function resultExceedsReplySize(result: { data?: unknown }, maxBytes: number): boolean {
+  let found = measured.get(result);
+  if (found?.maxBytes !== maxBytes) measured.set(result, (found = { maxBytes, over: exceedsReplySize(result.data, maxBytes) }));
+  return found.over;
+}
+
 export const replyTooLargeMessage = (maxBytes: number) => `Reply too large: more than ${maxBytes} bytes; ask for fewer items or fields`;
