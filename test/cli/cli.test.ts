@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
+import { freshPostgresDatabase } from '../helpers/postgres';
+import { TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 
 // Every command opens the database itself; on PGlite that means files in DATA_DIR, which is slow.
 jest.setTimeout(240_000);

@@ -5,7 +5,8 @@ import { loadConfig } from '../../src/config';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
+import { freshPostgresDatabase } from '../helpers/postgres';
+import { SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
 
 /**
  * The CLI while the server runs: commands reach it over DATA_DIR/parley.sock (on the embedded

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { RunningServer, startServer } from '../../src/server';
 import { assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
+import { freshPostgresDatabase } from '../helpers/postgres';
+import { SERVER_HOOK_TIMEOUT, TestServer } from '../helpers/server';
 
 // Each test starts its own servers.
 jest.setTimeout(SERVER_HOOK_TIMEOUT);

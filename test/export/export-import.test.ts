@@ -5,7 +5,8 @@ import { loadConfig } from '../../src/config';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertSuccess, client } from '../helpers/api';
-import { freshPostgresDatabase, TestServer } from '../helpers/server';
+import { freshPostgresDatabase } from '../helpers/postgres';
+import { TestServer } from '../helpers/server';
 
 // Every command opens the database itself; on PGlite that means files in DATA_DIR, which is slow.
 jest.setTimeout(300_000);

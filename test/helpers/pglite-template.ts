@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/connect';
 import { migrateLatest } from '../../src/db/migrate';
+import { migrationsHash } from './migrations-hash';
 
 /**
  * A migrated PGlite database, dumped once and shared by every test server that starts on PGlite:
@@ -11,15 +12,8 @@ import { migrateLatest } from '../../src/db/migrate';
  * the temporary directory under a name taken from the migrations' sources, so a changed migration
  * makes a new one; test workers that race to make it each write their own and rename it in place.
  */
-const migrationsDir = path.resolve(__dirname, '../../migrations');
-
 function templateFile(): string {
-  const hash = crypto.createHash('sha256');
-  for (const name of fs.readdirSync(migrationsDir).sort()) {
-    hash.update(name);
-    hash.update(fs.readFileSync(path.join(migrationsDir, name)));
-  }
-  return path.join(os.tmpdir(), `parley-test-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  return path.join(os.tmpdir(), `parley-test-pglite-${migrationsHash()}.tar.gz`);
 }
 
 let cached: Promise<Blob> | null = null;

@@ -1,11 +1,10 @@
-import crypto from 'node:crypto';
-import knexFactory from 'knex';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/connect';
 import { createUser } from '../../src/core/users/actions';
 import { RoleValue } from '../../src/core/users/roles';
 import { RunningServer, startServer } from '../../src/server';
 import { pgliteTemplate } from './pglite-template';
+import { freshPostgresDatabase } from './postgres';
 
 /**
  * Starts the real server on an ephemeral port against a fresh database: in-memory PGlite, or a new
@@ -27,23 +26,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `parley_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-  await admin.raw(`CREATE DATABASE "${name}"`);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-      await again.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await again.destroy();
-    },
-  };
-}
-
 /**
  * As Zulip's test settings do, test servers start with rate limiting off: a test makes far more
  * requests than a client would. Tests of the limits pass PARLEY_RATE_LIMITING=true.
@@ -52,7 +34,7 @@ export const TEST_ENV = { PARLEY_RATE_LIMITING: 'false' };
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const pg = adminUrl ? await freshPostgresDatabase(adminUrl) : null;
+  const pg = adminUrl ? await freshPostgresDatabase(adminUrl, { migrated: true }) : null;
   const password = 'owner-password-123';
   const config = loadConfig({
     PORT: '0',

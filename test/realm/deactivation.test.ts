@@ -7,7 +7,8 @@ import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
-import { freshPostgresDatabase, TestServer, TestUser } from '../helpers/server';
+import { freshPostgresDatabase } from '../helpers/postgres';
+import { TestServer, TestUser } from '../helpers/server';
 
 // The organization is deactivated through the API and reactivated by the operator's CLI, which
 // opens the database itself (so the server is stopped in between, as PGlite allows one process).
