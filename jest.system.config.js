@@ -1,10 +1,4 @@
-/** The system suite: tests that need Debian packages (Chromium, slapd), run by `npm run test:system`. */
-const base = require('./jest.config');
+const { config } = require('./test/jest-projects');
 
-module.exports = {
-  ...base,
-  testMatch: ['**/*.system.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
-  testTimeout: 60000,
-  maxWorkers: 1,
-};
+/** The system suite: tests that need Debian packages (Chromium, slapd), run by `npm run test:system`. */
+module.exports = { ...config({ testMatch: ['**/*.system.test.ts'], ignore: [], maxWorkers: 1 }), testTimeout: 60000 };
