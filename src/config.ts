@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isValidEmail } from './core/users/validation';
+import { isValidEmail } from './validation/email';
 import { parseProxyEntry } from './rest/client-address';
 import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './core/rate-limits/rules';
 import type { GraphQLLimits } from './schema/limits';

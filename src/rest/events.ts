@@ -6,7 +6,7 @@ import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
 import { ANSWERED_LATER, endpoint, p } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
-import { v, Validator } from './validate';
+import { v, Validator } from '../validation/validate';
 
 /**
  * client_capabilities: a dict of booleans. notification_settings_null is required (as in Zulip,

@@ -16,7 +16,7 @@ import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags, 
 import { errors } from '../errors';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
-import { v } from './validate';
+import { v } from '../validation/validate';
 
 /**
  * The sending client's name, as Zulip derives it: a `client` parameter, else the product name
