@@ -4,7 +4,7 @@ import { listRealmEmoji, realmEmojiImage } from '../core/emoji/queries';
 import { serverEmojiFile } from '../core/emoji/server-data';
 import type { AppDeps } from '../deps';
 import { errors } from '../errors';
-import type { UploadedFile } from './body';
+import type { UploadedFile } from '../core/uploads/uploaded-file';
 import { endpoint, p } from './endpoint';
 import { sendError } from './router';
 import type { Route } from './router';
