@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Config } from './config';
 import { openDatabase, Database } from './db/connect';
 import { migrateLatest } from './db/migrate';
-import type { AppDeps } from './deps';
+import type { AppDeps } from './core/deps';
 import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { ensureSystemBots } from './core/system-bots/notification-bot';

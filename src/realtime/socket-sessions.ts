@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { AUTH_CHANGED } from '../core/users/auth-cache';
 import type { User } from '../core/users/model';
 import { authenticateGraphQLRequest } from '../rest/auth';

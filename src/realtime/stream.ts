@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { User } from '../core/users/model';
 import { isGuestRole } from '../core/users/roles';
 import { ApiError, errors } from '../errors';
@@ -6,7 +6,7 @@ import { Delivery, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
 import type { DeliveryGate } from './socket-sessions';
 import { checkNarrowForEvents, NarrowTerm } from './narrow';
-import { CAPABILITY_NAMES, ClientCapabilities } from './state';
+import { CAPABILITY_NAMES, ClientCapabilities } from './capabilities';
 import { eventsForQueue } from './transforms';
 
 /**

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { GraphQLError, GraphQLFormattedError, getOperationAST, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';

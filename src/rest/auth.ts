@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { authenticateApiKey, authenticateBearerKey, rememberedAuthentication } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
 import { ApiError, errors } from '../errors';

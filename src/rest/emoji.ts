@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { deactivateRealmEmoji, uploadRealmEmoji } from '../core/emoji/actions';
 import { listRealmEmoji, realmEmojiImage } from '../core/emoji/queries';
 import { serverEmojiFile } from '../core/emoji/server-data';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { errors } from '../errors';
 import type { UploadedFile } from '../core/uploads/uploaded-file';
 import { endpoint, p } from './endpoint';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { AuthedUser } from '../core/users/model';
 import { errors } from '../errors';
 import type { ApiRequest } from './body';

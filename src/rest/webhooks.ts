@@ -3,7 +3,7 @@ import { deliverWebhookMessages } from '../core/webhooks/deliver';
 import type { Json } from '../core/webhooks/payload';
 import { authenticateKeyOnly } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { errors } from '../errors';
 import { authenticateRequest } from './auth';
 import type { ApiRequest } from './body';

@@ -5,7 +5,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
 import { admit } from '../rest/admit';

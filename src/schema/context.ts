@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { User } from '../core/users/model';
 import type { DeliveryGate } from '../realtime/socket-sessions';
 

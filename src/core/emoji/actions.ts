@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import type { UploadedFile } from '../uploads/uploaded-file';
