@@ -8,7 +8,7 @@ import { buildApp } from './app';
 import { ensureOwner, ensureRealm, OwnerCredentials } from './bootstrap';
 import { ensureSystemBots } from './core/system-bots/notification-bot';
 import { createRealtime } from './realtime/realtime';
-import { attachSubscriptions } from './realtime/subscriptions';
+import { attachSubscriptions } from './graphql-ws/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
 import { startRetentionJob } from './core/realm/retention';

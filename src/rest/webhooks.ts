@@ -5,7 +5,7 @@ import { authenticateKeyOnly } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
 import type { AppDeps } from '../core/deps';
 import { errors } from '../errors';
-import { authenticateRequest } from './auth';
+import { authenticateRequest } from '../core/users/request-auth';
 import type { ApiRequest } from './body';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';

@@ -9,7 +9,7 @@ import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
 import { admit } from '../rest/admit';
-import { authenticateGraphQLRequest } from '../rest/auth';
+import { authenticateGraphQLRequest } from './authenticate';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { clientAddress } from '../rest/client-address';
 import { IdentifiedRequest, requestIdOf } from '../rest/router';
