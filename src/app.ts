@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express, { NextFunction, Request, Response } from 'express';
-import type { AppDeps } from './deps';
+import type { AppDeps } from './core/deps';
 import { ApiError, errors } from './errors';
 import { bodyTooLarge, closeIfBodyUnread } from './rest/body-limits';
 import { SERVER_EMOJI_DIRECTORY } from './core/emoji/server-data';

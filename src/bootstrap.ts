@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from './config';
-import type { AppDeps } from './deps';
+import type { AppDeps } from './core/deps';
 import { Realm } from './core/realm/model';
 import { SYSTEM_REALM_STRING_ID } from './core/system-bots/notification-bot';
 import { createUser } from './core/users/actions';

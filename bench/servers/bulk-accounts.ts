@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createUser } from '../../src/core/users/actions';
 import { generateApiKey, hashApiKey } from '../../src/core/users/credentials';
-import type { AppDeps } from '../../src/deps';
+import type { AppDeps } from '../../src/core/deps';
 
 export interface BenchAccount {
   id: number;

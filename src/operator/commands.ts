@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';

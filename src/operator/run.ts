@@ -6,7 +6,7 @@ import { connectFeatures } from '../core/connect';
 import { Database, openDatabase } from '../db/connect';
 import { DatabaseInUseError } from '../db/lock';
 import { migrateLatest } from '../db/migrate';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import path from 'node:path';
 import { Command, CommandError, COMMANDS, Out, Parsed, Runner, UsageError } from './commands';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config';
 import type { Database } from '../db/connect';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { log } from '../log';
 import type { Parsed } from './commands';
 

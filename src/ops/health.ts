@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 
 export type CheckResult = 'ok' | 'failed';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import express, { Request, Response } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { clientAddress } from '../rest/client-address';
 import { IdentifiedRequest, logRequest, requestIdOf } from '../rest/router';
 import { describeFailure } from '../failure-log';

@@ -1,4 +1,4 @@
-import type { CapabilityName } from './state';
+import type { CapabilityName } from './capabilities';
 import { describeFailure } from '../failure-log';
 import { log } from '../log';
 

@@ -1,6 +1,6 @@
 import type { ZulipEvent } from './bus';
 import { matchesNarrow, NarrowTerm } from './narrow';
-import type { ClientCapabilities } from './state';
+import type { ClientCapabilities } from './capabilities';
 
 /**
  * Everything an event queue remembers about the client that registered it: whose it is, which

@@ -1,6 +1,6 @@
 import { errors } from '../errors';
-import type { Validator } from '../rest/validate';
-import { v } from '../rest/validate';
+import type { Validator } from '../validation/validate';
+import { v } from '../validation/validate';
 
 /**
  * The `narrow` of an event queue: [operator, operand] pairs that every message event must satisfy.

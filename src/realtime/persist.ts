@@ -5,7 +5,6 @@ import { acceptsEvent } from './descriptor';
 import type { MemoryQueueStore } from './memory-store';
 import type { EventQueues } from './queues';
 import type { SavedQueue } from './store';
-import { anyOf } from '../db/lists';
 
 /**
  * Keeping in-memory event queues across a graceful restart: saved to the database when the server
@@ -24,7 +23,8 @@ export async function saveQueues(knex: Knex, store: MemoryQueueStore): Promise<n
     const ids = queues.map((q) => q.descriptor.id);
     if (ids.length > 0)
       await trx(TABLE)
-        .whereRaw(...anyOf('queue_id', ids, 'text'))
+        // One array parameter, as db/lists.ts's anyOf sends lists (realtime does not import db).
+        .whereRaw('?? = ANY(?::text[])', ['queue_id', ids])
         .delete();
     // Batches keep each statement well below parameter limits.
     for (let i = 0; i < queues.length; i += 500) {

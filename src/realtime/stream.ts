@@ -1,12 +1,9 @@
-import type { AppDeps } from '../deps';
-import type { User } from '../core/users/model';
-import { isGuestRole } from '../core/users/roles';
 import { ApiError, errors } from '../errors';
-import { Delivery, isRecipient, ZulipEvent } from './bus';
+import { Delivery, EventBus, isRecipient, ZulipEvent } from './bus';
 import type { QueueDescriptor } from './descriptor';
-import type { DeliveryGate } from './socket-sessions';
+import type { DeliveryGate } from './delivery-gate';
 import { checkNarrowForEvents, NarrowTerm } from './narrow';
-import { CAPABILITY_NAMES, ClientCapabilities } from './state';
+import { CAPABILITY_NAMES, ClientCapabilities } from './capabilities';
 import { eventsForQueue } from './transforms';
 
 /**
@@ -50,8 +47,13 @@ function wakeSlice(): void {
 
 const ALL_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as unknown as ClientCapabilities;
 
-export function streamDescriptor(deps: AppDeps, user: User, options: StreamOptions): QueueDescriptor {
-  if (options.allPublicStreams && isGuestRole(user.role)) throw errors.badRequest('User not authorized for this query');
+/** The subscriber as far as delivery needs it; whether it may use allPublicStreams is its caller's check. */
+export interface StreamSubscriber {
+  id: number;
+  delivery_email: string;
+}
+
+export function streamDescriptor(deps: { realmId: number }, user: StreamSubscriber, options: StreamOptions): QueueDescriptor {
   options.narrow.forEach((term, i) => {
     if (term.length !== 2) throw errors.badRequest(`narrow[${i}] should have exactly 2 items`);
   });
@@ -74,7 +76,7 @@ export function streamDescriptor(deps: AppDeps, user: User, options: StreamOptio
 }
 
 /** With a gate, events wait while it is held (see DeliveryGate); a slow reader still ends past the bound. */
-export function eventStream(deps: AppDeps, descriptor: QueueDescriptor, gate?: DeliveryGate): AsyncIterableIterator<ZulipEvent> {
+export function eventStream(deps: { bus: EventBus }, descriptor: QueueDescriptor, gate?: DeliveryGate): AsyncIterableIterator<ZulipEvent> {
   const pending: ZulipEvent[] = [];
   let waiting: { resolve: (result: IteratorResult<ZulipEvent>) => void; reject: (error: unknown) => void } | null = null;
   let failure: ApiError | null = null;

@@ -1,6 +1,6 @@
 import type { Delivery, ZulipEvent } from './bus';
 import { acceptsEvent, QueueDescriptor } from './descriptor';
-import { CAPABILITY_NAMES } from './state';
+import { CAPABILITY_NAMES } from './capabilities';
 
 /**
  * Shaping one published event for one queue. An event is published once, in its most complete

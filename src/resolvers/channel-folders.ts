@@ -3,7 +3,7 @@ import { createFolder, reorderFolders, updateFolder } from '../core/channel-fold
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../core/channel-folders/limits';
 import { listFolders } from '../core/channel-folders/queries';
 import type { User } from '../core/users/model';
-import { v } from '../rest/validate';
+import { v } from '../validation/validate';
 import type { GraphQLContext } from '../schema/context';
 import { ChannelFolderType } from '../schema/channel-folders';
 

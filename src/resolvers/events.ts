@@ -1,6 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import type { User } from '../core/users/model';
+import { isGuestRole } from '../core/users/roles';
+import { errors } from '../errors';
 import type { ZulipEvent } from '../realtime/bus';
 import type { NarrowTerm } from '../realtime/narrow';
 import { eventStream, streamDescriptor, StreamOptions } from '../realtime/stream';
@@ -21,7 +23,9 @@ function subscribeWith(fixedTypes: string[] | null) {
       narrow: (args.narrow ?? []) as NarrowTerm[],
       allPublicStreams: args.allPublicStreams ?? false,
     };
-    return eventStream(context.deps, streamDescriptor(context.deps, context.user as User, options), context.gate);
+    const user = context.user as User;
+    if (options.allPublicStreams && isGuestRole(user.role)) throw errors.badRequest('User not authorized for this query');
+    return eventStream(context.deps, streamDescriptor(context.deps, user, options), context.gate);
   };
 }
 

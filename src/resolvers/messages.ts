@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Addressee } from '../core/messages/addressee';
 import { deleteMessage } from '../core/messages/delete';
-import { editMessage, PROPAGATE_MODES, PropagateMode } from '../core/messages/edit';
+import { editMessage } from '../core/messages/edit';
+import { PROPAGATE_MODES, PropagateMode } from '../core/messages/propagate-mode';
 import { getMessages, getSingleMessage, parseAnchor } from '../core/messages/fetch';
 import { updateMessageFlags } from '../core/messages/flag-actions';
 import { getMessageHistory } from '../core/messages/history';

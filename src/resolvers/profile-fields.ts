@@ -4,7 +4,7 @@ import { listFields, profileDataFor } from '../core/profile-fields/queries';
 import { FieldData, fieldDataValidator } from '../core/profile-fields/validation';
 import type { User } from '../core/users/model';
 import { getUserForViewer } from '../core/users/queries';
-import { parseJsonParam } from '../rest/validate';
+import { parseJsonParam } from '../validation/validate';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
 import { CustomProfileFieldInput, CustomProfileFieldType, ProfileDataEntryType, ProfileDataInput, ProfileDataPayload } from '../schema/profile-fields';

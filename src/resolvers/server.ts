@@ -3,8 +3,8 @@ import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { serverSettings } from '../core/realm/server-settings';
 import type { User } from '../core/users/model';
 import { narrowValidator } from '../realtime/narrow';
-import { initialState } from '../realtime/register';
-import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
+import { initialState } from '../core/register/register';
+import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/capabilities';
 import type { GraphQLContext } from '../schema/context';
 
 const ALL_CAPABILITIES = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, true])) as unknown as ClientCapabilities;

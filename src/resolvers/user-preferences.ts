@@ -8,7 +8,7 @@ import { updateUserStatus } from '../core/user-status/actions';
 import { getUserStatus } from '../core/user-status/queries';
 import { userStatusOf } from '../core/user-status/store';
 import type { User } from '../core/users/model';
-import { v } from '../rest/validate';
+import { v } from '../validation/validate';
 import type { GraphQLContext } from '../schema/context';
 import { MutedUserType, UserStatusInput, UserStatusType } from '../schema/user-preferences';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { rateLimitHeaders, RateLimitState } from '../core/rate-limits/limiter';
 import type { User } from '../core/users/model';
-import { authenticateRequest } from './auth';
+import { authenticateRequest } from '../core/users/request-auth';
 import { clientAddress } from './client-address';
 import type { AuthMode } from './endpoint';
 

@@ -3,7 +3,7 @@ import { alertWordsOf } from '../core/alert-words/store';
 import { MAX_ALERT_WORD_LENGTH } from '../core/alert-words/matching';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
-import { v } from './validate';
+import { v } from '../validation/validate';
 
 export const alertWordRoutes: Route[] = [
   {

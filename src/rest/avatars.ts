@@ -5,7 +5,7 @@ import { avatarKey } from '../core/uploads/avatars';
 import { fileStore } from '../core/uploads/stores';
 import { User } from '../core/users/model';
 import { gravatarUrl, mediumAvatarUrl, userDict } from '../core/users/view';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
 import { admit } from './admit';
 import { endpoint } from './endpoint';

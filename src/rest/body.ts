@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import express from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
+import type { UploadedFile } from '../core/uploads/uploaded-file';
 import { bodyTooLarge, FILE_LIMIT, tooManyFiles, tooManyParameters, watchBodySize } from './body-limits';
 import { isPlainForm, PARAMETER_LIMIT, readPlainForm, TOO_MANY_PARAMETERS } from './form-body';
 
@@ -9,13 +10,6 @@ const malformed = () => new ApiError('BAD_REQUEST', 'Malformed payload', 400);
 
 /** A REST request once its body is parsed. */
 export type ApiRequest = IncomingMessage & { body?: Record<string, string>; files?: UploadedFile[]; rawBody?: Buffer };
-
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimeType: string;
-  data: Buffer;
-}
 
 const urlencodedReaders = new Map<number, ReturnType<typeof express.urlencoded>>();
 

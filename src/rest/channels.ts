@@ -24,7 +24,7 @@ import { errors } from '../errors';
 import { endpoint, p, Param } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
-import { v, Validator } from './validate';
+import { v, Validator } from '../validation/validate';
 
 /** A group-setting value: a group id, or {direct_members, direct_subgroups}. */
 const groupSettingValue: Validator<GroupSettingValue> = (value, name) => {

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { AuthedUser } from '../core/users/model';
 import { errors } from '../errors';
 import type { ApiRequest } from './body';
-import { parseJsonParam, v, Validator } from './validate';
+import { parseJsonParam, v, Validator } from '../validation/validate';
 
 /**
  * Each REST endpoint is declared once: its parameters (where they come from, their type, whether

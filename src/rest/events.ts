@@ -1,12 +1,12 @@
 import { errors } from '../errors';
 import { narrowValidator } from '../realtime/narrow';
-import { createQueue, realtimeOf, register, RegisterRequest } from '../realtime/register';
+import { createQueue, realtimeOf, register, RegisterRequest } from '../core/register/register';
 import { spectatorRegister } from '../core/realm/spectators';
-import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/state';
+import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/capabilities';
 import { ANSWERED_LATER, endpoint, p } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
-import { v, Validator } from './validate';
+import { v, Validator } from '../validation/validate';
 
 /**
  * client_capabilities: a dict of booleans. notification_settings_null is required (as in Zulip,

@@ -11,7 +11,7 @@ import { listInvitations } from '../core/invites/queries';
 import { ROLE_VALUES } from '../core/users/roles';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
-import { v } from './validate';
+import { v } from '../validation/validate';
 
 /** Parameters shared by email invitations and reusable links. */
 const optionParams = {

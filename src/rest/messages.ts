@@ -10,13 +10,14 @@ import { sendEditMessageTyping } from '../core/messages/edit-typing';
 import { deleteTopic } from '../core/messages/delete-topic';
 import { requireAdmin } from '../core/users/access';
 import { deleteMessage } from '../core/messages/delete';
-import { editMessage, PROPAGATE_MODES } from '../core/messages/edit';
+import { editMessage } from '../core/messages/edit';
+import { PROPAGATE_MODES } from '../core/messages/propagate-mode';
 import { getMessageHistory } from '../core/messages/history';
 import { markAllAsRead, markChannelAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../core/messages/flag-actions';
 import { errors } from '../errors';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
-import { v } from './validate';
+import { v } from '../validation/validate';
 
 /**
  * The sending client's name, as Zulip derives it: a `client` parameter, else the product name

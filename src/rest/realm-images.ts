@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { deleteRealmIcon, deleteRealmLogo, RealmImage, realmImageKey, uploadRealmIcon, uploadRealmLogo } from '../core/uploads/realm-images';
 import { fileStore } from '../core/uploads/stores';
 import { Realm } from '../core/realm/model';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';

@@ -1,7 +1,7 @@
 import { requireRealmAdmin, updateRealmSettings } from '../core/realm/actions';
 import { REALM_SETTING_INPUTS } from '../core/realm/setting-input';
 import { deactivateRealm, requireRealmOwner } from '../core/realm/activation';
-import { v } from './validate';
+import { v } from '../validation/validate';
 import { endpoint, p, Param } from './endpoint';
 import type { Route } from './router';
 

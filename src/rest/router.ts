@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
 import { log, newRequestId, writeAccessLine } from '../log';

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import { accessUpload, fileNotFound } from '../core/uploads/downloads';
 import { contentDisposition, isInlineType } from '../core/uploads/paths';

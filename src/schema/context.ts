@@ -1,6 +1,6 @@
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { User } from '../core/users/model';
-import type { DeliveryGate } from '../realtime/socket-sessions';
+import type { DeliveryGate } from '../realtime/delivery-gate';
 
 /** Per-operation context: the app's dependencies and the authenticated account, if any. */
 export interface GraphQLContext {

@@ -1,26 +1,6 @@
 import { DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { GraphQLLimits } from '../config/graphql-limits';
 import { MeasureAborted, measureOperation, OperationMeasure, RealmSizes } from './cost';
-
-/**
- * Bounds on one operation, applied to HTTP and WebSocket operations alike, before any resolver
- * runs (configurable, see GRAPHQL_LIMIT_VARIABLES in src/config.ts).
- */
-export interface GraphQLLimits {
-  /** Nesting of fields, introspection included (the standard introspection query is 15 deep). */
-  maxDepth: number;
-  /** Field values resolved (see cost.ts). */
-  maxCost: number;
-  /** Objects returned in lists. */
-  maxRows: number;
-  maxAliases: number;
-  maxRootFields: number;
-  /** Mutations per operation: each one is a request the REST API would have rate-limited. */
-  maxMutations: number;
-  /** Lexical tokens of a document: bounds the work of parsing and validating it. */
-  maxTokens: number;
-  /** JSON bytes of one result (checked after execution, before it is serialized). */
-  maxReplyBytes: number;
-}
 
 export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
   maxDepth: 15,

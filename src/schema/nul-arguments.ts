@@ -3,7 +3,7 @@ import { errors } from '../errors';
 
 /**
  * Text with NUL characters cannot be stored or looked up in PostgreSQL. REST refuses it in every
- * string parameter (src/rest/validate.ts); GraphQL arguments get the same answer here, once for
+ * string parameter (src/validation/validate.ts); GraphQL arguments get the same answer here, once for
  * every field. Message text and topics are let through: their own checks answer with Zulip's
  * message for them ("Message must not contain null bytes").
  */

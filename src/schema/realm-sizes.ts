@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { RealmSizes } from './cost';
 
 /** How long a count stands for the organization: it prices queries, it need not be exact. */

@@ -24,7 +24,7 @@ export function exceedsReplySize(value: unknown, maxBytes: number): boolean {
   return false;
 }
 
-// A subscription answer shared by many subscribers (src/realtime/shared-execution.ts) is measured once.
+// A subscription answer shared by many subscribers (src/graphql-ws/shared-execution.ts) is measured once.
 const measured = new WeakMap<object, { maxBytes: number; over: boolean }>();
 
 /** exceedsReplySize of a result's data, remembered for that result object. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import { confirmEmailChange } from '../core/accounts/email-change';
 import { passwordResetAccount, requestPasswordReset, resetPassword } from '../core/accounts/password-reset';

@@ -1,5 +1,5 @@
 import express, { Request, Response, Router } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { acceptInvitation, findUsableInvite } from '../core/invites/actions';

@@ -1,5 +1,5 @@
 import { Request, Response, Router } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import { externalAuthenticationMethods } from '../core/accounts/auth-methods';
 import { isValidOtp, mobileFlowRedirect } from '../core/accounts/otp';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { ApiError } from '../errors';
 import { finishOidcLogin, OIDC_CALLBACK_PATH, OidcFlow, startOidcLogin } from '../core/accounts/oidc';
 import { isValidOtp } from '../core/accounts/otp';

@@ -1,5 +1,5 @@
 import { Request, Response, Router } from 'express';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { unsubscribe } from '../core/notifications/unsubscribe';
 
 /**

@@ -1,7 +1,7 @@
 import { channelFoldersSlice } from '../../src/core/channel-folders/state';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../src/core/channel-folders/limits';
 import { User } from '../../src/core/users/model';
-import { stateSlices } from '../../src/realtime/slices';
+import { stateSlices } from '../../src/core/register/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { startWithCast } from '../helpers/cast';
 import { captureEvents, registerOptions } from '../helpers/events';

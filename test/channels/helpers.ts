@@ -1,6 +1,6 @@
 import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
-import type { RegisterOptions, RegisterState } from '../../src/realtime/state';
+import type { RegisterOptions, RegisterState } from '../../src/core/register/slice';
 import { streamsSlice, subscriptionsSlice } from '../../src/core/channels/state';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from '../../src/core/channels/events';
 import { assertSuccess, client } from '../helpers/api';

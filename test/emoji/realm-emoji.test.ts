@@ -1,5 +1,6 @@
 import { realmEmojiSlice } from '../../src/core/emoji/state';
-import { NO_CAPABILITIES, RegisterOptions } from '../../src/realtime/state';
+import { RegisterOptions } from '../../src/core/register/slice';
+import { NO_CAPABILITIES } from '../../src/realtime/capabilities';
 import type { Delivery } from '../../src/realtime/bus';
 import { User } from '../../src/core/users/model';
 import { ApiResponse, assertError, assertSuccess, basicAuth, client, graphql } from '../helpers/api';

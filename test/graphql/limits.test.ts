@@ -1,6 +1,7 @@
 import { buildSchema, getIntrospectionQuery, GraphQLError, Kind, OperationDefinitionNode, parse } from 'graphql';
 import { messagePageSize } from '../../src/schema/cost';
-import { checkOperationLimits, DEFAULT_GRAPHQL_LIMITS, GraphQLLimits } from '../../src/schema/limits';
+import type { GraphQLLimits } from '../../src/config/graphql-limits';
+import { checkOperationLimits, DEFAULT_GRAPHQL_LIMITS } from '../../src/schema/limits';
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { startTestServer, TestServer, SERVER_HOOK_TIMEOUT } from '../helpers/server';
 

@@ -1,5 +1,5 @@
 import { EVENT_KINDS, EventKind, eventKinds } from '../../src/realtime/event-kinds';
-import { CAPABILITY_NAMES } from '../../src/realtime/state';
+import { CAPABILITY_NAMES } from '../../src/realtime/capabilities';
 import { assertSuccess, basicAuth, client } from '../helpers/api';
 import { getEvents } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';

@@ -1,5 +1,5 @@
 import { userGroupsSlice } from '../../src/core/groups/state';
-import { stateSlices } from '../../src/realtime/slices';
+import { stateSlices } from '../../src/core/register/slices';
 import type { User } from '../../src/core/users/model';
 import { User as UserModel } from '../../src/core/users/model';
 import { assertSuccess, client } from '../helpers/api';

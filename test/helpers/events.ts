@@ -1,5 +1,6 @@
 import type { Delivery, ZulipEvent } from '../../src/realtime/bus';
-import { NO_CAPABILITIES, RegisterOptions as SliceOptions } from '../../src/realtime/state';
+import { RegisterOptions as SliceOptions } from '../../src/core/register/slice';
+import { NO_CAPABILITIES } from '../../src/realtime/capabilities';
 import { ApiResponse, assertSuccess, client } from './api';
 import { applyEvents, comparableState, Event, State } from './reducer';
 import type { TestServer, TestUser } from './server';
@@ -201,7 +202,7 @@ export function captureEvents(ts: TestServer) {
 }
 
 /**
- * The options a state slice receives from POST /register (src/realtime/state's RegisterOptions,
+ * The options a state slice receives from POST /register (src/core/register/slice.ts RegisterOptions,
  * not the request parameters above), with the given overrides and capabilities declared.
  */
 export function registerOptions(overrides: Partial<SliceOptions> = {}, capabilities: Partial<SliceOptions['capabilities']> = {}): SliceOptions {

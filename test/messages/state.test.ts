@@ -3,7 +3,8 @@ import { maxMessageIdSlice, recentConversationsSlice, starredSlice, unreadSlice 
 import { mutedTopicsSlice, userTopicsSlice } from '../../src/core/user-topics/state';
 import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
-import { NO_CAPABILITIES, RegisterOptions, RegisterState } from '../../src/realtime/state';
+import { RegisterOptions, RegisterState } from '../../src/core/register/slice';
+import { NO_CAPABILITIES } from '../../src/realtime/capabilities';
 import { assertSuccess, client } from '../helpers/api';
 import { startWithCast } from '../helpers/cast';
 import { makeUser, TestServer, TestUser } from '../helpers/server';

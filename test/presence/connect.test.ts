@@ -1,6 +1,6 @@
 import { connectFeatures } from '../../src/core/connect';
 import type { QueueDescriptor } from '../../src/realtime/descriptor';
-import { NO_CAPABILITIES } from '../../src/realtime/state';
+import { NO_CAPABILITIES } from '../../src/realtime/capabilities';
 import { eventsForQueue, registerEventTransform } from '../../src/realtime/transforms';
 
 const queue = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({

@@ -2,7 +2,7 @@ import { customProfileFieldsSlice } from '../../src/core/profile-fields/state';
 import { renderDescription } from '../../src/core/markdown';
 import { usersSlice } from '../../src/core/users/state';
 import { User } from '../../src/core/users/model';
-import { stateSlices } from '../../src/realtime/slices';
+import { stateSlices } from '../../src/core/register/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { startWithCast } from '../helpers/cast';
 import { captureEvents, registerOptions } from '../helpers/events';

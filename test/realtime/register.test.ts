@@ -1,5 +1,5 @@
-import { stateSlices } from '../../src/realtime/slices';
-import type { StateSlice } from '../../src/realtime/state';
+import { stateSlices } from '../../src/core/register/slices';
+import type { StateSlice } from '../../src/core/register/slice';
 import { createUser, updateUser } from '../../src/core/users/actions';
 import { User } from '../../src/core/users/model';
 import { apiRequest, assertError, assertSuccess, client } from '../helpers/api';

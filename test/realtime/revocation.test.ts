@@ -1,5 +1,5 @@
 import type { User } from '../../src/core/users/model';
-import { DeliveryGate } from '../../src/realtime/socket-sessions';
+import { DeliveryGate } from '../../src/realtime/delivery-gate';
 import { eventStream, streamDescriptor } from '../../src/realtime/stream';
 import { assertError, assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';

@@ -1,5 +1,5 @@
 import { ExecutionResult, GraphQLBoolean, GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
-import { sharedSubscribe } from '../../src/realtime/shared-execution';
+import { sharedSubscribe } from '../../src/graphql-ws/shared-execution';
 
 // graphql-js runs resolvers for every subscriber; sharedSubscribe runs them once per distinct answer.
 // A schema whose resolvers count their calls shows which subscribers shared an execution.

@@ -1,7 +1,7 @@
 import { User } from '../../src/core/users/model';
 import type { ZulipEvent } from '../../src/realtime/bus';
-import { stateSlices } from '../../src/realtime/slices';
-import type { RegisterOptions, RegisterState } from '../../src/realtime/state';
+import { stateSlices } from '../../src/core/register/slices';
+import type { RegisterOptions, RegisterState } from '../../src/core/register/slice';
 import { registerOptions as sliceOptions } from '../helpers/events';
 import type { TestServer } from '../helpers/server';
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { currentRealmSettings } from '../realm/values';
@@ -7,7 +7,7 @@ import { avatarFields, emitAddressSight } from '../settings/email-visibility';
 import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
-import { isValidEmail } from '../users/validation';
+import { isValidEmail } from '../../validation/email';
 import { canSeeDeliveryEmail } from '../users/view';
 import { emailChangeLink, sendEmailChangeConfirmation, sendEmailChangedNotice } from './mails';
 import { createToken, findUsableToken, markUsed } from './tokens';

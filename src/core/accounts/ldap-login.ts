@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
 import { createUser } from '../users/actions';
 import { User } from '../users/model';

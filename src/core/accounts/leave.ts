@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { ApiError } from '../../errors';
 import { activeOwnerCount, findUser } from '../users/access';

@@ -1,5 +1,5 @@
 import { BaseClient, CallbackParamsType, errors as oidcErrors, generators, Issuer } from 'openid-client';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
 import { describeFailure } from '../../failure-log';
 import { createUser } from '../users/actions';

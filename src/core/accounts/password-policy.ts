@@ -1,6 +1,6 @@
 import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
 import { MIN_PASSWORD_LENGTH } from '../users/validation';
 

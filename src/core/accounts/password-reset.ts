@@ -1,10 +1,10 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { hashPassword } from '../users/credentials';
 import { User } from '../users/model';
-import { isValidEmail } from '../users/validation';
+import { isValidEmail } from '../../validation/email';
 import { getRealm } from '../realm/queries';
 import { passwordResetLink, sendNoAccountEmail, sendPasswordResetEmail } from './mails';
 import { countPasswordAttempt, isStrongPassword, passwordTooWeak } from './password-policy';

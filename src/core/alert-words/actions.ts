@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import type { User } from '../users/model';
 import { ALERT_WORDS_EVENT, alertWordsCache, alertWordsOf } from './store';

@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { ALERT_WORDS_EVENT, alertWordsOf } from './store';
 
 /** `alert_words`: the user's alert words; each event carries the whole list. */

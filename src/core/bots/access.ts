@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
 import { holdsGroupSetting, recursiveGroupIdsOf } from '../channels/group-settings';

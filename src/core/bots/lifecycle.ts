@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { AccountLifecycleSteps } from '../users/lifecycle';
 import { deactivateAccount } from '../users/actions';

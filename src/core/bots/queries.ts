@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { anyOf } from '../../db/lists';
 import { User } from '../users/model';
 import { isAdminRole } from '../users/roles';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ChannelFolder } from './model';
 import { folderDict, ChannelFolderDict } from './view';
 

@@ -1,4 +1,4 @@
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { listFolders } from './queries';
 import type { ChannelFolderDict } from './view';
 

@@ -1,11 +1,11 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { RegisterOptions, RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterOptions, RegisterState, StateSlice } from '../register/slice';
 import { loadViewer } from './access';
 import { SUBSCRIPTION_NOTIFICATION_SETTINGS, SubscriptionNotificationSetting } from './constants';
 import { deliverableWithArchivedChannels } from './events';
 import { gatherSubscriptions, listChannelsForViewer, DEFAULT_CHANNEL_LIST_OPTIONS } from './queries';
 import { userChannelNotificationDefaults } from './realm-policy';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { Stream } from './model';
 import { channelDict, ChannelDict, ChannelViewContext, loadChannelViewContext, SubscriptionDict } from './view';
 

@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { draftsSyncEnabled } from './access';
 import { Draft } from './model';
 import { draftDict, DraftDict } from './view';

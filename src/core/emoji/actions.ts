@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
-import type { UploadedFile } from '../../rest/body';
+import type { UploadedFile } from '../uploads/uploaded-file';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';
 import { isAdminRole, isGuestRole } from '../users/roles';

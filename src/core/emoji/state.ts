@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { listRealmEmoji } from './queries';
 
 /** `realm_emoji` in POST /register; a realm_emoji/update event carries the whole new map. */

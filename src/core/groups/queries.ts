@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { User } from '../users/model';
 import { findGroup, requireMemberOrAdmin } from './access';

@@ -1,6 +1,6 @@
 import { errors } from '../../errors';
-import type { Validator } from '../../rest/validate';
-import { v } from '../../rest/validate';
+import type { Validator } from '../../validation/validate';
+import { v } from '../../validation/validate';
 
 /**
  * A group-setting value: the id of a named group, or an anonymous collection of users and groups.

@@ -1,5 +1,5 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { userGroupEventForClient } from './events';
 import { listGroupDicts } from './queries';
 import type { UserGroupDict } from './view';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import { sendEmail } from '../email/outbox';
@@ -28,6 +28,7 @@ import { inviteLink } from './view';
 import { listParam } from '../../db/lists';
 import { log } from '../../log';
 import { describeFailure } from '../../failure-log';
+import { isValidEmail } from '../../validation/email';
 
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 
@@ -60,9 +61,6 @@ export function parseInviteeEmails(raw: string): string[] {
   }
   return out;
 }
-
-const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const isValidEmail = (email: string) => email.length <= 254 && EMAIL_RE.test(email);
 
 function expiryFrom(deps: AppDeps, minutes: number | null | undefined, now: Date): Date | null {
   const validity = minutes === undefined ? deps.config.invitationValidityMinutes : minutes;

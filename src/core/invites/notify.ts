@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import { sendInternalMessage } from '../messages/send';
 import { notificationBot } from '../system-bots/notification-bot';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
 import { requireMemberOrAdmin } from './access';

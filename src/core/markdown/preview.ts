@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { User } from '../users/model';
 import { MAX_MESSAGE_LENGTH, TRUNCATION_MARKER, truncateContent } from './content';
 import { loadRenderContext, LoadContextOptions } from './load-context';

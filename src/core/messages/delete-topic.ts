@@ -1,6 +1,6 @@
 import { releaseDeletedMessages } from '../uploads/claims';
 import { queueRemovalsForDeleted } from '../notifications/queue';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { accessChannelById, loadViewer } from '../channels/access';
 import type { Stream } from '../channels/model';

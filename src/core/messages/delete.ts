@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { channelAudience, RealmUsers } from '../channels/audience';
 import { streamUpdate } from '../channels/events';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { cachedSystemGroupIds, holdsGroupSetting, recursiveGroupIdsOf } from '../channels/group-settings';
 import type { GroupSettingValue } from '../groups/setting-values';

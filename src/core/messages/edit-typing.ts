@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import type { ZulipEvent } from '../../realtime/bus';
 import { loadViewer } from '../channels/access';

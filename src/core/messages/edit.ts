@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import { accessChannelById, ChannelViewer, loadViewer } from '../channels/access';
@@ -22,6 +22,7 @@ import { checkCanCreateTopic, checkTopicsPolicy, topicParticipantIds } from './s
 import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkTopicPrintable, truncateTopic, unresolvedName } from './topics';
 import { isMeMessage } from './view';
 import { sendTopicEditNotices } from './move-notices';
+import type { PropagateMode } from './propagate-mode';
 import { anyOf, listParam, noneOf } from '../../db/lists';
 import { queueRemovalsForLostMentions } from '../notifications/queue';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
@@ -38,9 +39,6 @@ import type { AttachmentDict } from '../uploads/view';
  *
  * The notification bot then posts its notices about moved and resolved topics (move-notices.ts).
  */
-export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'] as const;
-export type PropagateMode = (typeof PROPAGATE_MODES)[number];
-
 export interface EditMessageRequest {
   content?: string;
   topic?: string;

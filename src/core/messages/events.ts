@@ -1,5 +1,5 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { ClientCapabilities } from '../../realtime/state';
+import type { ClientCapabilities } from '../../realtime/capabilities';
 import { displayTopic } from './topics';
 import { finalizeMessage, WideMessage } from './view';
 

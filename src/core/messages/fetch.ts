@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { ChannelViewer, loadViewer } from '../channels/access';
 import { Stream } from '../channels/model';

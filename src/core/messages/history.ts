@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { loadViewer } from '../channels/access';
 import { htmlDiff } from '../markdown';

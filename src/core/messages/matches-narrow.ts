@@ -1,5 +1,5 @@
 import { isRowId } from '../../db/ids';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { User } from '../users/model';
 import { buildQuery, searchMatches, selectRows } from './fetch';
 import type { NarrowTerm } from './narrow-parse';

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { Stream } from '../channels/model';
 import { notificationBot } from '../system-bots/notification-bot';
 import type { User } from '../users/model';
-import type { PropagateMode } from './edit';
+import type { PropagateMode } from './propagate-mode';
 import { sendInternalMessage } from './send';
 
 /**

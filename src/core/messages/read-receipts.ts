@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { loadViewer } from '../channels/access';
 import { REALM_SETTINGS_BY_NAME } from '../realm/catalog';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ChannelViewer, hasMetadataAccess } from '../channels/access';
 import { Stream } from '../channels/model';
 import { LinkableChannel, loadRenderContext, MentionSummary, renderMarkdown } from '../markdown';

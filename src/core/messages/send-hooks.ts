@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { Stream } from '../channels/model';
 import { setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';

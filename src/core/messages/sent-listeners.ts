@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { Stream } from '../channels/model';
 import type { User } from '../users/model';
 import { log } from '../../log';

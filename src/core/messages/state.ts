@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ZulipEvent } from '../../realtime/bus';
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { dmKey, dmParticipants } from './model';
 import { canonicalTopic } from './topics';
 import { addUnread, aggregateUnread, isMutedIn, loadRawUnread, RawUnread, removeUnread, topicKey, UnreadMsgs } from './unread';

@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 
 /**
  * The words full-text search leaves out: PostgreSQL's `english` text search configuration, which

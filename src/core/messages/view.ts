@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { reactionsForMessages } from '../reactions/queries';
 import { inParallel } from '../../db/in-parallel';
 import { MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';

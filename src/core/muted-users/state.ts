@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { mutedUsersOf, MUTED_USERS_EVENT } from './store';
 
 /** `muted_users`: the users the client's user muted, `[{id, timestamp}]`; each event carries the whole list. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { tableCache, TableCacheSpec } from '../../db/table-cache';
 
 /** Bus event type of a change to someone's muted users (see actions.ts). */

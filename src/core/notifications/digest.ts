@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { sendEmail } from '../email/outbox';
 import { digestEmail } from '../email/templates';
 import { encodeChannel, encodeHashComponent } from '../markdown/url';

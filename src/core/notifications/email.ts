@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { listParam } from '../../db/lists';
 import { describeFailure } from '../../failure-log';
 import { sendEmail } from '../email/outbox';

@@ -1,6 +1,6 @@
 import sodium from 'libsodium-wrappers';
 import type { PushServiceConfig } from '../../config';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { updateOwnSettings } from '../settings/actions';
 import { User } from '../users/model';
 

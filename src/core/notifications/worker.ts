@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { describeFailure } from '../../failure-log';
 import type { Delivery } from '../../realtime/bus';
 import { PUSH_JOBS_QUEUED } from '../push/forget';

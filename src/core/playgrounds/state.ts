@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { listPlaygrounds } from './queries';
 
 /** `realm_playgrounds`; a realm_playgrounds event carries the whole new list. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { Delivery } from '../../realtime/bus';
 import { presenceTimes } from './format';
 import { watchTableWrites, WriteHolds, writesTables } from '../../db/user-value-cache';

@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { LegacyClientPresence, legacyFromClient, ModernPresence } from './format';
 import { realmPresence } from './queries';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isRenderable } from './field-types';
 import { CustomProfileField } from './model';
 import { CustomProfileFieldDict, fieldDict, ProfileDataEntry } from './view';

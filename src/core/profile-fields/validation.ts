@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '../../errors';
-import type { Validator } from '../../rest/validate';
+import type { Validator } from '../../validation/validate';
 import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE_IDS, FieldType, HINT_MAX_LENGTH, NAME_MAX_LENGTH, NOT_FOR_SUMMARY } from './field-types';
 import { anyOf } from '../../db/lists';
 

@@ -1,5 +1,5 @@
 import type { PushServiceConfig } from '../../config';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { listParam } from '../../db/lists';
 import { BouncerError, SERVER_REFUSAL_CODES, postToBouncer, realmUuid } from '../notifications/bouncer';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { PushServiceConfig } from '../../config';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { FEATURE_LEVEL, SERVICE_VERSION } from '../../version';
 import { BouncerError, postToBouncer, realmUuid } from '../notifications/bouncer';
 import { storedRealmSetting } from '../realm/setting-store';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import type { User } from '../users/model';
 import { registerTokenWithService, unregisterTokenWithService } from './service';

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../../errors';
-import type { RateDomain, RateRule, RateRules } from './rules';
+import type { RateDomain, RateRule, RateRules } from '../../config/rate-rules';
 
 /** Where a key stands after a counted request, for the X-RateLimit-* headers. */
 export interface RateLimitState {

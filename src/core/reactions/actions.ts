@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';

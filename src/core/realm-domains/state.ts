@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { RealmDomainDict, realmDomains } from './store';
 
 /** `realm_domains`: the organization's email domains. */

@@ -1,4 +1,4 @@
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { cachedSystemGroupIds, holdsGroupSetting, recursiveGroupIdsOf, SystemGroupIds } from '../channels/group-settings';
 import type { GroupSettingValue } from '../groups/setting-values';
 import { SYSTEM_GROUPS } from '../groups/system-groups';

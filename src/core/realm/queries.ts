@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { Realm } from './model';
 
 export async function getRealm(deps: AppDeps): Promise<Realm> {

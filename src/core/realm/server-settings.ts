@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { versionFields } from '../../version';
 import { authenticationMethods, externalAuthenticationMethods } from '../accounts/auth-methods';
 import { getRealm, realmIconUrl } from './queries';

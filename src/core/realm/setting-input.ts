@@ -1,5 +1,5 @@
 import { errors } from '../../errors';
-import { v, Validator } from '../../rest/validate';
+import { v, Validator } from '../../validation/validate';
 import { groupSettingChangeValidator, GroupSettingChange } from '../groups/setting-values';
 import { LANGUAGES } from '../settings/catalog';
 import { REALM_SETTINGS, RealmSettingSpec } from './catalog';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import { webPublicChannelsEnabled } from '../channels/realm-policy';
 import { Stream } from '../channels/model';

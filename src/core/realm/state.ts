@@ -1,6 +1,6 @@
 import type { SystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupName } from '../groups/system-groups';
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { realmIconUrl, realmLogoUrl } from './queries';
 import { SERVER_JITSI_URL, serverRealmInfo } from './server-info';
 import { currentRealmSettings } from './values';

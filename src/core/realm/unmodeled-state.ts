@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 
 /**
  * Register data of Zulip features this server does not have (yet): each answers what a Zulip

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { cachedSystemGroupIds } from '../channels/group-settings';
 import type { SystemGroupIds } from '../channels/group-settings';
 import { storedRealmGroupSettings } from '../groups/realm-settings';

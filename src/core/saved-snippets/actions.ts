@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import type { User } from '../users/model';
 import { checkContent, checkTitle, findOwnSnippet } from './access';

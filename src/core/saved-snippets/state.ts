@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { listSavedSnippets } from './queries';
 import type { SavedSnippetDict } from './view';
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import { describeFailure } from '../../failure-log';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { loadViewer } from '../channels/access';
 import { accessMessage } from '../messages/access';

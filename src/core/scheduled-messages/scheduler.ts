@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { Delivery } from '../../realtime/bus';
 import { describeFailure } from '../../failure-log';
 import { deliverOneDue } from './delivery';

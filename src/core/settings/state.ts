@@ -1,5 +1,5 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { User } from '../users/model';
 import { SETTINGS, SETTINGS_BY_NAME, settingChoices } from './catalog';
 import { realmDefaults, userSettings } from './store';

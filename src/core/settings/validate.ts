@@ -1,5 +1,5 @@
 import { errors } from '../../errors';
-import { parseJsonParam } from '../../rest/validate';
+import { parseJsonParam } from '../../validation/validate';
 import { MAX_EMAIL_BATCHING_SECONDS, NOTIFICATION_SOUNDS, SETTINGS, SettingSpec, SettingsMap, SettingValue } from './catalog';
 
 /**

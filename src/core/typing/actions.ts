@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import type { Delivery, ZulipEvent } from '../../realtime/bus';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../../realtime/transforms';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { activeUserIds } from '../users/access';

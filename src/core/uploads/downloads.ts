@@ -1,5 +1,5 @@
 import mime from 'mime-types';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
 import type { User } from '../users/model';
 import { canReadAttachment } from './access';

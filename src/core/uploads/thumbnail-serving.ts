@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { fileNotFound } from './downloads';
 import { imageRowById } from './previews';
 import type { AttachmentRow } from './queries';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { describeFailure } from '../../failure-log';
 import { log } from '../../log';
 import type { Delivery } from '../../realtime/bus';

@@ -1,6 +1,6 @@
 import sharp, { type FormatEnum } from 'sharp';
 import { Readable } from 'node:stream';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { describeFailure } from '../../failure-log';
 import { log } from '../../log';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';

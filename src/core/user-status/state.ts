@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { realmStatuses, USER_STATUS_EVENT, UserStatusDict } from './store';
 
 type Statuses = Record<string, UserStatusDict & Record<string, unknown>>;

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { loadViewer, accessChannelById } from '../channels/access';
 import { canReadChannelHistory } from '../messages/access';
 import { displayTopic } from '../messages/topics';

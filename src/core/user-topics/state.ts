@@ -1,4 +1,4 @@
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { canonicalTopic, displayTopic } from '../messages/topics';
 import { mutedTopicsList } from './store';
 import { byChannelAndTopic, userTopics, UserTopicDict } from './queries';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { subscribeToDefaultChannels } from '../default-channels/actions';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { User } from './model';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isEmbeddedDatabase, SnapshotCache, UserValueCache, watchTableWrites, writesTables } from '../../db/user-value-cache';
 import type { Delivery } from '../../realtime/bus';
 import { highestReceivedMessageId } from '../messages/state';

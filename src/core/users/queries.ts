@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { isRowId } from '../../db/ids';
 import { anyOf } from '../../db/lists';
 import { errors } from '../../errors';

@@ -1,5 +1,5 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { RegisterState, StateSlice } from '../../realtime/state';
+import type { RegisterState, StateSlice } from '../register/slice';
 import { crossRealmBots } from '../system-bots/notification-bot';
 import { User } from './model';
 import { realmAccounts, realmProfileData } from './own-values';

@@ -1,4 +1,5 @@
 import { errors } from '../../errors';
+import { isValidEmail } from '../../validation/email';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
@@ -15,13 +16,6 @@ export function checkFullName(raw: string): string {
   // "Name|123" is how mentions disambiguate users; a name must not look like one.
   if (/\|\d+$/.test(name)) throw errors.badRequest('Invalid format!');
   return name;
-}
-
-const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-/** Whether an address is one an account may have (also used to check the configured owner's). */
-export function isValidEmail(email: string): boolean {
-  return email.length <= 254 && EMAIL_RE.test(email);
 }
 
 export function checkEmail(raw: string): string {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../deps';
 import { ApiError, errors } from '../../errors';
 import { sendMessage } from '../messages/send';
 import type { User } from '../users/model';

@@ -1,4 +1,4 @@
-import type { StateSlice } from '../../realtime/state';
+import type { StateSlice } from '../register/slice';
 import { INTEGRATIONS } from './registry';
 
 /** realm_incoming_webhook_bots: the integrations this server offers (constant). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { CHANNEL_PERMISSION_SETTING_NAMES, CHANNEL_PERMISSION_SETTINGS } from '../../core/channels/constants';
 import { cachedSystemGroupIds } from '../../core/channels/group-settings';
 import { channelRecipientId, directRecipientId, dmKey } from '../../core/messages/model';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../../deps';
+import type { AppDeps } from '../../deps';
 import { describeFailure } from '../../../failure-log';
 import { SERVICE_VERSION } from '../../../version';
 import { getSingleMessage } from '../../messages/fetch';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../../deps';
+import type { AppDeps } from '../../deps';
 import type { SentMessage } from '../../messages/sent-listeners';
 import { callOutgoingWebhook, runInBackground } from './deliver';
 import type { Trigger } from './payload';

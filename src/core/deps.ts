@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Config } from './config';
-import type { RateLimits } from './core/rate-limits/limiter';
-import type { AuthCache } from './core/users/auth-cache';
-import type { EventBus } from './realtime/bus';
-import type { Realtime } from './realtime/realtime';
+import type { Config } from '../config';
+import type { RateLimits } from './rate-limits/limiter';
+import type { AuthCache } from './users/auth-cache';
+import type { EventBus } from '../realtime/bus';
+import type { Realtime } from '../realtime/realtime';
 
 /** What every action and adapter needs: configuration, the database, the event bus, the realm. */
 export interface AppDeps {

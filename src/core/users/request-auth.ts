@@ -1,8 +1,7 @@
-import type { Request } from 'express';
 import type { AppDeps } from '../deps';
-import { authenticateApiKey, authenticateBearerKey, rememberedAuthentication } from '../core/users/authenticate';
-import type { User } from '../core/users/model';
-import { ApiError, errors } from '../errors';
+import { authenticateApiKey, rememberedAuthentication } from './authenticate';
+import type { User } from './model';
+import { ApiError, errors } from '../../errors';
 
 /** Reads `Authorization: Basic base64(email:api_key)`; null when the header is absent. */
 export function parseBasicAuth(header: string | undefined): { email: string; apiKey: string } | null {
@@ -33,20 +32,4 @@ export async function authenticateRequest(deps: AppDeps, header: string | undefi
   const credentials = parseBasicAuth(header);
   if (!credentials) throw errors.unauthorized();
   return authenticateApiKey(deps, credentials.email, credentials.apiKey, header);
-}
-
-/**
- * GraphQL's credentials: Basic as for REST, or `Bearer <api key>` as GraphQL tools send by default.
- * REST keeps to Basic, as Zulip's API does.
- */
-export async function authenticateGraphQLRequest(deps: AppDeps, header: string | undefined): Promise<User> {
-  const bearer = header === undefined ? null : /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  if (!bearer) return authenticateRequest(deps, header);
-  // Remembered under a name no REST header can have, so that REST never accepts it from the cache.
-  const remembered = `graphql ${header}`;
-  return rememberedAuthentication(deps, remembered) ?? authenticateBearerKey(deps, bearer[1], remembered);
-}
-
-export function authorizationHeader(req: Request): string | undefined {
-  return req.headers.authorization;
 }

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { isValidEmail } from './core/users/validation';
-import { parseProxyEntry } from './rest/client-address';
-import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './core/rate-limits/rules';
-import type { GraphQLLimits } from './schema/limits';
+import { isValidEmail } from '../validation/email';
+import { parseProxyEntry } from './proxy-entry';
+import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './rate-rules';
+import type { GraphQLLimits } from './graphql-limits';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {

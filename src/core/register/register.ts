@@ -1,13 +1,14 @@
 import type { AppDeps } from '../deps';
-import type { User } from '../core/users/model';
-import { isGuestRole } from '../core/users/roles';
-import { errors } from '../errors';
-import { versionFields } from '../version';
-import type { QueueDescriptor } from './descriptor';
-import type { NarrowTerm } from './narrow';
-import type { EventQueues } from './queues';
+import type { User } from '../users/model';
+import { isGuestRole } from '../users/roles';
+import { errors } from '../../errors';
+import { versionFields } from '../../version';
+import type { QueueDescriptor } from '../../realtime/descriptor';
+import type { NarrowTerm } from '../../realtime/narrow';
+import type { EventQueues } from '../../realtime/queues';
 import { stateSlices } from './slices';
-import { CAPABILITY_NAMES, ClientCapabilities, NO_CAPABILITIES, RegisterOptions, RegisterState, StateSlice } from './state';
+import { RegisterOptions, RegisterState, StateSlice } from './slice';
+import { CAPABILITY_NAMES, ClientCapabilities, NO_CAPABILITIES } from '../../realtime/capabilities';
 
 /** Register parameters after decoding; absent ones are undefined. */
 export interface RegisterRequest {

@@ -2,20 +2,21 @@ import type http from 'node:http';
 import { GraphQLError, GraphQLFormattedError, getOperationAST, parse, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';
-import { authenticateGraphQLRequest } from '../rest/auth';
+import { authenticateGraphQLRequest } from '../schema/authenticate';
 import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
 import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from '../schema/errors';
-import { buildGraphQLSchema } from '../schema/index';
+import { buildGraphQLSchema } from '../schema';
 import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
 import { replyTooLargeMessage, resultExceedsReplySize } from '../schema/reply-size';
-import { CLOSE_TOO_MANY, DeliveryGate, SocketSessions } from './socket-sessions';
+import { DeliveryGate } from '../realtime/delivery-gate';
+import { CLOSE_TOO_MANY, SocketSessions } from './socket-sessions';
 import { sharedSubscribe } from './shared-execution';
 
 /**

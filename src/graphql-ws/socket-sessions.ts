@@ -1,41 +1,14 @@
 import type { WebSocket } from 'ws';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../core/deps';
 import { AUTH_CHANGED } from '../core/users/auth-cache';
 import type { User } from '../core/users/model';
-import { authenticateGraphQLRequest } from '../rest/auth';
-import type { Delivery } from './bus';
+import { authenticateGraphQLRequest } from '../schema/authenticate';
+import type { Delivery } from '../realtime/bus';
+import { DeliveryGate } from '../realtime/delivery-gate';
 
 /** Close codes of the GraphQL WebSocket (graphql-ws uses 4400–4499 for the protocol's own). */
 export const CLOSE_FORBIDDEN = 4403;
 export const CLOSE_TOO_MANY = 4429;
-
-/**
- * Holds a socket's deliveries while its credentials are checked again. Bus listeners run in the
- * order they subscribed and SocketSessions subscribes before any subscription stream, so the gate
- * is held before any event published after the change reaches a stream of the socket.
- */
-export class DeliveryGate {
-  private holds = 0;
-  private readonly listeners = new Set<() => void>();
-
-  get held(): boolean {
-    return this.holds > 0;
-  }
-
-  hold(): void {
-    this.holds++;
-  }
-
-  release(): void {
-    if (this.holds === 0 || --this.holds > 0) return;
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  onRelease(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
 
 interface Session {
   socket: WebSocket;
