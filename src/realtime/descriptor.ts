@@ -26,12 +26,19 @@ export interface QueueDescriptor {
   createdAt: number;
 }
 
+/**
+ * Whether a queue gets the legacy `muted_topics` event: not when its event_types name `user_topic`
+ * (a client asking for both gets the modern form only).
+ */
+export function wantsLegacyMutedTopics(eventTypes: string[] | null): boolean {
+  return eventTypes === null || !eventTypes.includes('user_topic');
+}
+
 /** The per-queue filter, applied to each event after its payload was shaped for the queue. */
 export function acceptsEvent(queue: QueueDescriptor, event: ZulipEvent): boolean {
   if (queue.eventTypes !== null) {
     if (!queue.eventTypes.includes(event.type)) return false;
-    // A client asking for both gets the modern form only.
-    if (event.type === 'muted_topics' && queue.eventTypes.includes('user_topic')) return false;
+    if (event.type === 'muted_topics' && !wantsLegacyMutedTopics(queue.eventTypes)) return false;
   }
   if (event.type === 'message') return matchesNarrow(queue.narrow, event.message, event.flags);
   // Channel typing notifications only go to clients that said they can show them.

@@ -1,14 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import {
-  archiveChannel,
-  ChannelChanges,
-  GroupSettingChange,
-  subscribe,
-  SubscriptionPropertyChange,
-  unsubscribe,
-  updateChannel,
-  updateSubscriptionProperties,
-} from '../core/channels/actions';
+import { archiveChannel, ChannelChanges, GroupSettingChange, updateChannel } from '../core/channels/admin-actions';
+import { subscribe, SubscriptionPropertyChange, unsubscribe, updateSubscriptionProperties } from '../core/channels/subscription-actions';
 import { ChannelPermissionSetting, TOPICS_POLICIES, TopicsPolicy } from '../core/channels/constants';
 import type { GroupSettingValue } from '../core/channels/group-settings';
 import {

@@ -1,12 +1,5 @@
-import {
-  archiveChannel,
-  ChannelChanges,
-  GroupSettingChange,
-  subscribe,
-  unsubscribe,
-  updateChannel,
-  updateSubscriptionProperties,
-} from '../core/channels/actions';
+import { archiveChannel, ChannelChanges, GroupSettingChange, updateChannel } from '../core/channels/admin-actions';
+import { subscribe, unsubscribe, updateSubscriptionProperties } from '../core/channels/subscription-actions';
 import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, MAX_CHANNEL_DESCRIPTION_LENGTH, TOPICS_POLICIES } from '../core/channels/constants';
 import type { AnonymousGroupValue, GroupSettingValue } from '../core/channels/group-settings';
 import {

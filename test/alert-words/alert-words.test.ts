@@ -1,8 +1,7 @@
 import { alertWordText, usersAlertedBy } from '../../src/core/alert-words/matching';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { captureEvents, verifyPersonalAction } from '../helpers/events';
-import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { messageFlags, sendDirect, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
@@ -11,7 +10,9 @@ let bob: TestUser;
 let channelId: number;
 
 beforeAll(async () => {
-  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   channelId = await subscribe(ts, ts.owner, 'alerts', [alice, bob]);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

@@ -1,16 +1,20 @@
 import { assertSuccess, client } from '../helpers/api';
-import { Cast, makeCast } from '../helpers/cast';
 import { verifyActionFor } from '../helpers/events';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 
 // Every bot change, replayed on register snapshots of its owner, an administrator and a bystander
 // (who hears realm_user changes only), must equal a fresh register.
 let ts: TestServer;
-let cast: Cast<'admin' | 'alice' | 'bob' | 'carol'>;
+let people: Record<'admin' | 'alice' | 'bob' | 'carol', TestUser>;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'alice', 'bob', 'carol']);
+  people = {
+    admin: await makeUser(ts, 200),
+    alice: await makeUser(ts, 400, { fullName: 'Alice Liddell' }),
+    bob: await makeUser(ts, 400, { fullName: 'Bob Builder' }),
+    carol: await makeUser(ts, 400, { fullName: 'Carol Singer' }),
+  };
   assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] }));
   assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden' }], invite_only: true }));
 }, SERVER_HOOK_TIMEOUT);
@@ -18,7 +22,7 @@ afterAll(async () => {
   await ts.close();
 }, SERVER_HOOK_TIMEOUT);
 
-const watchers = () => [cast.alice, cast.admin, cast.bob];
+const watchers = () => [people.alice, people.admin, people.bob];
 const watch = (action: () => Promise<unknown>, users: TestUser[] = watchers()) => verifyActionFor(ts, users, action as never, { clientGravatar: false });
 
 let counter = 0;
@@ -29,7 +33,7 @@ async function botOf(owner: TestUser, extra: Record<string, unknown> = {}): Prom
 
 test('creating a bot: realm_user add for everyone, realm_bot add for its owner and the administrators', async () => {
   const [alice, admin, bob] = await watch(() =>
-    client(ts, cast.alice).post('/bots', {
+    client(ts, people.alice).post('/bots', {
       full_name: 'Created Bot',
       short_name: 'created',
       bot_type: 3,
@@ -42,7 +46,7 @@ test('creating a bot: realm_user add for everyone, realm_bot add for its owner a
     bot: {
       full_name: 'Created Bot',
       bot_type: 3,
-      owner_id: cast.alice.id,
+      owner_id: people.alice.id,
       is_active: true,
       services: [{ base_url: 'http://127.0.0.1:9/hook', interface: 1, token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) }],
     },
@@ -52,17 +56,17 @@ test('creating a bot: realm_user add for everyone, realm_bot add for its owner a
   expect(botAdd(bob)).toBeUndefined();
   expect(bob.find((e) => e.type === 'realm_user')).toMatchObject({
     op: 'add',
-    person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: cast.alice.id },
+    person: { full_name: 'Created Bot', is_bot: true, bot_type: 3, bot_owner_id: people.alice.id },
   });
 });
 
 test('renaming, default channels, all public channels, service URL', async () => {
-  const id = await botOf(cast.alice, { bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/a') });
-  await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { full_name: 'Renamed Event Bot' }));
-  await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { default_sending_stream: 'general', default_all_public_streams: true }));
-  await watch(() => client(ts, cast.admin).patch(`/bots/${id}`, { default_sending_stream: '' }));
+  const id = await botOf(people.alice, { bot_type: 3, payload_url: JSON.stringify('http://127.0.0.1:9/a') });
+  await watch(() => client(ts, people.alice).patch(`/bots/${id}`, { full_name: 'Renamed Event Bot' }));
+  await watch(() => client(ts, people.alice).patch(`/bots/${id}`, { default_sending_stream: 'general', default_all_public_streams: true }));
+  await watch(() => client(ts, people.admin).patch(`/bots/${id}`, { default_sending_stream: '' }));
   const [alice] = await watch(() =>
-    client(ts, cast.alice).patch(`/bots/${id}`, { service_payload_url: JSON.stringify('http://127.0.0.1:9/b'), service_interface: 2 }),
+    client(ts, people.alice).patch(`/bots/${id}`, { service_payload_url: JSON.stringify('http://127.0.0.1:9/b'), service_interface: 2 }),
   );
   expect(alice).toEqual([
     expect.objectContaining({
@@ -77,7 +81,7 @@ test('a private default channel', async () => {
   const id = await botOf(ts.owner);
   const [owner, admin, bob] = await watch(
     () => client(ts, ts.owner).patch(`/bots/${id}`, { default_sending_stream: 'hidden' }),
-    [ts.owner, cast.admin, cast.bob],
+    [ts.owner, people.admin, people.bob],
   );
   expect(owner).toHaveLength(1);
   expect(admin).toHaveLength(1);
@@ -85,48 +89,48 @@ test('a private default channel', async () => {
 });
 
 test('changing the owner between members and to an administrator', async () => {
-  const id = await botOf(cast.alice);
-  const [alice, admin, bob] = await watch(() => client(ts, cast.alice).patch(`/bots/${id}`, { bot_owner_id: cast.bob.id }));
+  const id = await botOf(people.alice);
+  const [alice, admin, bob] = await watch(() => client(ts, people.alice).patch(`/bots/${id}`, { bot_owner_id: people.bob.id }));
   expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/delete', 'realm_user/update']);
   expect(admin.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
   expect(bob.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/add', 'realm_user/update']);
-  await watch(() => client(ts, cast.bob).patch(`/bots/${id}`, { bot_owner_id: cast.admin.id }));
+  await watch(() => client(ts, people.bob).patch(`/bots/${id}`, { bot_owner_id: people.admin.id }));
 });
 
 test('role changes through PATCH /bots', async () => {
-  const id = await botOf(cast.alice);
-  await watch(() => client(ts, cast.admin).patch(`/bots/${id}`, { role: 300 }));
+  const id = await botOf(people.alice);
+  await watch(() => client(ts, people.admin).patch(`/bots/${id}`, { role: 300 }));
 });
 
 test('deactivating and reactivating a bot', async () => {
-  const id = await botOf(cast.alice);
-  const [alice] = await watch(() => client(ts, cast.alice).delete(`/bots/${id}`));
+  const id = await botOf(people.alice);
+  const [alice] = await watch(() => client(ts, people.alice).delete(`/bots/${id}`));
   expect(alice).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: id, is_active: false } }),
       expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: id, is_active: false } }),
     ]),
   );
-  await watch(() => client(ts, cast.admin).post(`/users/${id}/reactivate`));
+  await watch(() => client(ts, people.admin).post(`/users/${id}/reactivate`));
 });
 
 test('deactivating a person deactivates their bots, as everyone sees', async () => {
   const dave = await makeUser(ts, 400);
   await botOf(dave);
   await botOf(dave);
-  await watch(() => client(ts, ts.owner).delete(`/users/${dave.id}`), [cast.admin, cast.bob]);
+  await watch(() => client(ts, ts.owner).delete(`/users/${dave.id}`), [people.admin, people.bob]);
 });
 
 test('an administrator renaming a bot through PATCH /users/{id}', async () => {
-  const id = await botOf(cast.alice);
-  const [alice] = await watch(() => client(ts, cast.admin).patch(`/users/${id}`, { full_name: 'Renamed By Admin' }));
+  const id = await botOf(people.alice);
+  const [alice] = await watch(() => client(ts, people.admin).patch(`/users/${id}`, { full_name: 'Renamed By Admin' }));
   expect(alice.map((e) => `${e.type}/${e.op}`).sort()).toEqual(['realm_bot/update', 'realm_user/update']);
 });
 
 test('promoting a member to administrator shows them every bot; demoting hides the others’ again', async () => {
-  await botOf(cast.alice);
-  await botOf(cast.carol);
-  const [carol] = await watch(() => client(ts, ts.owner).patch(`/users/${cast.carol.id}`, { role: 200 }), [cast.carol, cast.bob]);
+  await botOf(people.alice);
+  await botOf(people.carol);
+  const [carol] = await watch(() => client(ts, ts.owner).patch(`/users/${people.carol.id}`, { role: 200 }), [people.carol, people.bob]);
   expect(carol.filter((e) => e.type === 'realm_bot').every((e) => e.op === 'add')).toBe(true);
-  await watch(() => client(ts, ts.owner).patch(`/users/${cast.carol.id}`, { role: 400 }), [cast.carol, cast.bob]);
+  await watch(() => client(ts, ts.owner).patch(`/users/${people.carol.id}`, { role: 400 }), [people.carol, people.bob]);
 });

@@ -3,9 +3,8 @@ import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH }
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/core/register/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { captureEvents, registerOptions } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
 jest.setTimeout(120_000);
@@ -16,7 +15,11 @@ let moderator: TestUser;
 let member: TestUser;
 let guest: TestUser;
 beforeAll(async () => {
-  ({ ts, admin, moderator, alice: member, guest } = await startWithCast(['admin', 'moderator', 'alice', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  moderator = await makeUser(ts, 300);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 });
 afterAll(async () => {
   await ts.close();

@@ -1,5 +1,5 @@
 import { assertSuccess, client } from '../helpers/api';
-import { systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { ApiError } from '../../src/errors';
 import { User } from '../../src/core/users/model';

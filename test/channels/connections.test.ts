@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { applyChannelEvents, captureEvents, createChannel, expectSameState, fetchChannelState, ids, registerOptions, verifyAction } from './helpers';
 
 /** How channels answer other features: groups and folders in use, accounts leaving and returning. */
@@ -12,7 +11,11 @@ let other: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ({ ts, admin, alice: member, bob: other, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  other = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 }, 120_000);
 afterAll(async () => {
   await ts.close();

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { createChannel } from './helpers';
 
 let ts: TestServer;
@@ -15,7 +14,11 @@ let secret: number;
 const address = (who: TestUser, id: number, params: Record<string, unknown> = {}) => client(ts, who).get(`/streams/${id}/email_address`, params);
 
 beforeAll(async () => {
-  ({ ts, admin, alice, bob, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   alicesBot = await makeUser(ts, 400, { fullName: 'Alice Bot' });
   // There is no bot-creation endpoint yet: the account is made a bot of Alice's directly.
   await ts.server.deps.knex('users').where({ id: alicesBot.id }).update({ is_bot: true, bot_owner_id: alice.id });

@@ -1,6 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { startWithCast, systemGroups } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { systemGroups } from '../helpers/groups';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { User } from '../../src/core/users/model';
 import { subscriptionsSlice } from '../../src/core/channels/state';
 import { deliverableWithArchivedChannels, stripDeliveryFlags } from '../../src/core/channels/events';
@@ -15,7 +15,12 @@ let guest: TestUser;
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  ({ ts, owner, admin, alice: member, bob: other, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  admin = await makeUser(ts, 200);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  other = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   groups = await systemGroups(ts);
 }, 120_000);
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast, systemGroups } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { systemGroups } from '../helpers/groups';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents } from './helpers';
 
 let ts: TestServer;
@@ -10,7 +10,10 @@ let guest: TestUser;
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  ({ ts, alice: member, bob: other, guest } = await startWithCast(['alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  other = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   groups = await systemGroups(ts);
 }, 120_000);
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { deactivateUser } from '../../src/core/users/actions';
 import { createChannel } from './helpers';

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { getEvents, registerQueue } from '../helpers/events';
-import type { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe } from '../messages/helpers';
 import { captureEvents, ids } from './helpers';
 
@@ -17,7 +16,12 @@ let carol: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyAction } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { createChannel } from './helpers';
 
 let ts: TestServer;
@@ -14,7 +13,10 @@ const subscribedNames = async (who: TestUser) =>
   (assertSuccess(await client(ts, who).get('/users/me/subscriptions')).subscriptions as { name: string }[]).map((s) => s.name).sort();
 
 beforeAll(async () => {
-  ({ ts, owner, alice, guest } = await startWithCast(['alice', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   await createChannel(ts, owner, 'kitchen');
   await createChannel(ts, owner, 'garden');
   await createChannel(ts, alice, 'attic');

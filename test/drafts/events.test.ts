@@ -1,7 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyAction, verifyActionFor, verifyPersonalAction } from '../helpers/events';
-import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // Drafts are personal: every client of their owner follows them; nobody else hears of them.
 let ts: TestServer;
@@ -10,7 +9,9 @@ let bob: TestUser;
 let channelId: number;
 
 beforeAll(async () => {
-  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'drafting' }] }));
   channelId = assertSuccess(await client(ts, ts.owner).get('/get_stream_id', { stream: 'drafting' })).stream_id;
 }, SERVER_HOOK_TIMEOUT);

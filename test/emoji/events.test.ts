@@ -1,7 +1,6 @@
 import { ApiResponse, basicAuth } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyActionFor } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // Custom emoji are organization-wide: administrators, members and guests all follow them.
 // (Custom emoji can be uploaded; there is no endpoint to remove one, and no linkifier endpoints.)
@@ -17,7 +16,10 @@ let member: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ({ ts, admin, alice: member, guest } = await startWithCast(['admin', 'alice', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,15 +1,22 @@
 import { assertSuccess, client } from '../helpers/api';
-import { Cast, makeCast, systemGroups } from '../helpers/cast';
-import { startTestServer, TestServer, TestUser } from '../helpers/server';
+import { systemGroups } from '../helpers/groups';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 /** The users every groups test works with. */
-export type GroupsCast = Cast<'admin' | 'moderator' | 'alice' | 'bob' | 'guest'>;
+export type GroupsPeople = Record<'owner' | 'admin' | 'moderator' | 'alice' | 'bob' | 'guest', TestUser>;
 
-/** A new server with the groups tests' cast, and the system groups' ids by name. */
-export async function startGroupsServer(): Promise<{ ts: TestServer; cast: GroupsCast; sys: Record<string, number> }> {
+/** A new server with the groups tests' users, and the system groups' ids by name. */
+export async function startGroupsServer(): Promise<{ ts: TestServer; people: GroupsPeople; sys: Record<string, number> }> {
   const ts = await startTestServer();
-  const cast = await makeCast(ts, ['admin', 'moderator', 'alice', 'bob', 'guest']);
-  return { ts, cast, sys: await systemGroups(ts) };
+  const people: GroupsPeople = {
+    owner: ts.owner,
+    admin: await makeUser(ts, 200),
+    moderator: await makeUser(ts, 300),
+    alice: await makeUser(ts, 400, { fullName: 'Alice Liddell' }),
+    bob: await makeUser(ts, 400, { fullName: 'Bob Builder' }),
+    guest: await makeUser(ts, 600, { fullName: 'Gus Guest' }),
+  };
+  return { ts, people, sys: await systemGroups(ts) };
 }
 
 let counter = 0;

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyAction } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { fetchMessages, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -27,7 +26,13 @@ const topicIds = async (who: TestUser, streamId: number, topic: string) =>
 const bulk = { capabilities: { bulk_message_deletion: true } };
 
 beforeAll(async () => {
-  ({ ts, owner, admin, moderator, alice, bob, guest } = await startWithCast(['admin', 'moderator', 'alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  admin = await makeUser(ts, 200);
+  moderator = await makeUser(ts, 300);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   town = await subscribe(ts, owner, 'town', [owner, admin, moderator, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { getEvents, registerQueue, verifyAction } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -19,7 +18,12 @@ const received = async (who: TestUser, queueId: string) => (await getEvents(ts, 
 const setSetting = async (who: TestUser, setting: string, value: boolean) => assertSuccess(await client(ts, who).patch('/settings', { [setting]: value }));
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   town = await subscribe(ts, owner, 'town', [alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -1,6 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast, systemGroups } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { systemGroups } from '../helpers/groups';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -33,7 +33,14 @@ const realmSettings = (values: Record<string, unknown>) =>
 const resetSettings = () => ts.server.deps.knex('realm_message_settings').delete();
 
 beforeAll(async () => {
-  ({ ts, owner, admin, moderator, alice, bob, carol, guest } = await startWithCast());
+  ts = await startTestServer();
+  owner = ts.owner;
+  admin = await makeUser(ts, 200);
+  moderator = await makeUser(ts, 300);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   town = await subscribe(ts, owner, 'town', [owner, admin, moderator, alice, bob, guest]);
   groups = await systemGroups(ts);
 }, 120_000);

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { fetchMessages, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -16,7 +15,12 @@ const idsOf = (res: Record<string, any>): number[] => res.messages.map((x: { id:
 const get = (who: TestUser, params: Record<string, unknown>) => client(ts, who).get('/messages', params);
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   pub = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   m.a1 = await sendToChannel(ts, alice, pub, 'Alpha', 'first alpha message about gardening');
   m.b1 = await sendToChannel(ts, bob, pub, 'beta', 'first beta message with https://example.com link');

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -14,7 +13,12 @@ const flags = (who: TestUser, params: Record<string, unknown>) => client(ts, who
 const unreadIds = async (who: TestUser) => (await fetchMessages(ts, who, { narrow: [['is', 'unread']] })).messages.map((m: { id: number }) => m.id);
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  await makeUser(ts, 600, { fullName: 'Gus Guest' }); // not used here; made so later accounts keep their ids
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

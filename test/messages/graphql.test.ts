@@ -1,6 +1,5 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, ofType, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -10,7 +9,10 @@ let bob: TestUser;
 let town: number;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

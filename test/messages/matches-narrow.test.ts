@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client, graphql } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -14,7 +13,11 @@ const m: Record<string, number> = {};
 const matches = (who: TestUser, params: Record<string, unknown>) => client(ts, who).get('/messages/matches_narrow', params);
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   m.garden = await sendToChannel(ts, alice, town, 'Gardens & <weeds>', 'first message about gardening');
   m.other = await sendToChannel(ts, bob, town, 'other', 'nothing to see');

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { fetchMessages, sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -15,7 +14,11 @@ const ids = async (who: TestUser, narrow: unknown[]) => (await fetchMessages(ts,
 const get = (who: TestUser, narrow: unknown[]) => client(ts, who).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow });
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob, carol]);
   m.a1 = await sendToChannel(ts, alice, town, 'alpha', 'first');
   m.b1 = await sendToChannel(ts, bob, town, 'beta', 'elsewhere');

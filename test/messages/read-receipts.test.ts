@@ -1,7 +1,6 @@
 import { registerReadReceiptsSetting, ZULIP_DEFAULT_READ_RECEIPTS } from '../../src/core/messages/read-receipts';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sendDirect, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -18,7 +17,12 @@ const receipts = (who: TestUser, id: number) => client(ts, who).get(`/messages/$
 const markRead = async (who: TestUser, id: number) => assertSuccess(await client(ts, who).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }));
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   dave = await makeUser(ts, 400, { fullName: 'Dave Dormant' });
   erin = await makeUser(ts, 400, { fullName: 'Erin Eager' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob, carol, dave, erin]);

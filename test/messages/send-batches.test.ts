@@ -1,8 +1,7 @@
 import { sharedStoreStats, StoredMessage, storeIfChannelUnchanged } from '../../src/core/messages/send-store';
 import { assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyActionFor } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe } from './helpers';
 
 /**
@@ -16,9 +15,14 @@ let senders: TestUser[];
 let carol: TestUser;
 
 beforeAll(async () => {
-  const cast = await startWithCast(['admin', 'moderator', 'alice', 'bob', 'carol']);
-  ({ ts, owner, carol } = cast);
-  senders = [cast.owner, cast.admin, cast.moderator, cast.alice, cast.bob];
+  ts = await startTestServer();
+  owner = ts.owner;
+  const admin = await makeUser(ts, 200);
+  const moderator = await makeUser(ts, 300);
+  const alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  const bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  senders = [owner, admin, moderator, alice, bob];
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 

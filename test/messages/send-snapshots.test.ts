@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe } from './helpers';
 
 /**
@@ -15,7 +14,11 @@ let bob: TestUser;
 let carol: TestUser;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
 }, 120_000);
 afterAll(() => ts.close(), 60_000);
 

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client, RequestOptions } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendToChannel, subscribe } from './helpers';
 
 let ts: TestServer;
@@ -12,7 +11,12 @@ let guest: TestUser;
 let general: number;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   general = await subscribe(ts, owner, 'general', [owner, alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

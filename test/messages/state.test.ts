@@ -6,8 +6,7 @@ import type { ZulipEvent } from '../../src/realtime/bus';
 import { RegisterOptions, RegisterState } from '../../src/core/register/slice';
 import { NO_CAPABILITIES } from '../../src/realtime/capabilities';
 import { assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, sendDirect, sendToChannel, subscribe } from './helpers';
 
 const SLICES = [maxMessageIdSlice, unreadSlice, starredSlice, recentConversationsSlice, userTopicsSlice, mutedTopicsSlice];
@@ -67,7 +66,12 @@ async function verify(who: TestUser, action: () => Promise<unknown>, emptyTopicN
 }
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  await makeUser(ts, 600, { fullName: 'Gus Guest' }); // not used here; made so later accounts keep their ids
   town = await subscribe(ts, owner, 'town', [owner, alice, bob, carol]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { captureEvents, verifyAction, verifyActionFor } from '../helpers/events';
-import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { messageFlags, sendDirect, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
@@ -11,7 +10,10 @@ let carol: TestUser;
 let channelId: number;
 
 beforeAll(async () => {
-  ({ ts, alice, bob, carol } = await startWithCast(['alice', 'bob', 'carol']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   channelId = await subscribe(ts, ts.owner, 'muting', [alice, bob, carol]);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifySharedAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, fields } from './fixtures';
 
 // Fields and every user's values are organization-wide: administrators, members and guests follow them.
@@ -11,7 +10,10 @@ let member: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ({ ts, admin, alice: member, guest } = await startWithCast(['admin', 'alice', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { captureEvents } from '../helpers/events';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, field, fields } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
@@ -13,7 +12,11 @@ let moderator: TestUser;
 let member: TestUser;
 let guest: TestUser;
 beforeAll(async () => {
-  ({ ts, admin, moderator, alice: member, guest } = await startWithCast(['admin', 'moderator', 'alice', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  moderator = await makeUser(ts, 300);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 });
 afterAll(async () => {
   await ts.close();

@@ -4,9 +4,8 @@ import { usersSlice } from '../../src/core/users/state';
 import { User } from '../../src/core/users/model';
 import { stateSlices } from '../../src/core/register/slices';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { captureEvents, registerOptions } from '../helpers/events';
-import { makeUser, TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { CHOICES, createField, fields } from './fixtures';
 
 // Each suite starts a server and hashes several passwords; a loaded machine needs the headroom.
@@ -19,7 +18,11 @@ let other: TestUser;
 let guest: TestUser;
 let f: Record<string, number>;
 beforeAll(async () => {
-  ({ ts, admin, alice: member, bob: other, guest } = await startWithCast(['admin', 'alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  admin = await makeUser(ts, 200);
+  member = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  other = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   f = {
     phone: await createField(ts, admin, { name: 'Phone number', field_type: 1 }),
     bio: await createField(ts, admin, { name: 'Biography', field_type: 2 }),

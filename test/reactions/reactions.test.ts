@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, fetchMessages, ids, messageFlags, ofType, sendDirect, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
@@ -18,7 +17,12 @@ const unreact = (who: TestUser, id: number, params: Record<string, unknown>) => 
 const reactionsOf = async (who: TestUser, id: number) => assertSuccess(await client(ts, who).get(`/messages/${id}`)).message.reactions;
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob, carol, guest } = await startWithCast(['alice', 'bob', 'carol', 'guest']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
   const knex = ts.server.deps.knex;
   const realmId = ts.server.deps.realmId;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listOutbox } from '../../src/core/email/outbox';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast, systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { registerQueue, verifyActionFor, verifySharedAction } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
@@ -19,7 +19,9 @@ let secret: number;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-default-channels-'));
   ts = await startTestServer({ DATA_DIR: dataDir });
-  ({ admin, alice, guest } = await makeCast(ts, ['admin', 'alice', 'guest']));
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   lobby = await channel('lobby');
   news = await channel('news');
   secret = await channel('secret', { invite_only: true });

@@ -1,6 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast, systemGroups } from '../helpers/cast';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { systemGroups } from '../helpers/groups';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 /** direct_message_permission_group and direct_message_initiator_group, as the send path obeys them. */
 let ts: TestServer;
@@ -12,7 +12,10 @@ let groups: Record<string, number>;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  ({ admin, alice, bob, carol } = await makeCast(ts, ['admin', 'alice', 'bob', 'carol']));
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   groups = await systemGroups(ts);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

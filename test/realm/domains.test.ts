@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { registerQueue, verifySharedAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
 let dataDir: string;
@@ -14,7 +13,8 @@ let alice: TestUser;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-realm-domains-'));
   ts = await startTestServer({ DATA_DIR: dataDir });
-  ({ admin, alice } = await makeCast(ts, ['admin', 'alice']));
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

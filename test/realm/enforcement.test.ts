@@ -1,8 +1,8 @@
 import { deleteExpiredMessages } from '../../src/core/realm/retention';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast, systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { verifyAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 
 // A short retention interval lets the background job run during the tests.
@@ -14,7 +14,9 @@ let groups: Record<string, number>;
 
 beforeAll(async () => {
   ts = await startTestServer({ PARLEY_RETENTION_INTERVAL_SECONDS: '1' });
-  ({ admin, alice, bob } = await makeCast(ts, ['admin', 'alice', 'bob']));
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   groups = await systemGroups(ts);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
@@ -76,7 +78,7 @@ test('web-public channels need spectator access', async () => {
 
 test('channel policies: adding subscribers and channel-level permission grants', async () => {
   const stream = await channel('adding');
-  const carol = (await makeCast(ts, ['carol'])).carol;
+  const carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   assertSuccess(await patch({ can_add_subscribers_group: { new: groups['role:administrators'] } }));
   assertError(
     await client(ts, alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'adding' }], principals: [carol.id] }),

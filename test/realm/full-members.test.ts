@@ -1,6 +1,6 @@
 import { promoteNewFullMembers } from '../../src/core/groups/full-members';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast, systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { captureEvents, verifyAction, withoutIds } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sleep, waitUntil } from '../helpers/wait';
@@ -19,7 +19,10 @@ const DAY_MS = 24 * 3600 * 1000;
 
 beforeAll(async () => {
   ts = await startTestServer({ PARLEY_FULL_MEMBER_INTERVAL_SECONDS: '1' });
-  ({ alice, bob, carol, moderator } = await makeCast(ts, ['moderator', 'alice', 'bob', 'carol']));
+  moderator = await makeUser(ts, 300);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   groups = await systemGroups(ts);
   // Alice joined ten days ago, Bob two days ago, Carol just now.
   await backdate(alice, 10);

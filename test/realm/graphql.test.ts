@@ -1,7 +1,7 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { makeCast, systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { verifySharedAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
 let admin: TestUser;
@@ -10,7 +10,8 @@ let lobby: number;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  ({ admin, alice } = await makeCast(ts, ['admin', 'alice']));
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
   assertSuccess(await client(ts, admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }] }));
   lobby = assertSuccess(await client(ts, admin).get('/get_stream_id', { stream: 'lobby' })).stream_id;
 }, SERVER_HOOK_TIMEOUT);

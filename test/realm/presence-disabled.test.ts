@@ -1,7 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { getEvents, registerQueue } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 /** presence_disabled: the organization shows nobody's presence, and reports are not announced. */
 let ts: TestServer;
@@ -10,7 +9,8 @@ let bob: TestUser;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   assertSuccess(await client(ts, alice).post('/users/me/presence', { status: 'active' }));
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
@@ -31,7 +31,7 @@ test('with presence off nobody is shown and nothing is announced', async () => {
   expect(registered.state.presences).toEqual({});
 
   // A newcomer's first report (which would be announced) reaches nobody.
-  const { carol } = await makeCast(ts, ['carol']);
+  const carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
   assertSuccess(await report(carol));
   expect(await getEvents(ts, bob, registered.queueId, registered.lastEventId, { dontBlock: true })).toEqual([]);
 

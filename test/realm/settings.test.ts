@@ -1,16 +1,20 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { Cast, startWithCast, systemGroups } from '../helpers/cast';
+import { systemGroups } from '../helpers/groups';
 import { registerQueue, verifySharedAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
-let cast: Cast<'admin' | 'alice' | 'guest'>;
+let people: Record<'owner' | 'admin' | 'alice' | 'guest', TestUser>;
 let groups: Record<string, number>;
 
 beforeAll(async () => {
-  const started = await startWithCast(['admin', 'alice', 'guest']);
-  ts = started.ts;
-  cast = started;
+  ts = await startTestServer();
+  people = {
+    owner: ts.owner,
+    admin: await makeUser(ts, 200),
+    alice: await makeUser(ts, 400, { fullName: 'Alice Liddell' }),
+    guest: await makeUser(ts, 600, { fullName: 'Gus Guest' }),
+  };
   groups = await systemGroups(ts);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
@@ -22,10 +26,10 @@ const realmState = async (who: TestUser) => (await registerQueue(ts, who, { fetc
 
 describe('authorization', () => {
   test('members and guests may not change organization settings', async () => {
-    for (const who of [cast.alice, cast.guest]) {
+    for (const who of [people.alice, people.guest]) {
       assertError(await patch(who, { name: 'Mine now' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     }
-    expect((await realmState(cast.alice)).realm_name).toBe('Test Org');
+    expect((await realmState(people.alice)).realm_name).toBe('Test Org');
   });
 
   test('owner-only settings are refused to administrators', async () => {
@@ -36,9 +40,9 @@ describe('authorization', () => {
       { emails_restricted_to_domains: true },
       { can_invite_users_group: { new: groups['role:administrators'] } },
     ]) {
-      assertError(await patch(cast.admin, params), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+      assertError(await patch(people.admin, params), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     }
-    const state = await realmState(cast.admin);
+    const state = await realmState(people.admin);
     expect(state.realm_waiting_period_threshold).toBe(0);
     expect(state.realm_invite_required).toBe(true);
   });
@@ -46,8 +50,8 @@ describe('authorization', () => {
 
 describe('plain settings', () => {
   test('an administrator renames the organization; everyone hears it and register follows', async () => {
-    const events = await verifySharedAction(ts, [cast.alice, cast.admin], async () => {
-      const res = await patch(cast.admin, { name: 'Renamed Org', description: 'About us' });
+    const events = await verifySharedAction(ts, [people.alice, people.admin], async () => {
+      const res = await patch(people.admin, { name: 'Renamed Org', description: 'About us' });
       expect(assertSuccess(res)).toMatchObject({ name: 'updated', description: 'updated' });
       return res;
     });
@@ -55,14 +59,14 @@ describe('plain settings', () => {
       { type: 'realm', op: 'update', property: 'name', value: 'Renamed Org' },
       { type: 'realm', op: 'update', property: 'description', value: 'About us' },
     ]);
-    const state = await realmState(cast.alice);
+    const state = await realmState(people.alice);
     expect(state.realm_name).toBe('Renamed Org');
     expect(state.realm_description).toBe('About us');
   });
 
   test('settings of every kind are stored and announced', async () => {
-    const events = await verifySharedAction(ts, [cast.alice], () =>
-      patch(cast.owner, {
+    const events = await verifySharedAction(ts, [people.alice], () =>
+      patch(people.owner, {
         enable_read_receipts: false,
         presence_disabled: true,
         video_chat_provider: 0,
@@ -87,7 +91,7 @@ describe('plain settings', () => {
     );
     // new_stream_announcements_stream_id was already -1: unchanged values are not announced.
     expect(events.some((e) => e.property === 'new_stream_announcements_stream_id')).toBe(false);
-    const state = await realmState(cast.alice);
+    const state = await realmState(people.alice);
     expect(state).toMatchObject({
       realm_enable_read_receipts: false,
       realm_presence_disabled: true,
@@ -102,18 +106,18 @@ describe('plain settings', () => {
       jitsi_server_url: 'https://meet.example.org',
     });
     assertSuccess(
-      await patch(cast.owner, {
+      await patch(people.owner, {
         message_retention_days: JSON.stringify('unlimited'),
         jitsi_server_url: JSON.stringify('default'),
         topics_policy: 'allow_empty_topic',
       }),
     );
-    expect(await realmState(cast.alice)).toMatchObject({ realm_message_retention_days: -1, realm_jitsi_server_url: null, realm_mandatory_topics: false });
+    expect(await realmState(people.alice)).toMatchObject({ realm_message_retention_days: -1, realm_jitsi_server_url: null, realm_mandatory_topics: false });
   });
 
   test('message editing settings use update_dict, as Zulip announces them', async () => {
-    const events = await verifySharedAction(ts, [cast.alice], () =>
-      patch(cast.admin, {
+    const events = await verifySharedAction(ts, [people.alice], () =>
+      patch(people.admin, {
         allow_message_editing: false,
         message_content_edit_limit_seconds: JSON.stringify('unlimited'),
         message_content_delete_limit_seconds: 120,
@@ -127,7 +131,9 @@ describe('plain settings', () => {
         { type: 'realm', op: 'update', property: 'message_content_delete_limit_seconds', value: 120 },
       ]),
     );
-    assertSuccess(await patch(cast.admin, { allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600 }));
+    assertSuccess(
+      await patch(people.admin, { allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600 }),
+    );
   });
 
   test('bad values are refused with Zulip errors and change nothing', async () => {
@@ -150,73 +156,73 @@ describe('plain settings', () => {
       [{ can_manage_billing_group: 'x' }, 'Argument "can_manage_billing_group" is not valid JSON.'],
     ];
     for (const [params, msg] of cases) {
-      const res = await patch(cast.owner, { ...params, enable_guest_user_indicator: false });
+      const res = await patch(people.owner, { ...params, enable_guest_user_indicator: false });
       const body = res.body;
       expect([body.result, body.msg]).toEqual(['error', msg]);
     }
-    expect((await realmState(cast.alice)).realm_enable_guest_user_indicator).toBe(true);
+    expect((await realmState(people.alice)).realm_enable_guest_user_indicator).toBe(true);
   });
 
   test('can_access_all_users_group takes only role:everyone or role:members', async () => {
-    const res = await patch(cast.owner, { can_access_all_users_group: { new: groups['role:administrators'] } });
+    const res = await patch(people.owner, { can_access_all_users_group: { new: groups['role:administrators'] } });
     assertError(res, 'BAD_REQUEST', "'can_access_all_users_group' setting cannot be set to 'role:administrators' group.");
   });
 
   test('can_access_all_users_group stays at everyone: restricting guests is refused as on plans without it', async () => {
-    const res = await patch(cast.owner, { can_access_all_users_group: { new: groups['role:members'] } });
+    const res = await patch(people.owner, { can_access_all_users_group: { new: groups['role:members'] } });
     assertError(res, 'BAD_REQUEST', 'Available on Zulip Cloud Plus. Upgrade to access.');
-    expect((await realmState(cast.alice)).realm_can_access_all_users_group).toBe(groups['role:everyone']);
-    assertSuccess(await patch(cast.owner, { can_access_all_users_group: { new: groups['role:everyone'] } }));
+    expect((await realmState(people.alice)).realm_can_access_all_users_group).toBe(groups['role:everyone']);
+    assertSuccess(await patch(people.owner, { can_access_all_users_group: { new: groups['role:everyone'] } }));
   });
 });
 
 describe('group settings', () => {
   test('a change is announced as update_dict and the derived permissions follow', async () => {
-    const events = await verifySharedAction(ts, [cast.alice, cast.admin], async () => {
-      const res = await patch(cast.admin, { can_create_public_channel_group: { new: groups['role:administrators'], old: groups['role:members'] } });
+    const events = await verifySharedAction(ts, [people.alice, people.admin], async () => {
+      const res = await patch(people.admin, { can_create_public_channel_group: { new: groups['role:administrators'], old: groups['role:members'] } });
       expect(assertSuccess(res).can_create_public_channel_group).toBe(groups['role:administrators']);
       return res;
     });
     expect(events).toEqual([
       { type: 'realm', op: 'update_dict', property: 'default', data: { can_create_public_channel_group: groups['role:administrators'] } },
     ]);
-    const state = await realmState(cast.alice);
+    const state = await realmState(people.alice);
     expect(state.can_create_public_streams).toBe(false);
     expect(state.realm_create_public_stream_policy).toBe(2);
 
     assertError(
-      await client(ts, cast.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }),
+      await client(ts, people.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }),
       'BAD_REQUEST',
       'Insufficient permission',
     );
-    assertSuccess(await client(ts, cast.admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'admin-public' }] }));
-    assertSuccess(await patch(cast.admin, { can_create_public_channel_group: { new: groups['role:members'] } }));
-    assertSuccess(await client(ts, cast.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }));
+    assertSuccess(await client(ts, people.admin).post('/users/me/subscriptions', { subscriptions: [{ name: 'admin-public' }] }));
+    assertSuccess(await patch(people.admin, { can_create_public_channel_group: { new: groups['role:members'] } }));
+    assertSuccess(await client(ts, people.alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-public' }] }));
   });
 
   test('anonymous values are accepted and a stale old value is refused', async () => {
-    const value = { direct_members: [cast.alice.id], direct_subgroups: [groups['role:administrators']] };
-    const events = await verifySharedAction(ts, [cast.alice], () => patch(cast.admin, { can_add_custom_emoji_group: { new: value } }));
+    const value = { direct_members: [people.alice.id], direct_subgroups: [groups['role:administrators']] };
+    const events = await verifySharedAction(ts, [people.alice], () => patch(people.admin, { can_add_custom_emoji_group: { new: value } }));
     expect(events).toEqual([{ type: 'realm', op: 'update_dict', property: 'default', data: { can_add_custom_emoji_group: value } }]);
     assertError(
-      await patch(cast.admin, { can_add_custom_emoji_group: { new: groups['role:members'], old: groups['role:moderators'] } }),
+      await patch(people.admin, { can_add_custom_emoji_group: { new: groups['role:members'], old: groups['role:moderators'] } }),
       'EXPECTATION_MISMATCH',
       "'old' value does not match the expected value.",
     );
-    assertSuccess(await patch(cast.admin, { can_add_custom_emoji_group: { new: groups['role:members'], old: value } }));
+    assertSuccess(await patch(people.admin, { can_add_custom_emoji_group: { new: groups['role:members'], old: value } }));
   });
 
   test('invitation permissions: can_invite_users_group and create_multiuse_invite_group', async () => {
-    const invite = () => client(ts, cast.alice).post('/invites', { invitee_emails: 'someone-new@example.com', stream_ids: [] });
-    await verifySharedAction(ts, [cast.alice], () => patch(cast.owner, { can_invite_users_group: { new: groups['role:administrators'] } }));
-    expect((await realmState(cast.alice)).can_invite_others_to_realm).toBe(false);
+    const invite = () => client(ts, people.alice).post('/invites', { invitee_emails: 'someone-new@example.com', stream_ids: [] });
+    await verifySharedAction(ts, [people.alice], () => patch(people.owner, { can_invite_users_group: { new: groups['role:administrators'] } }));
+    expect((await realmState(people.alice)).can_invite_others_to_realm).toBe(false);
     assertError(await invite(), 'BAD_REQUEST', 'Insufficient permission');
-    assertSuccess(await patch(cast.owner, { can_invite_users_group: { new: groups['role:members'] } }));
+    assertSuccess(await patch(people.owner, { can_invite_users_group: { new: groups['role:members'] } }));
     assertSuccess(await invite());
 
-    assertError(await client(ts, cast.alice).post('/invites/multiuse', { stream_ids: [] }), 'BAD_REQUEST', 'Insufficient permission');
-    assertSuccess(await patch(cast.owner, { create_multiuse_invite_group: { new: groups['role:members'] } }));
-    assertSuccess(await client(ts, cast.alice).post('/invites/multiuse', { stream_ids: [] }));
-    assertSuccess(await patch(cast.owner, { create_multiuse_invite_group: { new: groups['role:administrators'] } }));
+    assertError(await client(ts, people.alice).post('/invites/multiuse', { stream_ids: [] }), 'BAD_REQUEST', 'Insufficient permission');
+    assertSuccess(await patch(people.owner, { create_multiuse_invite_group: { new: groups['role:members'] } }));
+    assertSuccess(await client(ts, people.alice).post('/invites/multiuse', { stream_ids: [] }));
+    assertSuccess(await patch(people.owner, { create_multiuse_invite_group: { new: groups['role:administrators'] } }));
   });
 });

@@ -1,6 +1,5 @@
 import { ApiResponse, assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
 let alice: TestUser;
@@ -10,7 +9,7 @@ let webPublicMessage: number;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  ({ alice } = await makeCast(ts, ['alice']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
   assertSuccess(await client(ts, ts.owner).patch('/realm', { enable_spectator_access: true }));
   webPublic = await channel('showcase', { is_web_public: true });
   publicOnly = await channel('members-only');

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client, graphql } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe, sendToChannel } from '../messages/helpers';
 
 /**
@@ -18,7 +17,9 @@ const NEWEST = 10_000_000_000_000_000;
 const idsOf = (res: Record<string, any>): number[] => res.messages.map((m: { id: number }) => m.id);
 
 beforeAll(async () => {
-  ({ ts, owner, alice } = await startWithCast(['alice']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
   channel = await subscribe(ts, owner, 'lobby', [owner, alice]);
   first = await sendToChannel(ts, alice, channel, 'greetings', 'hello there');
   second = await sendToChannel(ts, alice, channel, 'greetings', 'hello again');

@@ -1,7 +1,6 @@
 import { assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { verifyAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sleep, waitUntil } from '../helpers/wait';
 import { fetchMessages, sendToChannel, subscribe } from '../messages/helpers';
 
@@ -15,7 +14,8 @@ let channelId: number;
 
 beforeAll(async () => {
   ts = await startTestServer({ PARLEY_SCHEDULER_POLL_MS: '100' });
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   channelId = await subscribe(ts, ts.owner, 'announcements', [alice, bob]);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyPersonalAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { sendToChannel, subscribe } from '../messages/helpers';
 
 // The GraphQL operations run the REST actions: same checks, same events, same rows.
@@ -11,7 +10,9 @@ let bob: TestUser;
 let channelId: number;
 
 beforeAll(async () => {
-  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   channelId = await subscribe(ts, ts.owner, 'graph', [alice, bob]);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

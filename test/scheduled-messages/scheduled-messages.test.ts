@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyAction, verifyPersonalAction } from '../helpers/events';
-import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { subscribe } from '../messages/helpers';
 
 // Scheduling, editing and cancelling: Zulip's rules and errors, and the sender's clients follow.
@@ -13,7 +12,10 @@ let channelId: number;
 let privateId: number;
 
 beforeAll(async () => {
-  ({ ts, alice, bob, guest } = await startWithCast(['alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   channelId = await subscribe(ts, ts.owner, 'plans', [alice, bob]);
   privateId = await subscribe(ts, ts.owner, 'secret', [], { invite_only: true });
 }, SERVER_HOOK_TIMEOUT);

@@ -1,6 +1,5 @@
 import { assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { subscribe } from '../messages/helpers';
 
@@ -13,7 +12,7 @@ let channelId: number;
 
 beforeAll(async () => {
   ts = await startTestServer({ PARLEY_SCHEDULER_POLL_MS: '3600000' });
-  ({ alice } = await makeCast(ts, ['alice']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
   channelId = await subscribe(ts, ts.owner, 'timely', [alice]);
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { verifyActionFor, verifyPersonalAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { pathIdOf, tempDataDir, upload } from './files';
 
 // Attachment events go to the uploader's clients only, in Zulip's shapes.
@@ -14,7 +13,8 @@ let bob: TestUser;
 beforeAll(async () => {
   dataDir = tempDataDir();
   ts = await startTestServer({ DATA_DIR: dataDir });
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { verifyPersonalAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { download, pathIdOf, tempDataDir } from './files';
 
 let ts: TestServer;
@@ -13,7 +12,8 @@ let bob: TestUser;
 beforeAll(async () => {
   dataDir = tempDataDir();
   ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '1' });
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { storedFiles, tempDataDir, upload } from './files';
 
 let ts: TestServer;
@@ -13,7 +12,8 @@ const MIB = 1024 * 1024;
 beforeAll(async () => {
   dataDir = tempDataDir();
   ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_UPLOAD_QUOTA_MIB: '2' });
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

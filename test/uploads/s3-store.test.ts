@@ -9,10 +9,9 @@ import { fileStore } from '../../src/core/uploads/stores';
 import { startServer } from '../../src/server';
 import { EXIT_FILE_STORE_UNAVAILABLE, startupFailure } from '../../src/startup-errors';
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { freePort } from '../helpers/ports';
 import { startS3Server, TestBucket } from '../helpers/s3';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { download, pathIdOf, postFiles, tempDataDir, upload } from './files';
 
 /**
@@ -31,7 +30,8 @@ beforeAll(async () => {
   bucket = await startS3Server();
   dataDir = tempDataDir();
   ts = await startTestServer({ DATA_DIR: dataDir, ...bucket.env, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '12' });
-  ({ alice, bob } = await makeCast(ts, ['alice', 'bob']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts?.close();

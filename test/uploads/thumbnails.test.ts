@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { assertSuccess, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
 import { verifyActionFor } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { download, pathIdOf, storedFiles, tempDataDir, upload } from './files';
 import { animatedGif, brokenPng, solidPng } from './images';
 
@@ -17,7 +16,9 @@ let carol: TestUser;
 beforeAll(async () => {
   dataDir = tempDataDir();
   ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_THUMBNAIL_WORKER: 'false' });
-  ({ alice, bob, carol } = await makeCast(ts, ['alice', 'bob', 'carol']));
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
-import { makeCast } from '../helpers/cast';
-import { SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { download, pathIdOf, UploadBackend, upload } from './files';
 
 /**
@@ -20,7 +19,10 @@ export function uploadSuite(makeBackend: () => Promise<UploadBackend>): void {
   beforeAll(async () => {
     backend = await makeBackend();
     ts = await startTestServer({ ...backend.env, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '1' });
-    ({ alice, bob, carol, guest } = await makeCast(ts, ['alice', 'bob', 'carol', 'guest']));
+    alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+    bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+    carol = await makeUser(ts, 400, { fullName: 'Carol Singer' });
+    guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
   }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
     await ts?.close();

@@ -1,7 +1,6 @@
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyAction, verifySharedAction } from '../helpers/events';
-import { SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 // User status, muted users and alert words through GraphQL: the same actions, events and errors.
 let ts: TestServer;
@@ -9,7 +8,9 @@ let alice: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  ({ ts, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

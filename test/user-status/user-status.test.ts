@@ -1,7 +1,6 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
 import { verifyActionFor, verifySharedAction } from '../helpers/events';
-import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 let ts: TestServer;
 let alice: TestUser;
@@ -9,7 +8,10 @@ let bob: TestUser;
 let guest: TestUser;
 
 beforeAll(async () => {
-  ({ ts, alice, bob, guest } = await startWithCast(['alice', 'bob', 'guest']));
+  ts = await startTestServer();
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
+  guest = await makeUser(ts, 600, { fullName: 'Gus Guest' });
 }, SERVER_HOOK_TIMEOUT);
 afterAll(async () => {
   await ts.close();

@@ -1,6 +1,5 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { startWithCast } from '../helpers/cast';
-import { TestServer, TestUser } from '../helpers/server';
+import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { captureEvents, ofType, sendToChannel, subscribe } from '../messages/helpers';
 
 let ts: TestServer;
@@ -19,7 +18,10 @@ const policies = async (who: TestUser) =>
   }[];
 
 beforeAll(async () => {
-  ({ ts, owner, alice, bob } = await startWithCast(['alice', 'bob']));
+  ts = await startTestServer();
+  owner = ts.owner;
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
   town = await subscribe(ts, owner, 'town', [owner, alice, bob]);
 }, 120_000);
 afterAll(() => ts.close(), 60_000);

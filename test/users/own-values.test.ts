@@ -1,5 +1,4 @@
 import { assertError, assertSuccess, client } from '../helpers/api';
-import { makeCast, type Cast } from '../helpers/cast';
 import { freshOwnUser } from '../helpers/own-user';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { countStatements } from '../helpers/statements';
@@ -14,10 +13,16 @@ import { createField } from '../profile-fields/fixtures';
 jest.setTimeout(120_000);
 
 let ts: TestServer;
-let cast: Cast<'admin' | 'alice' | 'bob'>;
+let owner: TestUser;
+let admin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
 beforeAll(async () => {
   ts = await startTestServer();
-  cast = await makeCast(ts, ['admin', 'alice', 'bob']);
+  owner = ts.owner;
+  admin = await makeUser(ts, 200);
+  alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Builder' });
 });
 afterAll(async () => {
   await ts.close();
@@ -36,7 +41,6 @@ test('a repeated GET /users/me sends no statement to the database', async () => 
 });
 
 test('max_message_id follows messages received, deleted, moved away, and rows added by reactions and flags', async () => {
-  const { owner, alice, bob } = cast;
   const town = await subscribe(ts, owner, 'own-values town', [owner, alice, bob]);
   await expectExact(bob);
   await sendToChannel(ts, alice, town, 'hello', 'first');
@@ -68,7 +72,6 @@ test('max_message_id follows messages received, deleted, moved away, and rows ad
 });
 
 test('profile_data follows values set and cleared, and fields deleted', async () => {
-  const { admin, alice } = cast;
   const phone = await createField(ts, admin, { name: 'Own values phone', field_type: 1 });
   const pronouns = await createField(ts, admin, { name: 'Own values pronouns', field_type: 8 });
   await expectExact(alice);
@@ -90,7 +93,6 @@ test('profile_data follows values set and cleared, and fields deleted', async ()
 });
 
 test('the account fields follow name, email visibility, role, time zone, deactivation and reactivation', async () => {
-  const { owner } = cast;
   const member = await makeUser(ts);
   await expectExact(member);
   assertSuccess(await client(ts, member).patch('/settings', { full_name: 'Renamed Member' }));

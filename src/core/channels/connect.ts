@@ -6,7 +6,7 @@ import { ChannelTypingAudience, registerChannelTypingAudience } from '../typing/
 import { registerGroupUsageSource } from '../groups/usage';
 import type { AccountLifecycleSteps } from '../users/lifecycle';
 import { registerAccountLifecycleSteps } from '../users/lifecycle';
-import { announceDeactivatedAccount, announceReactivatedAccount, noteChannelsBeforeRoleChange } from './actions';
+import { announceDeactivatedAccount, announceReactivatedAccount, noteChannelsBeforeRoleChange } from './account-changes';
 import { accessChannelById, loadViewer } from './access';
 import { activeSubscriberIds, subscribersIfSubscribed } from './audience';
 import { isRowId } from '../../db/ids';

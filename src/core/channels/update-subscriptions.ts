@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { errors } from '../../errors';
 import type { User } from '../users/model';
-import { subscribe, SubscribeRequest, SubscribeResult, unsubscribe } from './actions';
+import { subscribe, SubscribeRequest, SubscribeResult, unsubscribe } from './subscription-actions';
 import { findChannelByName } from './access';
 import { checkChannelName } from './validation';
 

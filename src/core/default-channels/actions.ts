@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { isRowId } from '../../db/ids';
 import { errors } from '../../errors';
-import { subscribeNewAccount } from '../channels/actions';
+import { subscribeNewAccount } from '../channels/subscription-actions';
 import { Stream } from '../channels/model';
 import { requireRealmAdmin } from '../realm/actions';
 import type { User } from '../users/model';

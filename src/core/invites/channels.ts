@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError, errors } from '../../errors';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import { accessChannelById, canAddSubscribersToAll, loadViewer } from '../channels/access';
-import { subscribeNewAccount } from '../channels/actions';
+import { subscribeNewAccount } from '../channels/subscription-actions';
 import type { User } from '../users/model';
 import { defaultChannelIds } from '../default-channels/store';
 

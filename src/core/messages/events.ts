@@ -1,5 +1,6 @@
 import type { ZulipEvent } from '../../realtime/bus';
 import type { ClientCapabilities } from '../../realtime/capabilities';
+import { wantsLegacyMutedTopics } from '../../realtime/descriptor';
 import { displayTopic } from './topics';
 import { finalizeMessage, WideMessage } from './view';
 
@@ -14,7 +15,8 @@ import { finalizeMessage, WideMessage } from './view';
  *   `sender_queue_id` gets `local_message_id` set to `local_id`, and both keys are removed.
  * - `delete_message`: published in the bulk shape (`message_ids`); clients without the
  *   `bulk_message_deletion` capability get one event per message with `message_id`.
- * - `muted_topics` (legacy): only for queues whose event_types do not name `user_topic`.
+ * - `muted_topics` (legacy): only for queues that want it (`wantsLegacyMutedTopics`: event_types
+ *   that do not name `user_topic`).
  * - Topic names ("" is the empty topic) become `realm_empty_topic_display_name` for clients
  *   without the `empty_topic_name` capability.
  *
@@ -96,7 +98,7 @@ export function eventsForClient(event: ZulipEvent, client: ClientView): ZulipEve
     case 'user_topic':
       return [{ ...event, topic_name: topic(event.topic_name) }];
     case 'muted_topics':
-      if (client.eventTypes !== null && client.eventTypes.includes('user_topic')) return [];
+      if (!wantsLegacyMutedTopics(client.eventTypes)) return [];
       return [{ ...event, muted_topics: (event.muted_topics as [string, string, number][]).map(([s, t, ts]) => [s, topic(t), ts]) }];
     default:
       return [event];
