@@ -4,14 +4,14 @@
  *   2. API faces: rest/, schema/ + resolvers/ (GraphQL), graphql-ws/, web/, ops/
  *   3. core/ (actions, register state, the dependency container core/deps.ts)
  *   4. infrastructure: db/ above realtime/ (the unit of work publishes onto the event bus)
- *   5. base: config, errors, log, failure-log, version, types/, validation/
+ *   5. base: config/, errors, log, failure-log, version, types/, validation/
  */
 const ENTRY = '^src/(main|cli|server|app|bootstrap|startup-errors)\\.ts$|^src/operator/';
 const FACES = '^src/(rest|schema|resolvers|graphql-ws|web|ops)/';
 const CORE = '^src/core/';
 const DB = '^src/db/';
 const REALTIME = '^src/realtime/';
-const BASE = '^src/(config|errors|log|failure-log|version)\\.ts$|^src/(types|validation)/';
+const BASE = '^src/(errors|log|failure-log|version)\\.ts$|^src/(config|types|validation)/';
 
 /** One rule per layer: it may not import anything listed in `above`. */
 function layer(name, path, above) {
