@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 /**
  * What the log says about an unexpected failure. Parameters of a failed statement may hold message
  * text, passwords or very long id lists, so a database error is described by its code, its message
@@ -20,7 +22,7 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 function typeName(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (value instanceof Date) return 'date';
+  if (types.isDate(value)) return 'date';
   if (Buffer.isBuffer(value)) return 'bytes';
   return typeof value;
 }
@@ -88,7 +90,7 @@ export function describeFailure(error: unknown): string {
   const native = (error as { nativeError?: unknown } | null)?.nativeError;
   if (isDatabaseError(native)) return describeDatabaseError(native);
   if (isDatabaseError(error)) return describeDatabaseError(error);
-  if (error instanceof Error) return cut(error.stack ?? `${error.name}: ${error.message}`, MAX_STACK);
+  if (types.isNativeError(error)) return cut(error.stack ?? `${error.name}: ${error.message}`, MAX_STACK);
   return cut(String(error), MAX_STACK);
 }
 

@@ -57,7 +57,7 @@ function project(database, index, { testMatch, ignore }) {
   return {
     displayName: database,
     rootDir,
-    testEnvironment: 'node',
+    testEnvironment: '<rootDir>/test/environment.js',
     roots: ['<rootDir>/test'],
     testMatch,
     testPathIgnorePatterns: ['/node_modules/', ...ignore, ...(index > 0 ? databaseFree : [])],

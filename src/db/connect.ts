@@ -22,7 +22,16 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** PGlite only: a dump (dumpDataDir) to start from instead of an empty database. */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: an instance that is already open (an embedding application's, or one a test run
+   * keeps between test files), used instead of opening one; closing the database closes it.
+   */
+  pglite?: OpenPGlite;
 }
+
+/** What the server needs of an open PGlite instance. */
+export type OpenPGlite = Pick<PGliteInstance, 'query' | 'exec' | 'waitReady' | 'closed' | 'close' | 'dumpDataDir'>;
+type PGliteInstance = import('@electric-sql/pglite').PGlite;
 
 export interface Database {
   knex: Knex;
@@ -61,10 +70,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const ClientPgLite = (await import('knex-pglite')).default as unknown as Knex.Client;
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
   const unlock = options.pgliteDir ? lockDatabaseDir(options.pgliteDir) : () => undefined;
-  let pglite: InstanceType<typeof PGlite>;
+  let pglite: OpenPGlite;
   try {
     const pgliteOptions = options.loadDataDir ? { loadDataDir: options.loadDataDir } : {};
-    pglite = options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir), pgliteOptions) : new PGlite(pgliteOptions);
+    pglite = options.pglite ?? (options.pgliteDir ? new PGlite(path.resolve(options.pgliteDir), pgliteOptions) : new PGlite(pgliteOptions));
     await pglite.waitReady;
   } catch (error) {
     unlock();

@@ -1,14 +1,18 @@
+import { types } from 'node:util';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApiError } from '../errors';
 import { describeFailure } from '../failure-log';
 import { log } from '../log';
 
+/** An Error from any realm (a driver's errors need not share this module's Error). */
+const isError = (value: unknown): value is Error => types.isNativeError(value);
+
 /** The error a resolver threw that is neither an API error nor a GraphQL one: a fault of ours. */
 function internalCause(error: unknown): Error | null {
   const thrown = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   const original = unwrapResolverError(thrown);
-  return original instanceof Error && !(original instanceof ApiError) && !(original instanceof GraphQLError) ? original : null;
+  return isError(original) && !(original instanceof ApiError) && !(original instanceof GraphQLError) ? original : null;
 }
 
 /** Logs the unexpected failures among an operation's errors, with the request's id. */
@@ -25,7 +29,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (original instanceof ApiError) {
     return { ...formatted, message: original.message, extensions: { ...original.extra, code: original.code } };
   }
-  if (original instanceof GraphQLError || !(original instanceof Error) || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
+  if (original instanceof GraphQLError || !isError(original) || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   }

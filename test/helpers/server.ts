@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config';
-import { openDatabase } from '../../src/db/connect';
+import { Database, OpenPGlite, openDatabase } from '../../src/db/connect';
 import { createUser } from '../../src/core/users/actions';
 import { RoleValue } from '../../src/core/users/roles';
 import { RunningServer, startServer } from '../../src/server';
@@ -45,8 +45,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...env,
   });
-  // On PGlite, from the migrated template; the server leaves a database it was given open.
-  const database = pg ? undefined : await openDatabase({ url: null, pgliteDir: null, loadDataDir: await pgliteTemplate() });
+  // On PGlite, the worker's shared instance put back to the migrated template, or (while another
+  // server of this file holds it) a new instance from the template. The server leaves a database it
+  // was given open.
+  const database = pg ? undefined : await templateDatabase();
   const server = await startServer(config, { pgliteDir: null, zuliprcDir: null, database }).catch(async (error) => {
     await database?.close();
     await pg?.drop();
@@ -63,6 +65,18 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await pg?.drop();
     },
   };
+}
+
+interface SharedPglite {
+  borrow(template: Blob): Promise<OpenPGlite | null>;
+}
+
+async function templateDatabase(): Promise<Database> {
+  const template = await pgliteTemplate();
+  // PARLEY_TEST_SHARED_PGLITE=false gives every server its own instance, as a check on the sharing.
+  const shared = process.env.PARLEY_TEST_SHARED_PGLITE === 'false' ? undefined : (globalThis as { parleySharedPglite?: SharedPglite }).parleySharedPglite;
+  const pglite = (await shared?.borrow(template)) ?? undefined;
+  return openDatabase({ url: null, pgliteDir: null, ...(pglite ? { pglite } : { loadDataDir: template }) });
 }
 
 /** For beforeAll/afterAll hooks that start or stop a server: on a busy machine that takes a while. */
