@@ -227,6 +227,7 @@ describe('messages close together', () => {
       );
       // The first notifies nobody, so no job of its own brings the worker back early.
       const first = sendToChannel(ts, alice, channelId, 'close together', unique('first'));
+      // The gap between the two sends is the case under test, not a wait for an outcome.
       await new Promise((resolve) => setTimeout(resolve, gap));
       const second = await sendDirect(ts, carol, [bob], unique('second'));
       await first;
