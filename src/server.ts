@@ -34,6 +34,8 @@ export interface RunningServer {
   notifications: NotificationWorker;
   /** Makes thumbnails of uploaded images. */
   thumbnails: ThumbnailWorker;
+  /** Delivers scheduled messages and reminders when they fall due. */
+  scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -147,7 +149,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.close();
       if (!options.database) await db.close();
     })());
-  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, thumbnails, close };
+  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, thumbnails, scheduler, close };
 }
 
 /**

@@ -235,9 +235,10 @@ export class EventQueues {
     this.waiters.get(queueId)?.reject(badEventQueueId(queueId));
   }
 
-  async collectGarbage(): Promise<string[]> {
+  /** Deletes the queues idle past their lifespan at `now` (ms since the epoch) and not held by a waiting request. */
+  async collectGarbage(now = Date.now()): Promise<string[]> {
     try {
-      return await this.store.collectExpired(Date.now());
+      return await this.store.collectExpired(now);
     } catch (error) {
       logFailure(error);
       return [];

@@ -1,3 +1,4 @@
+import { backgroundCallsSettled } from '../../src/core/bots/outgoing/deliver';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { assertSuccess, client } from '../helpers/api';
@@ -142,8 +143,8 @@ test('response_not_required and empty content post nothing', async () => {
   const bot = await outgoingBot('/silent');
   assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'silence', content: `@**${bot.name}** hush` }));
   await waitUntil(() => requestsTo('/silent').length === 1);
-  // Give a wrongly posted reply the time to appear.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Once the call has ended, a wrongly posted reply would be there.
+  await backgroundCallsSettled();
   expect((await messagesIn(alice, [{ operator: 'topic', operand: 'silence' }])).filter((m) => m.sender_id === bot.id)).toEqual([]);
 });
 

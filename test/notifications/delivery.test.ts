@@ -1,5 +1,5 @@
 import { assertSuccess, client } from '../helpers/api';
-import { IDLE_POLL_MS } from '../../src/core/notifications/worker';
+import { IDLE_POLL_MS, MIN_PASS_INTERVAL_MS } from '../../src/core/notifications/worker';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect, sendToChannel, subscribe } from '../messages/helpers';
@@ -17,6 +17,7 @@ import {
   setSettings,
   setSubscription,
   waitForPush,
+  waitForQuiet,
 } from './helpers';
 import { CapturedMail, startSmtp } from './smtp';
 
@@ -133,7 +134,7 @@ describe('a direct message to someone away', () => {
     expect(JSON.stringify(request.body)).not.toContain(text);
 
     // Nothing more arrives for it later.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitForQuiet(ts, bob, id);
     expect(mailsTo(smtp.mails, bob).filter((m) => m.text.includes(text))).toHaveLength(1);
     expect((await messagePushes(bouncer, bobDevice)).filter((p) => p.message_id === id)).toHaveLength(1);
   });
@@ -150,7 +151,9 @@ describe('a direct message to someone away', () => {
   });
 
   test('read before the batching period ends: no email, and the push is taken back', async () => {
-    await setSettings(ts, bob, { email_notifications_batching_period_seconds: 4 });
+    // A period no busy machine outlasts before the read; the sentinel's email (1 s) then takes
+    // every pending email job of Bob's along, so the read message's job is settled with it.
+    await setSettings(ts, bob, { email_notifications_batching_period_seconds: 600 });
     try {
       const text = unique('read quickly');
       const id = await sendDirect(ts, alice, [bob], text);
@@ -163,7 +166,7 @@ describe('a direct message to someone away', () => {
       // Taken back with normal priority: nothing to show.
       const request = bouncer.requests.find((r) => r.path.endsWith('/e2ee/notify') && r.body.push_requests[0].fcm_priority === 'normal');
       expect(request).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 4500));
+      await setSettings(ts, bob, { email_notifications_batching_period_seconds: 1 });
       await sentinel();
       expect(mailsTo(smtp.mails, bob).some((m) => m.text.includes(text))).toBe(false);
     } finally {
@@ -213,10 +216,18 @@ describe('messages close together', () => {
   // 30 s). Sends started 0 to 60 ms apart land in that window.
   test('each is pushed without waiting for the idle poll', async () => {
     for (const gap of [0, 20, 40, 60]) {
-      // Quiet: the worker's last pass (and the emails' batching period) over.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Quiet: no job due to bring the worker back early, and its last pass long enough ago
+      // that the next one begins as soon as the first message has settled.
+      await waitUntil(
+        async () =>
+          (await ts.server.deps
+            .knex('notification_jobs')
+            .where('due_at', '<', new Date(Date.now() + IDLE_POLL_MS))
+            .first()) === undefined && Date.now() - ts.server.notifications.lastPassAt >= MIN_PASS_INTERVAL_MS,
+      );
       // The first notifies nobody, so no job of its own brings the worker back early.
       const first = sendToChannel(ts, alice, channelId, 'close together', unique('first'));
+      // The gap between the two sends is the case under test, not a wait for an outcome.
       await new Promise((resolve) => setTimeout(resolve, gap));
       const second = await sendDirect(ts, carol, [bob], unique('second'));
       await first;
@@ -242,8 +253,8 @@ describe('settings decide what is due', () => {
       // Push is separate from email.
       const push = await waitForPush(bouncer, bobDevice, id);
       expect(push.content).toBe(text);
-      // The sentinel's own email is off too: wait for its push, then a full batch period.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // The sentinel's own email is off too: wait until the message is decided and nothing is left to deliver.
+      await waitForQuiet(ts, bob, id);
       expect(mailsTo(smtp.mails, bob).some((m) => m.text.includes(text))).toBe(false);
     } finally {
       await setSettings(ts, bob, { enable_offline_email_notifications: true });
@@ -431,8 +442,8 @@ describe('settings decide what is due', () => {
       await setSettings(ts, bob, { enable_online_push_notifications: false });
       let text = unique('online');
       let id = await sendDirect(ts, alice, [bob], text);
-      // The sentinel is subject to the same rules while Bob is online: wait a full period instead.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // The sentinel is subject to the same rules while Bob is online: wait until the message is decided and nothing is left to deliver.
+      await waitForQuiet(ts, bob, id);
       expect(mailsTo(smtp.mails, bob).some((m) => m.text.includes(text))).toBe(false);
       expect((await messagePushes(bouncer, bobDevice)).some((p) => p.message_id === id)).toBe(false);
 
@@ -440,7 +451,7 @@ describe('settings decide what is due', () => {
       text = unique('online push');
       id = await sendDirect(ts, alice, [bob], text);
       await waitForPush(bouncer, bobDevice, id);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await waitForQuiet(ts, bob, id);
       expect(mailsTo(smtp.mails, bob).some((m) => m.text.includes(text))).toBe(false);
     } finally {
       await ts.server.deps.knex('user_presence').where({ user_id: bob.id }).delete();

@@ -7,13 +7,11 @@ import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect } from '../messages/helpers';
 import { Bouncer, openPayload, startBouncer } from './bouncer';
-import { Device, e2eePayloads, mailsTo, messagePushes, notificationEnv, registerDevice, serviceKeys, ServiceKeys, setSettings } from './helpers';
+import { Device, e2eePayloads, mailsTo, messagePushes, notificationEnv, registerDevice, serviceKeys, ServiceKeys, setSettings, waitForQuiet } from './helpers';
 import { CapturedMail, startSmtp } from './smtp';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
 jest.setTimeout(180_000);
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let smtp: { url: string; mails: CapturedMail[]; close(): Promise<void> };
 let bouncer: Bouncer;
@@ -53,7 +51,7 @@ describe('a restart between the send and the delivery', () => {
     try {
       await waitUntil(async () => (await messagePushes(bouncer, device)).some((p) => p.message_id === id), 90_000);
       await waitUntil(() => mailsTo(smtp.mails, bob).length > 0, 90_000);
-      await pause(3000);
+      await waitForQuiet(second, bob, id);
       expect((await messagePushes(bouncer, device)).filter((p) => p.message_id === id)).toHaveLength(1);
       const mails = mailsTo(smtp.mails, bob);
       expect(mails).toHaveLength(1);
@@ -88,7 +86,7 @@ describe('a restart between marking read and the removal', () => {
     const second = await startOn(db, first.owner, env);
     try {
       await waitUntil(async () => (await removalsOf(device, id)) > 0, 90_000);
-      await pause(3000);
+      await waitForQuiet(second, bob, id);
       expect(await removalsOf(device, id)).toBe(1);
       expect(bouncer.violations).toEqual([]);
     } finally {
@@ -208,7 +206,7 @@ describeWithRedis()('two processes on one database and one Redis', () => {
       return ids.every((id) => seen.has(id));
     });
     await waitUntil(() => ids.every((_, i) => mailsTo(smtp.mails, bob).some((m) => m.text.includes(`two processes ${i}`))));
-    await pause(3000);
+    await waitForQuiet([a, b], bob, Math.max(...ids));
     const pushes = (await messagePushes(bouncer, device)).map((p) => p.message_id).sort((x, y) => x - y);
     expect(pushes).toEqual(ids);
     const text = mailsTo(smtp.mails, bob)

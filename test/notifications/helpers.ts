@@ -102,3 +102,23 @@ export async function waitForPush(bouncer: Bouncer, device: Device, messageId: n
   });
   return found;
 }
+
+/**
+ * Waits until the worker has decided every message up to `messageId` and nothing is left to deliver
+ * to the user, then runs one more pass on each server: from then on nothing more comes for those
+ * messages, so what has arrived is final (no fixed wait for what might still come).
+ */
+export async function waitForQuiet(servers: TestServer | TestServer[], who: TestUser, messageId: number): Promise<void> {
+  const all = Array.isArray(servers) ? servers : [servers];
+  const { knex, realmId } = all[0].server.deps;
+  const quiet = async () => {
+    const cursor = await knex('notification_cursors').where({ realm_id: realmId }).first();
+    if (!cursor || Number(cursor.last_message_id) < messageId) return false;
+    const gaps: [number, number][] = typeof cursor.gaps === 'string' ? JSON.parse(cursor.gaps) : cursor.gaps;
+    if (gaps.some(([id]) => Number(id) === messageId)) return false;
+    return (await knex('notification_jobs').where({ user_id: who.id }).first()) === undefined;
+  };
+  await waitUntil(quiet);
+  for (const ts of all) await ts.server.notifications.runNow();
+  await waitUntil(quiet);
+}

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { PRESENCE_WRITTEN, PresenceCache } from '../../src/core/presence/cache';
+import { PRESENCE_WRITTEN, PresenceCache, SYNC_MS } from '../../src/core/presence/cache';
 import { writePresence } from '../../src/core/presence/store';
 import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * The presence cache answers reports and polls without the database; these check that it never
@@ -128,10 +129,18 @@ describe('presence cache in a server', () => {
     const watcher = await makeUser(ts);
     const remote = await makeUser(ts);
     const start = assertSuccess(await report(watcher, { last_update_id: -1 })).presence_last_update_id as number;
+    // A cache on this database, on a clock the test moves: loaded now, and so not yet aware of the write.
+    let clock = Date.now();
+    const cache = new PresenceCache(knex, ts.server.deps.realmId, () => clock);
+    expect(await cache.ready()).toBe(true);
     await writeElsewhere(remote, new Date());
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const polled = assertSuccess(await report(watcher, { last_update_id: start }));
-    expect(polled.presences[String(remote.id)]).toBeDefined();
+    expect(cache.own(remote.id)).toBeUndefined();
+    // A second later, its next use reads the write.
+    clock += SYNC_MS + 1;
+    expect(await cache.ready()).toBe(true);
+    expect(cache.changedAfter(start).map((e) => e.userId)).toContain(remote.id);
+    // The server's own cache does the same: a poll shows the write.
+    await waitUntil(async () => assertSuccess(await report(watcher, { last_update_id: start })).presences[String(remote.id)] !== undefined);
   });
 
   test('rows changed by other statements (scripts, other features) are reread at once', async () => {

@@ -9,6 +9,7 @@ import { assertError, assertSuccess, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
 import { freshPostgresDatabase } from '../helpers/postgres';
 import { TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
 
 // The organization is deactivated through the API and reactivated by the operator's CLI, which
 // opens the database itself (so the server is stopped in between, as PGlite allows one process).
@@ -40,7 +41,7 @@ test('owners deactivate the organization; every key is refused until the CLI rea
     const queue = await registerQueue(ts, member);
     // A long-poll waiting since before the deactivation hears of it.
     const waiting = getEvents(ts, member, queue.queueId, queue.lastEventId);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(() => ts.server.deps.realtime!.queues.waitingCount > 0);
     assertSuccess(await client(ts, owner).post('/realm/deactivate', { deletion_delay_days: null }));
     expect(await waiting).toEqual([expect.objectContaining({ type: 'realm', op: 'deactivated', realm_id: expect.any(Number) })]);
     for (const who of [owner, admin, member]) {

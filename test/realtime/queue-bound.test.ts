@@ -1,7 +1,7 @@
 import { assertError, client } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
-import { sleep, waitUntil } from '../helpers/wait';
+import { waitUntil } from '../helpers/wait';
 
 jest.setTimeout(120_000);
 
@@ -13,6 +13,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts.close();
 });
+
+/** Waits for the clock to move past the current millisecond, so that the next access is stamped later than the last. */
+async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
+}
 
 const quiet = async (who: TestUser) => (await registerQueue(ts, who, { fetchEventTypes: [] })).queueId;
 const expectGone = async (who: TestUser, queueId: string) =>
@@ -28,10 +34,10 @@ test('registering past the bound evicts the longest-idle queue, which then answe
   const bob = await makeUser(ts, 400);
   const [a, b, c] = [await quiet(alice), await quiet(alice), await quiet(alice)];
   const bobs = await quiet(bob);
-  await sleep(5);
+  await nextMillisecond();
   // Using `a` makes `b` the longest idle.
   expect(await getEvents(ts, alice, a, -1, { dontBlock: true })).toEqual([]);
-  await sleep(5);
+  await nextMillisecond();
   const d = await quiet(alice);
   await expectGone(alice, b);
   expect((await ownQueues(alice)).sort()).toEqual([a, c, d].sort());
@@ -48,7 +54,7 @@ test('queues with a waiting request go last; when all wait, the longest idle one
     const before = ts.server.deps.realtime!.queues.waitingCount;
     waiting.push(client(ts, carol).get('/events', { queue_id: id, last_event_id: -1 }));
     await waitUntil(() => ts.server.deps.realtime!.queues.waitingCount > before);
-    await sleep(5);
+    await nextMillisecond();
   }
   await quiet(carol);
   const first = await waiting[0];

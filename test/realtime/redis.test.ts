@@ -7,7 +7,7 @@ import { freshOwnUser } from '../helpers/own-user';
 import { RedisPair, startRedisPair } from '../helpers/redis-pair';
 import { describeWithRedis as withRedis } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import { sleep, waitUntil } from '../helpers/wait';
+import { waitUntil } from '../helpers/wait';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
 jest.setTimeout(180_000);
@@ -129,8 +129,8 @@ describeWithRedis('several processes sharing Redis', () => {
     const held = await quiet(a, alice, { queue_lifespan_secs: 1 });
     const waiting = getEvents(b, alice, held.queueId, -1);
     await waitUntil(() => b.server.deps.realtime!.queues.waitingCount > 0);
-    await sleep(1500);
-    const collected = await a.server.deps.realtime!.queues.collectGarbage();
+    // As a collection run 1.5 s from now, when both are idle past their lifespan of 1 s, would find them.
+    const collected = await a.server.deps.realtime!.queues.collectGarbage(Date.now() + 1500);
     expect(collected).toContain(idle.queueId);
     expect(collected).not.toContain(held.queueId);
     assertError(

@@ -1,7 +1,7 @@
 import { assertSuccess, client } from '../helpers/api';
 import { verifyAction } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
-import { sleep, waitUntil } from '../helpers/wait';
+import { waitUntil } from '../helpers/wait';
 import { fetchMessages, sendToChannel, subscribe } from '../messages/helpers';
 
 // Delivery at the scheduled time, through the send, with Zulip's events and failure notices.
@@ -182,6 +182,6 @@ test('nothing due: the scheduler leaves future messages alone', async () => {
       scheduled_delivery_timestamp: soon(3600),
     }),
   );
-  await sleep(500);
+  await ts.server.scheduler.runNow();
   expect(await scheduled(bob)).toEqual([expect.objectContaining({ content: 'Not yet', failed: false })]);
 });

@@ -2,7 +2,7 @@ import { Database, openDatabase } from '../../src/db/connect';
 import { assertSuccess, client } from '../helpers/api';
 import { persistentDatabase, PersistentDatabase, startOn } from '../helpers/persistent';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
-import { sleep, waitUntil } from '../helpers/wait';
+import { waitUntil } from '../helpers/wait';
 import { subscribe } from '../messages/helpers';
 
 // Servers start slowly on a busy machine (PGlite compiles at start-up).
@@ -32,7 +32,7 @@ describe('scheduled messages survive a restart', () => {
     first = await startOn(db, null, { PARLEY_SCHEDULER_POLL_MS: '100' });
     const alice = await makeUser(first, 400);
     const channelId = await subscribe(first, first.owner, 'restart', [alice]);
-    const due = at(3);
+    const due = at(60);
     const id = assertSuccess(
       await client(first, alice).post('/scheduled_messages', {
         type: 'stream',
@@ -43,15 +43,20 @@ describe('scheduled messages survive a restart', () => {
       }),
     ).scheduled_message_id;
     const owner = first.owner;
+    // Down until after its time: the scheduler stops before the row falls due, and the row's
+    // time is then moved into the past, as the time the server stays down would.
+    await first.server.scheduler.stop();
+    await first.server.deps
+      .knex('scheduled_messages')
+      .where({ id })
+      .update({ scheduled_timestamp: new Date(Date.now() - 1000) });
     await first.close();
     first = undefined;
-    // Down until after its time.
-    while (Date.now() < due * 1000 + 500) await sleep(200);
 
     second = await startOn(db, owner, { PARLEY_SCHEDULER_POLL_MS: '100' });
     await waitUntil(async () => (await copies(second!, 'Survived the restart')) > 0, 30_000);
-    // More ticks find nothing left to send.
-    await sleep(600);
+    // A further tick finds nothing left to send.
+    await second.server.scheduler.runNow();
     expect(await copies(second, 'Survived the restart')).toBe(1);
     const row = await second.server.deps.knex('scheduled_messages').where({ id }).first();
     expect(row).toMatchObject({ delivered: true, failed: false });
@@ -84,8 +89,9 @@ describe('two servers on one database', () => {
 
   test('each message due at once is delivered by exactly one of them', async () => {
     const channelId = await subscribe(a, a.owner, 'both', [alice]);
-    // Far enough ahead that all eight are still in the future when a busy machine accepts the last.
-    const due = at(8);
+    // Far ahead, so that none falls due while the others are accepted; then all are made due at
+    // once, as their time coming would, and both servers tick together.
+    const due = at(3600);
     const contents = Array.from({ length: 8 }, (_, i) => `Only once #${i}`);
     for (const [i, content] of contents.entries()) {
       const server = i % 2 === 0 ? a : b;
@@ -100,8 +106,13 @@ describe('two servers on one database', () => {
       );
     }
     const knex = a.server.deps.knex;
+    await knex('scheduled_messages')
+      .whereIn('content', contents)
+      .update({ scheduled_timestamp: new Date(Date.now() - 1000) });
+    await Promise.all([a.server.scheduler.runNow(), b.server.scheduler.runNow()]);
     await waitUntil(async () => Number((await knex('scheduled_messages').where({ delivered: false }).count({ n: '*' }))[0].n) === 0, 60_000);
-    await sleep(300);
+    // Further ticks on both find nothing left to send.
+    await Promise.all([a.server.scheduler.runNow(), b.server.scheduler.runNow()]);
     for (const content of contents) expect(await copies(a, content)).toBe(1);
     const rows = await knex('scheduled_messages').whereIn('content', contents);
     expect(rows.every((r: { delivered: boolean; failed: boolean }) => r.delivered && !r.failed)).toBe(true);

@@ -22,7 +22,7 @@ import { WakeLoop } from '../wake-loop';
 /** The longest sleep: picks up work left by a process that died holding it, and the digest check. */
 export const IDLE_POLL_MS = 30_000;
 const DIGEST_CHECK_MS = 60 * 60 * 1000;
-const MIN_PASS_INTERVAL_MS = 1000;
+export const MIN_PASS_INTERVAL_MS = 1000;
 
 export class NotificationWorker {
   private soon: NodeJS.Timeout | null = null;
@@ -53,6 +53,11 @@ export class NotificationWorker {
     this.unsubscribe?.();
     if (this.soon) clearTimeout(this.soon);
     await this.loop.stop();
+  }
+
+  /** When the last pass began (ms since the epoch; 0 before the first). */
+  get lastPassAt(): number {
+    return this.lastRunAt;
   }
 
   /** Runs the steps now (or again right after the run in progress); resolves when done. */

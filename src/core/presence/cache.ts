@@ -30,7 +30,8 @@ import { watchTableWrites, WriteHolds, writesTables } from '../../db/user-value-
 /** Bus event (never delivered to a client: it has no recipients) announcing a presence write. */
 export const PRESENCE_WRITTEN = 'presence_written';
 
-const SYNC_MS = 1_000;
+/** The longest the cache goes without reading what other processes wrote. */
+export const SYNC_MS = 1_000;
 const FULL_MS = 60_000;
 
 export interface CachedPresence {

@@ -44,6 +44,14 @@ export class Scheduler {
     }
   }
 
+  /** Runs a tick now, after the one in progress (if any); resolves once it is done. */
+  async runNow(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    await this.startTick();
+  }
+
   /** Stops the timer and waits for a delivery in progress to commit. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -55,15 +63,15 @@ export class Scheduler {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.wakeAt = Date.now() + Math.max(0, delayMs);
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.wakeAt = Infinity;
-        this.running = this.tick().finally(() => (this.running = null));
-      },
-      Math.max(0, delayMs),
-    );
+    this.timer = setTimeout(() => void this.startTick(), Math.max(0, delayMs));
     this.timer.unref();
+  }
+
+  private startTick(): Promise<void> {
+    this.timer = null;
+    this.wakeAt = Infinity;
+    this.running = this.tick().finally(() => (this.running = null));
+    return this.running;
   }
 
   private async tick(): Promise<void> {

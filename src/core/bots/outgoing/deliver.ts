@@ -122,7 +122,18 @@ async function notifyOwner(deps: AppDeps, sent: SentMessage, target: OutgoingBot
   });
 }
 
+/** Background calls under way, so that whoever must know can wait for them (see backgroundCallsSettled). */
+const inFlight = new Set<Promise<void>>();
+
 /** Background calls are never awaited by the sender; their failures are logged without content. */
 export function runInBackground(task: Promise<void>): void {
-  task.catch((error: unknown) => log().error(`outgoing webhook failed: ${describeFailure(error)}`));
+  const tracked: Promise<void> = task
+    .catch((error: unknown) => log().error(`outgoing webhook failed: ${describeFailure(error)}`))
+    .finally(() => inFlight.delete(tracked));
+  inFlight.add(tracked);
+}
+
+/** Resolves once every background call started so far (and those they started) has ended. */
+export async function backgroundCallsSettled(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
 }
