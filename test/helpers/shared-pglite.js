@@ -152,9 +152,10 @@ function startOfFile() {
 }
 
 function closeIdle() {
-  const idle = shared;
+  if (lent || !shared) return;
+  const { pglite } = shared;
   shared = null;
-  if (idle && !lent && !idle.pglite.closed) idle.pglite.close().catch(() => undefined);
+  if (!pglite.closed) pglite.close().catch(() => undefined);
 }
 
 module.exports = { borrow, startOfFile, endOfFile };
