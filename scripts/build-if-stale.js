@@ -13,6 +13,8 @@ const inputs = [
   'bench',
   'web',
   'dashboard',
+  'webapp',
+  'scripts/build-webapp.js',
   'scripts/build-graphiql.js',
   'scripts/build-dashboard.js',
   'tsconfig.json',
@@ -53,6 +55,7 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 const page = spawnSync(process.execPath, [path.join(root, 'scripts/build-graphiql.js')], { stdio: 'inherit', cwd: root });
 if (page.status !== 0) process.exit(page.status ?? 1);
 require('./build-dashboard').buildDashboard();
+require('./build-webapp').buildWebapp();
 fs.mkdirSync(path.dirname(stamp), { recursive: true });
 fs.writeFileSync(stamp, '');
 fs.utimesSync(stamp, started, started);

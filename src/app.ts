@@ -20,6 +20,7 @@ import { serveTemporaryUpload, serveThumbnail, serveUpload } from './rest/upload
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
 import { graphiqlRouter } from './web/graphiql';
+import { webappRouter } from './web/webapp';
 import { corsHandler } from './rest/cors';
 
 export interface BuiltApp {
@@ -63,11 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(loginRouter(deps));
   app.use(accountPagesRouter(deps));
   app.use(oidcRouter(deps));
-  app.get('/', (_req, res) => {
-    res
-      .type('text/plain')
-      .send('Parley: a team-chat server speaking the Zulip API. REST under /api/v1, GraphQL at /graphql, a live dashboard at /dashboard.\n');
-  });
+  app.use(webappRouter(deps));
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);
     sendError(res, errors.notFound());

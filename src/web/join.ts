@@ -5,6 +5,7 @@ import { refuseLargeBodies } from '../rest/body-guard';
 import { acceptInvitation, findUsableInvite } from '../core/invites/actions';
 import { Realm } from '../core/realm/model';
 import { escape, page } from './html';
+import { startBrowserSession } from './login';
 
 /**
  * The page an invitation link opens: a small sign-up form (name and password, plus the address
@@ -72,16 +73,8 @@ export function joinRouter(deps: AppDeps): Router {
         password: body.password ?? '',
         email: invite.is_multiuse ? (body.email ?? '') : undefined,
       });
-      const name = await realmName(deps);
-      res
-        .type('html')
-        .send(
-          page(
-            `Welcome to ${name}`,
-            `<h1>Welcome, ${escape(user.full_name)}!</h1><p>Your account <strong>${escape(user.delivery_email)}</strong> is ready. ` +
-              `Log in from any Zulip client at <code>${escape(deps.config.externalUrl)}</code> with your email and password.</p>`,
-          ),
-        );
+      // Straight into the web app, signed in.
+      await startBrowserSession(deps, res, user, '/');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       res

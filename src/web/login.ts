@@ -29,7 +29,7 @@ function otpOf(value: unknown): string | null {
 
 /** Only paths on this server: never another site. */
 function safeNext(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/login/';
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
 }
 
 export async function finishMobileFlow(deps: AppDeps, res: Response, user: User, otp: string): Promise<void> {
@@ -72,14 +72,6 @@ ${externalButtons(deps, fields.otp)}
   );
 }
 
-function loggedInPage(deps: AppDeps, req: Request, res: Response, user: User): string {
-  return page(
-    'Logged in',
-    `<h1>Logged in</h1><p>You are logged in as <strong>${escape(user.delivery_email)}</strong>.</p>
-<form method="post" action="/logout/">${csrfInput(csrfToken(req, res, deps.config))}<button type="submit">Log out</button></form>`,
-  );
-}
-
 /** Starts a browser session for `user` and goes on to `next`. */
 export async function startBrowserSession(deps: AppDeps, res: Response, user: User, next: string): Promise<void> {
   setCookie(res, deps.config, SESSION_COOKIE, await createSession(deps, user.id), SESSION_MAX_AGE_SECONDS);
@@ -96,11 +88,12 @@ export function loginRouter(deps: AppDeps): Router {
       const user = await sessionUser(deps, readCookie(req, SESSION_COOKIE));
       if (user && otp) return finishMobileFlow(deps, res, user, otp);
       res.setHeader('Cache-Control', 'no-store');
+      const next = typeof req.query.next === 'string' ? safeNext(req.query.next) : undefined;
+      // Signed in already: on into the web app (or where the link pointed).
       if (user) {
-        res.type('html').send(loggedInPage(deps, req, res, user));
+        res.redirect(302, next ?? '/');
         return;
       }
-      const next = typeof req.query.next === 'string' ? safeNext(req.query.next) : undefined;
       res.type('html').send(await loginForm(deps, req, res, { otp, next }));
     }),
   );

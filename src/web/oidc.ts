@@ -43,7 +43,7 @@ export function oidcRouter(deps: AppDeps): Router {
       const params = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
       const user = await finishOidcLogin(deps, params, flow);
       if (flow!.otp) return finishMobileFlow(deps, res, user, flow!.otp);
-      await startBrowserSession(deps, res, user, '/login/');
+      await startBrowserSession(deps, res, user, '/');
     }),
   );
   return router;

@@ -49,7 +49,7 @@ test('a browser login starts a session; logout ends it', async () => {
   await web.get('/login/');
   const res = await web.post('/login/', { username: member.email, password: member.password });
   expect(res.status).toBe(302);
-  expect(res.location).toBe('/login/');
+  expect(res.location).toBe('/');
   const session = cookieLine(res.setCookies, 'sessionid')!;
   expect(session).toMatch(/HttpOnly/);
   expect(session).toMatch(/SameSite=Lax/);
@@ -58,8 +58,10 @@ test('a browser login starts a session; logout ends it', async () => {
   // Only the hash is stored.
   expect(stored.map((s) => s.session_hash)).not.toContain(web.cookies.get('sessionid'));
 
+  // Signed in, /login/ leads into the web app.
   const page = await web.get('/login/');
-  expect(page.html).toContain(`You are logged in as <strong>${member.email}</strong>`);
+  expect(page.status).toBe(302);
+  expect(page.location).toBe('/');
 
   // Logout needs the CSRF token too.
   expect((await web.post('/logout/', {}, { csrf: false })).status).toBe(403);
@@ -81,7 +83,7 @@ test('next: only paths on this server', async () => {
   const other = new WebClient(ts);
   await other.get('/login/');
   const away = await other.post('/login/', { username: member.email, password: member.password, next: '//evil.example/' });
-  expect(away.location).toBe('/login/');
+  expect(away.location).toBe('/');
 });
 
 test('login without the CSRF token is refused', async () => {

@@ -37,8 +37,9 @@ async function submitForm(link: string, fields: Record<string, string>) {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
   });
-  return { status: res.status, html: await res.text() };
+  return { status: res.status, html: await res.text(), location: res.headers.get('location'), cookies: res.headers.getSetCookie() };
 }
 
 async function makeGroup(name: string): Promise<number> {
@@ -69,8 +70,10 @@ test('the whole email flow: invite, open the link, sign up, log in', async () =>
   let done;
   try {
     done = await submitForm(`${ts.url}${pathOf(link)}`, { full_name: 'New Moderator', password: 'a-good-password' });
-    expect(done.status).toBe(200);
-    expect(done.html).toContain('Welcome, New Moderator!');
+    // Signed in, and on into the web app.
+    expect(done.status).toBe(302);
+    expect(done.location).toBe('/');
+    expect(done.cookies.some((c) => /^sessionid=[^;]+;.*HttpOnly/i.test(c))).toBe(true);
     const added = events.ofType('realm_user').find((e) => e.event.op === 'add')!;
     expect(added.event.person).toMatchObject({ full_name: 'New Moderator', role: 300 });
     const userId = (added.event.person as { user_id: number }).user_id;
@@ -112,7 +115,7 @@ test('sign-up errors re-show the form with the message', async () => {
   expect(badName.html).toContain('Name too short!');
   // Still usable after the failed attempts.
   const ok = await submitForm(link, { full_name: 'Finally Joined', password: 'long-enough-password' });
-  expect(ok.status).toBe(200);
+  expect(ok.status).toBe(302);
 });
 
 test('accepting through the JSON endpoint returns credentials; other invitations to the address are retired', async () => {
@@ -173,7 +176,7 @@ test('a reusable link serves several people until revoked', async () => {
   const one = fresh();
   const two = fresh();
   const viaForm = await submitForm(`${ts.url}${pathOf(link)}`, { email: one, full_name: 'Link User One', password: 'password-one' });
-  expect(viaForm.status).toBe(200);
+  expect(viaForm.status).toBe(302);
   assertSuccess(await client(ts, null).post(`/join/${keyOf(link)}`, { email: two, full_name: 'Link User Two', password: 'password-two' }));
   assertError(
     await client(ts, null).post(`/join/${keyOf(link)}`, { full_name: 'No Email', password: 'password-two' }),
