@@ -1,0 +1,69 @@
+import { type MouseEvent, useLayoutEffect, useRef } from 'react';
+import { navigate } from '../../app/route';
+import { useApp } from '../../state/store';
+import { unicodeFromCode } from '../emoji/glyph';
+
+/** A `#narrow/...` link of this server (relative, `/#narrow`, or absolute on this origin), as an in-app hash. */
+export function inAppHash(anchor: HTMLAnchorElement): string | null {
+  const href = anchor.getAttribute('href');
+  if (!href) return null;
+  if (href.startsWith('#')) return href.startsWith('#narrow') ? href : null;
+  let url: URL;
+  try {
+    url = new URL(href, window.location.href);
+  } catch {
+    return null;
+  }
+  if (url.origin !== window.location.origin || url.pathname !== '/' || !url.hash.startsWith('#narrow')) return null;
+  return url.hash;
+}
+
+/**
+ * Adjusts the server's HTML once rendered: Unicode emoji spans carry only `:name:` (Zulip draws them
+ * from a sprite sheet), so they get their character; mentions of the user are marked for highlighting.
+ */
+function polish(root: HTMLElement, me: number, myGroups: Set<string>): void {
+  for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
+    const code = [...span.classList].find((c) => c.startsWith('emoji-'))?.slice(6);
+    const glyph = code ? unicodeFromCode(code) : '';
+    if (glyph && span.textContent !== glyph) span.textContent = glyph;
+  }
+  for (const mention of root.querySelectorAll<HTMLElement>('.user-mention, .user-group-mention, .topic-mention')) {
+    const user = mention.dataset.userId;
+    const group = mention.dataset.userGroupId;
+    const mine = user === String(me) || user === '*' || mention.classList.contains('topic-mention') || (group !== undefined && myGroups.has(group));
+    mention.classList.toggle('user-mention-me', mine && !mention.classList.contains('silent'));
+  }
+  for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
+    const date = new Date(time.dateTime);
+    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  }
+}
+
+/** A message's rendered HTML (or a search result's, with its matches marked). */
+export function MessageContent({ html }: { html: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const me = useApp((s) => s.me);
+  const groups = useApp((s) => s.userGroups);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new HTML is new elements to adjust.
+  useLayoutEffect(() => {
+    if (!ref.current) return;
+    const mine = new Set<string>();
+    for (const g of groups.values()) if (g.members.includes(me)) mine.add(String(g.id));
+    polish(ref.current, me, mine);
+  }, [html, me, groups]);
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const anchor = (event.target as HTMLElement).closest('a');
+    if (!anchor) return;
+    const hash = inAppHash(anchor);
+    if (hash === null) return;
+    event.preventDefault();
+    navigate(hash);
+  };
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the links inside take the keyboard; this only routes their clicks
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's sanitized HTML; the page's policy runs no inline script
+    <div ref={ref} className="message-content" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+  );
+}

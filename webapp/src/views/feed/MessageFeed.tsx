@@ -1,0 +1,148 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type Narrow, narrowKey } from '../../narrow/narrow';
+import { loadNewer, loadOlder, openList, openNewest } from '../../state/message-lists';
+import { marksReadOnScroll, noteSeen, pageHasAttention, readingPaused } from '../../state/read-tracking';
+import { useApp } from '../../state/store';
+import { rowHeaders } from './grouping';
+import { MessageRow } from './MessageRow';
+
+/** Rows this close to either end of what is loaded fetch the next page. */
+const EDGE = 8;
+const TOP_PAD = 40;
+
+/**
+ * A narrow's messages in a virtualized list: only the rows near the viewport are in the page. It opens
+ * at `near`, else at the first unread message, else at the newest; stays at the bottom as messages
+ * arrive when it is there; keeps the reader's place when older messages come in above.
+ */
+export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | null }) {
+  const key = narrowKey(narrow);
+  const list = useApp((s) => s.lists.get(key));
+  const messages = useApp((s) => s.messages);
+  const me = useApp((s) => s.me);
+  const policy = useApp((s) => s.settings.web_mark_read_on_scroll_policy);
+  const ids = (list?.ids ?? []).filter((id) => messages.has(id));
+  const scroller = useRef<HTMLDivElement>(null);
+  const placed = useRef(false);
+  const sawLoading = useRef(false);
+  const wantBottom = useRef(false);
+  const [, setTick] = useState(0);
+
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 64,
+    getItemKey: (index) => ids[index],
+    overscan: 8,
+    paddingStart: TOP_PAD,
+    paddingEnd: 16,
+    anchorTo: 'end',
+    followOnAppend: true,
+  });
+  const items = virtualizer.getVirtualItems();
+
+  // The first time messages are there: go to where the reader should start.
+  useLayoutEffect(() => {
+    if (list?.loading) sawLoading.current = true;
+    if (placed.current || ids.length === 0 || list?.loading) return;
+    // A link to a message not yet loaded waits for the page around it.
+    if (near !== null && !ids.includes(near) && !sawLoading.current) return;
+    placed.current = true;
+    const target = near ?? list?.firstUnread ?? null;
+    const index = target === null ? -1 : ids.indexOf(target);
+    if (index >= 0 && (near !== null || index > 0)) virtualizer.scrollToIndex(index, { align: near !== null ? 'center' : 'start' });
+    else virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
+  });
+
+  // After "Jump to newest" has reloaded the list: go to its end.
+  useLayoutEffect(() => {
+    if (!wantBottom.current || list?.loading || ids.length === 0) return;
+    wantBottom.current = false;
+    virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
+  });
+
+  // Near an end of what is loaded: fetch the next page.
+  const first = items[0]?.index;
+  const last = items[items.length - 1]?.index;
+  useEffect(() => {
+    if (!placed.current || !list || list.loading || list.error) return;
+    if (first !== undefined && first < EDGE && !list.foundOldest) void loadOlder(narrow);
+    else if (last !== undefined && last > ids.length - EDGE && !list.foundNewest) void loadNewer(narrow);
+  });
+
+  // Reading: the messages whose bottom is in view are seen, if the window has the user's attention.
+  const noteVisible = () => {
+    const el = scroller.current;
+    if (!el || !placed.current || !pageHasAttention() || readingPaused(key) || !marksReadOnScroll(policy, narrow)) return;
+    const top = el.scrollTop;
+    const bottom = top + el.clientHeight;
+    const seen: number[] = [];
+    for (const item of virtualizer.getVirtualItems()) if (item.end > top && item.end <= bottom + 2) seen.push(ids[item.index]);
+    noteSeen(seen);
+  };
+  const latest = useRef(noteVisible);
+  latest.current = noteVisible;
+  useEffect(noteVisible);
+  useEffect(() => {
+    const again = () => {
+      latest.current();
+      setTick((t) => t + 1);
+    };
+    window.addEventListener('focus', again);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      window.removeEventListener('focus', again);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, []);
+
+  const atBottom = virtualizer.getDistanceFromEnd() < 120;
+  const showJump = ids.length > 0 && (!atBottom || (list !== undefined && !list.foundNewest));
+  const jump = () => {
+    if (list?.foundNewest) virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
+    else {
+      wantBottom.current = true;
+      void openNewest(narrow);
+    }
+  };
+
+  return (
+    <div className="feed">
+      <div ref={scroller} className="feed-scroll" tabIndex={-1}>
+        <div className="feed-inner" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="feed-top">{list?.foundOldest && ids.length > 0 ? 'The beginning of this conversation.' : list?.loading ? 'Loading…' : null}</div>
+          {items.map((item) => {
+            const m = messages.get(ids[item.index])!;
+            const previous = item.index > 0 ? messages.get(ids[item.index - 1]) : undefined;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="feed-item"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <MessageRow message={m} headers={rowHeaders(previous, m, me)} listKey={key} />
+              </div>
+            );
+          })}
+        </div>
+        {list && !list.loading && ids.length === 0 ? <p className="feed-empty">{list.error ? null : 'No messages here yet.'}</p> : null}
+        {list?.error ? (
+          <div className="feed-error" role="alert">
+            {list.error}{' '}
+            <button type="button" onClick={() => void openList(narrow, near)}>
+              Try again
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {showJump ? (
+        <button type="button" className="jump-newest" onClick={jump}>
+          Jump to newest ↓
+        </button>
+      ) : null}
+    </div>
+  );
+}
