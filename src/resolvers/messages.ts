@@ -154,6 +154,7 @@ export class MessageResolver {
       localId: input.localId ?? undefined,
       queueId: input.queueId ?? undefined,
       readBySender: input.readBySender ?? undefined,
+      idempotencyKey: input.idempotencyKey ?? undefined,
     });
     return Object.assign(new SendMessageResultType(), { id: result.id, automaticNewVisibilityPolicy: result.automatic_new_visibility_policy ?? null });
   }

@@ -165,6 +165,11 @@ export class SendMessageInput {
     description: "Whether your copy starts read. Unset: unread, as for Zulip's API clients; interactive clients say true.",
   })
   readBySender?: boolean;
+  @Field({
+    nullable: true,
+    description: 'A key of your choosing (a UUID): sending again with the same key within a day returns the first message instead of a second one.',
+  })
+  idempotencyKey?: string;
 }
 
 @ObjectType('SendMessageResult')

@@ -33,6 +33,7 @@ import { mutersOf } from '../muted-users/store';
 import { hasMessageSentListeners, notifyMessageSent } from './sent-listeners';
 import { alertWordIndex } from '../alert-words/store';
 import { usersAlertedBy } from '../alert-words/matching';
+import { sendOnce } from './send-idempotency';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
@@ -51,6 +52,8 @@ export interface SendMessageRequest {
   queueId?: string;
   /** Whether the sender's copy starts read; by default only from Zulip's interactive clients (clients.ts). */
   readBySender?: boolean;
+  /** A client-chosen key: a send repeated with it within a day returns the first message instead (send-idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export interface SendMessageResult {
@@ -123,6 +126,11 @@ interface Attempt {
 }
 
 export async function sendMessage(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
+  if (request.idempotencyKey !== undefined) return sendOnce(deps, sender.id, request.idempotencyKey, () => sendChecked(deps, sender, request));
+  return sendChecked(deps, sender, request);
+}
+
+async function sendChecked(deps: AppDeps, sender: User, request: SendMessageRequest): Promise<SendMessageResult> {
   const attempt: Attempt = { recalled: null, stored: false };
   try {
     return await send(deps, sender, request, attempt);
