@@ -1,21 +1,84 @@
+import { useEffect, useState } from 'react';
+import { SHOW_SHORTCUTS_EVENT, startKeyboard } from '../../app/keyboard';
+import { startNotifications } from '../../app/notifications';
+import { startPresence } from '../../app/presence';
 import { useRoute } from '../../app/route';
+import { startTitle } from '../../app/title';
 import { useApp } from '../../state/store';
-import { ConnectionBanner } from './ConnectionBanner';
+import { PeopleSidebar } from '../people/PeopleSidebar';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
-import { NarrowView } from '../feed/NarrowView';
+import { ConnectionBanner } from './ConnectionBanner';
+import { Header } from './Header';
+import { MainView } from './MainView';
+import { NarrowHeader } from './NarrowHeader';
+import { ShortcutsDialog } from './ShortcutsDialog';
+import '../../styles/layout.css';
 
-/** The page: the conversations on the left, the open view in the middle. */
+/** The page: header, conversations on the left, the open view in the middle, people on the right. */
 export function App() {
   const ready = useApp((s) => s.ready);
   const route = useRoute();
+  const [leftOpen, setLeftOpen] = useState(false);
+  const [rightOpen, setRightOpen] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
+
+  useEffect(() => {
+    if (!ready) return;
+    startTitle();
+    startKeyboard();
+    startNotifications();
+    startPresence();
+  }, [ready]);
+
+  useEffect(() => {
+    const show = () => setShortcuts(true);
+    window.addEventListener(SHOW_SHORTCUTS_EVENT, show);
+    return () => window.removeEventListener(SHOW_SHORTCUTS_EVENT, show);
+  }, []);
+
+  // On phones the drawers close once something in them was chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every change of view.
+  useEffect(() => {
+    setLeftOpen(false);
+    setRightOpen(false);
+  }, [route]);
+
   if (!ready) return <p className="boot">Loading…</p>;
   return (
-    <div className="app">
+    <div className="app-shell">
       <ConnectionBanner />
-      <LeftSidebar />
-      <main className="main" id="main">
-        {route.view === 'narrow' ? <NarrowView narrow={route.narrow} near={route.near} /> : <p className="placeholder">{route.view}</p>}
-      </main>
+      <Header
+        leftOpen={leftOpen}
+        rightOpen={rightOpen}
+        onToggleLeft={() => {
+          setLeftOpen(!leftOpen);
+          setRightOpen(false);
+        }}
+        onToggleRight={() => {
+          setRightOpen(!rightOpen);
+          setLeftOpen(false);
+        }}
+      />
+      <div className="app-body">
+        <LeftSidebar id="left-sidebar" open={leftOpen} />
+        <main className="main" id="main">
+          {route.view === 'narrow' || route.view === 'inbox' || route.view === 'channels' ? <NarrowHeader /> : null}
+          <MainView route={route} />
+        </main>
+        <PeopleSidebar id="right-sidebar" open={rightOpen} />
+        {leftOpen || rightOpen ? (
+          <button
+            type="button"
+            className="drawer-scrim"
+            aria-label="Close the side panel"
+            onClick={() => {
+              setLeftOpen(false);
+              setRightOpen(false);
+            }}
+          />
+        ) : null}
+      </div>
+      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} /> : null}
     </div>
   );
 }

@@ -1,27 +1,58 @@
-import { lookup } from '../../app/lookup';
-import { narrowHash } from '../../narrow/hash';
+import { useState } from 'react';
+import { useRoute } from '../../app/route';
+import { cachedUnreadCounts } from '../../app/unread-counts';
+import { canonicalOperator, dmKey } from '../../narrow/narrow';
 import { useApp } from '../../state/store';
+import { ConfirmDialog } from '../layout/ConfirmDialog';
+import { ChannelList } from './ChannelList';
+import { DmList } from './DmList';
+import { markAllRead } from './mark-read';
+import { ViewsList } from './ViewsList';
+import '../../styles/sidebar.css';
 
-/** Subscribed channels with their unread counts. */
-export function LeftSidebar() {
-  const subscriptions = useApp((s) => s.subscriptions);
-  const unread = useApp((s) => s.unread);
-  const counts = new Map<number, number>();
-  for (const place of unread.values()) if (place.kind === 'stream') counts.set(place.streamId, (counts.get(place.streamId) ?? 0) + 1);
-  const channels = [...subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
+/** Views, channels with their topics, and direct messages, each with unread counts. */
+export function LeftSidebar({ id, open }: { id: string; open: boolean }) {
+  const route = useRoute();
+  const me = useApp((s) => s.me);
+  const total = useApp((s) => cachedUnreadCounts(s).total);
+  const [confirming, setConfirming] = useState(false);
+  const narrow = route.view === 'narrow' ? route.narrow : [];
+  const term = (op: string) => narrow.find((t) => canonicalOperator(t.operator) === op && !t.negated)?.operand ?? null;
+  const channel = term('channel');
+  const openChannel = channel && /^\d+$/.test(channel) ? Number(channel) : null;
+  const dm = term('dm');
+  const openDm = dm && /^[\d,]+$/.test(dm) ? dmKey(dm.split(',').map(Number), me) : null;
   return (
-    <nav className="left-sidebar" aria-label="Channels">
-      <h2>Channels</h2>
-      <ul>
-        {channels.map((c) => (
-          <li key={c.stream_id}>
-            <a href={narrowHash([{ operator: 'channel', operand: String(c.stream_id) }], lookup)} data-channel-id={c.stream_id}>
-              <span className="name">#{c.name}</span>
-              {counts.get(c.stream_id) ? <span className="count">{counts.get(c.stream_id)}</span> : null}
-            </a>
-          </li>
-        ))}
-      </ul>
+    <nav id={id} className={open ? 'left-sidebar open' : 'left-sidebar'} aria-label="Conversations">
+      <ViewsList />
+      <div className="sidebar-heading">
+        <h2>Channels</h2>
+        <a href="#channels" className="heading-link" aria-label="Browse channels" title="Browse channels">
+          Browse
+        </a>
+      </div>
+      <ChannelList openChannel={openChannel} openTopic={openChannel === null ? null : term('topic')} />
+      <div className="sidebar-heading">
+        <h2>Direct messages</h2>
+      </div>
+      <DmList openKey={openDm} />
+      {total > 0 ? (
+        <button type="button" className="mark-all" onClick={() => setConfirming(true)}>
+          Mark all messages as read
+        </button>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title="Mark all messages as read?"
+          message={`This marks ${total} unread ${total === 1 ? 'message' : 'messages'} as read, in every channel and conversation.`}
+          confirmLabel="Mark as read"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void markAllRead();
+          }}
+        />
+      ) : null}
     </nav>
   );
 }

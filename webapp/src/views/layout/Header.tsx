@@ -1,0 +1,42 @@
+import { useApp } from '../../state/store';
+import { SearchBox } from '../search/SearchBox';
+import { UserMenu } from './UserMenu';
+
+/** The top bar: the organization, the drawer buttons on phones, search and the user's menu. */
+export function Header({
+  leftOpen,
+  rightOpen,
+  onToggleLeft,
+  onToggleRight,
+}: {
+  leftOpen: boolean;
+  rightOpen: boolean;
+  onToggleLeft: () => void;
+  onToggleRight: () => void;
+}) {
+  const name = useApp((s) => String(s.register.realm_name ?? 'Parley'));
+  const icon = useApp((s) => s.register.realm_icon_url as string | undefined);
+  return (
+    <header className="top-bar">
+      <button
+        type="button"
+        className="drawer-button left"
+        aria-label="Conversations"
+        aria-expanded={leftOpen}
+        aria-controls="left-sidebar"
+        onClick={onToggleLeft}
+      >
+        ☰
+      </button>
+      <a className="realm" href="#feed">
+        {icon ? <img className="realm-icon" src={icon} alt="" /> : null}
+        <span className="realm-name">{name}</span>
+      </a>
+      <SearchBox />
+      <button type="button" className="drawer-button right" aria-label="People" aria-expanded={rightOpen} aria-controls="right-sidebar" onClick={onToggleRight}>
+        👥
+      </button>
+      <UserMenu />
+    </header>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Route } from '../../narrow/hash';
+import { BrowseChannels } from '../channels/BrowseChannels';
+import { NarrowView } from '../feed/NarrowView';
+import { InboxView } from '../inbox/InboxView';
+
+/** The view the URL names. */
+export function MainView({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'narrow':
+      return <NarrowView narrow={route.narrow} near={route.near} />;
+    case 'inbox':
+      return <InboxView />;
+    case 'channels':
+      return <BrowseChannels />;
+    case 'drafts':
+      return <p className="placeholder">Drafts</p>;
+    case 'recent':
+      return <InboxView />;
+    default:
+      return (
+        <section className="placeholder" aria-label="Settings">
+          <h2>Settings</h2>
+          <p>Settings are not available in the web app yet.</p>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,33 @@
+import { useEffect, useRef } from 'react';
+import { SHORTCUTS } from '../../app/keyboard';
+
+/** The keyboard shortcuts, opened with `?`. */
+export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="modal shortcuts" aria-labelledby="shortcuts-title" onClose={onClose}>
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <table>
+        <tbody>
+          {SHORTCUTS.map((s) => (
+            <tr key={s.keys}>
+              <th scope="row">
+                <kbd>{s.keys}</kbd>
+              </th>
+              <td>{s.does}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="modal-actions">
+        <button type="button" className="primary" onClick={() => ref.current?.close()}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

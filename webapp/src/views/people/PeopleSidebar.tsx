@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../../state/store';
+import type { UserRecord } from '../../state/types';
+import { presenceStatus, STATUS_LABEL, type PresenceStatus } from './presence-status';
+import { UserCard } from './UserCard';
+import '../../styles/people.css';
+
+const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+
+/** The organization's people with presence dots, active first, and a filter. */
+export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
+  const users = useApp((s) => s.users);
+  const presence = useApp((s) => s.presence);
+  const statuses = useApp((s) => s.userStatus);
+  const me = useApp((s) => s.me);
+  const [filter, setFilter] = useState('');
+  const [card, setCard] = useState<{ userId: number; anchor: HTMLElement } | null>(null);
+  // Presence ages without events: look again every half minute.
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => tick((n) => n + 1), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  const now = Date.now() / 1000;
+  const text = filter.trim().toLowerCase();
+  const people = [...users.values()]
+    .filter((u): u is UserRecord => u.is_active && !u.is_bot && (!text || u.full_name.toLowerCase().includes(text) || u.email.toLowerCase().includes(text)))
+    .map((u) => ({ user: u, status: u.user_id === me ? ('active' as const) : presenceStatus(presence.get(u.user_id), now) }))
+    .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.user.full_name.localeCompare(b.user.full_name));
+  return (
+    <aside id={id} className={open ? 'right-sidebar open' : 'right-sidebar'} aria-label="People">
+      <h2 className="people-heading">People</h2>
+      <input
+        type="search"
+        className="people-filter"
+        aria-label="Filter people"
+        placeholder="Filter people"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
+      <ul className="people-list">
+        {people.map(({ user, status }) => {
+          const s = statuses.get(user.user_id);
+          return (
+            <li key={user.user_id}>
+              <button
+                type="button"
+                className="person"
+                data-user-id={user.user_id}
+                aria-haspopup="dialog"
+                onClick={(e) => setCard({ userId: user.user_id, anchor: e.currentTarget })}
+              >
+                <span className={`presence-dot ${status}`} role="img" aria-label={STATUS_LABEL[status]} />
+                <span className="person-name">
+                  {user.full_name}
+                  {user.user_id === me ? <span className="soft"> (you)</span> : null}
+                </span>
+                {s?.status_text ? <span className="person-status soft">{s.status_text}</span> : null}
+              </button>
+            </li>
+          );
+        })}
+        {people.length === 0 ? <li className="empty">Nobody matches.</li> : null}
+      </ul>
+      {card ? (
+        <UserCard
+          userId={card.userId}
+          onClose={() => {
+            card.anchor.focus();
+            setCard(null);
+          }}
+        />
+      ) : null}
+    </aside>
+  );
+}
