@@ -13,6 +13,8 @@ export function createGraphQLClient(socket: Socket): Client {
   return new Client({
     url: '/graphql',
     requestPolicy: 'cache-first',
+    // Queries go as POST: the server refuses GETs that carry no preflight-forcing header (CSRF).
+    preferGetMethod: false,
     fetchOptions: () => ({ credentials: 'same-origin', headers: { [CSRF_HEADER]: csrfToken() } }),
     exchanges: [
       cacheExchange({ keys: cacheKeys }),
