@@ -9,16 +9,16 @@ import { isMutedPlace } from './unread-counts';
  * Zulip's main keyboard shortcuts. The message cursor is the focused message element (each gets
  * tabindex=-1), so screen readers follow it and the feed can style `:focus` or `.selected`.
  */
-export const SHORTCUTS: { keys: string; does: string }[] = [
-  { keys: 'j / ↓', does: 'Next message' },
-  { keys: 'k / ↑', does: 'Previous message' },
-  { keys: 'r / Enter', does: 'Reply to the selected message' },
-  { keys: 'c', does: 'New channel message' },
-  { keys: 'x', does: 'New direct message' },
-  { keys: 'n', does: 'Next unread conversation' },
-  { keys: '/', does: 'Search' },
-  { keys: 'Esc', does: 'Close, or go back to the combined feed' },
-  { keys: '?', does: 'Show these shortcuts' },
+export const SHORTCUTS: { keys: string[]; does: string }[] = [
+  { keys: ['j', '↓'], does: 'Next message' },
+  { keys: ['k', '↑'], does: 'Previous message' },
+  { keys: ['r', 'Enter'], does: 'Reply to the selected message' },
+  { keys: ['c'], does: 'New channel message' },
+  { keys: ['x'], does: 'New direct message' },
+  { keys: ['n'], does: 'Next unread conversation' },
+  { keys: ['/'], does: 'Search' },
+  { keys: ['Esc'], does: 'Close, or go back to the combined feed' },
+  { keys: ['?'], does: 'Show these shortcuts' },
 ];
 
 export const SHOW_SHORTCUTS_EVENT = 'parley:shortcuts';

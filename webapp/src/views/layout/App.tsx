@@ -62,7 +62,7 @@ export function App() {
       <div className="app-body">
         <LeftSidebar id="left-sidebar" open={leftOpen} />
         <main className="main" id="main">
-          {route.view === 'narrow' || route.view === 'inbox' || route.view === 'channels' ? <NarrowHeader /> : null}
+          {route.view === 'narrow' || route.view === 'inbox' ? <NarrowHeader /> : null}
           <MainView route={route} />
         </main>
         <PeopleSidebar id="right-sidebar" open={rightOpen} />

@@ -1,4 +1,5 @@
 import { useApp } from '../../state/store';
+import { Avatar } from '../people/Avatar';
 import { SearchBox } from '../search/SearchBox';
 import { UserMenu } from './UserMenu';
 
@@ -29,7 +30,7 @@ export function Header({
         ☰
       </button>
       <a className="realm" href="#feed">
-        {icon ? <img className="realm-icon" src={icon} alt="" /> : null}
+        <Avatar url={icon} name={name} size="small" />
         <span className="realm-name">{name}</span>
       </a>
       <SearchBox />

@@ -14,9 +14,14 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
       <table>
         <tbody>
           {SHORTCUTS.map((s) => (
-            <tr key={s.keys}>
+            <tr key={s.does}>
               <th scope="row">
-                <kbd>{s.keys}</kbd>
+                {s.keys.map((k, i) => (
+                  <span key={k}>
+                    {i > 0 ? ' or ' : null}
+                    <kbd>{k}</kbd>
+                  </span>
+                ))}
               </th>
               <td>{s.does}</td>
             </tr>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { csrfToken } from '../../api/csrf';
 import { notificationPermission, requestNotificationPermission } from '../../app/notifications';
 import { useApp } from '../../state/store';
+import { Avatar } from '../people/Avatar';
 
 /** The user's menu: settings, desktop notifications (asked only from here) and signing out. */
 export function UserMenu() {
@@ -27,7 +28,7 @@ export function UserMenu() {
   return (
     <div className="user-menu" ref={root}>
       <button type="button" className="user-menu-button" aria-haspopup="true" aria-expanded={open} aria-controls="user-menu" onClick={() => setOpen(!open)}>
-        {me?.avatar_url ? <img className="avatar small" src={me.avatar_url} alt="" /> : null}
+        <Avatar url={me?.avatar_url} name={me?.full_name ?? ''} size="small" />
         <span className="user-menu-name">{me?.full_name ?? 'Account'}</span>
       </button>
       {open ? (

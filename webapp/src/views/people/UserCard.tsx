@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { lookup } from '../../app/lookup';
 import { narrowHash } from '../../narrow/hash';
 import { useApp } from '../../state/store';
+import { Avatar } from './Avatar';
 import { presenceStatus, STATUS_LABEL } from './presence-status';
 
 const ROLES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
@@ -50,7 +51,7 @@ export function UserCard({ userId, onClose }: { userId: number; onClose: () => v
       }}
     >
       <div className="user-card-body">
-        {user.avatar_url ? <img className="avatar large" src={user.avatar_url} alt="" /> : null}
+        <Avatar url={user.avatar_url} name={user.full_name} size="large" />
         <h2 id="user-card-name">{user.full_name}</h2>
         <p className="soft">
           <span className={`presence-dot ${state}`} aria-hidden="true" /> {STATUS_LABEL[state]} · {user.is_bot ? 'Bot' : (ROLES[user.role] ?? 'Member')}
