@@ -10,8 +10,18 @@ import { MessageContent } from './MessageContent';
 import { MessageMenu } from './MessageMenu';
 import { RecipientBar } from './RecipientBar';
 
+/** Only avatars this server serves: the page loads nothing from elsewhere (Gravatar's are drawn as an initial). */
+function localUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url, window.location.href).origin === window.location.origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 function Avatar({ message }: { message: Msg }) {
-  const url = useApp((s) => s.users.get(message.senderId)?.avatar_url ?? message.avatarUrl);
+  const url = localUrl(useApp((s) => s.users.get(message.senderId)?.avatar_url ?? message.avatarUrl));
   if (url) return <img className="avatar" src={url} alt="" loading="lazy" />;
   return (
     <span className="avatar avatar-initial" aria-hidden="true">

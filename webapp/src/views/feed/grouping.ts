@@ -5,9 +5,9 @@ import type { Msg } from '../../state/types';
 
 /** What a message row shows above the message itself, from the message before it. */
 export interface RowHeaders {
-  /** A new calendar day starts here. */
+  /** A new calendar day starts inside a conversation's run (a conversation bar shows its own date). */
   date: boolean;
-  /** A new conversation (or the same one after a date line) starts here. */
+  /** A new conversation starts here. */
   recipient: boolean;
   /** Avatar, name and time: the first message of a run by one sender. */
   sender: boolean;
@@ -20,10 +20,10 @@ export function conversationKey(m: Msg, me: number): string {
 const dayOf = (timestamp: number) => new Date(timestamp * 1000).toDateString();
 
 export function rowHeaders(previous: Msg | undefined, m: Msg, me: number): RowHeaders {
-  if (!previous) return { date: true, recipient: true, sender: true };
-  const date = dayOf(previous.timestamp) !== dayOf(m.timestamp);
-  const recipient = date || conversationKey(previous, me) !== conversationKey(m, me);
-  const sender = recipient || previous.senderId !== m.senderId || m.isMeMessage || previous.isMeMessage;
+  if (!previous) return { date: false, recipient: true, sender: true };
+  const recipient = conversationKey(previous, me) !== conversationKey(m, me);
+  const date = !recipient && dayOf(previous.timestamp) !== dayOf(m.timestamp);
+  const sender = recipient || date || previous.senderId !== m.senderId || m.isMeMessage || previous.isMeMessage;
   return { date, recipient, sender };
 }
 
