@@ -1,5 +1,6 @@
 import { narrowHash } from '../narrow/hash';
-import type { Narrow } from '../narrow/narrow';
+import { openCompose } from '../views/compose/compose-bridge';
+import { messageDmKey, type Narrow } from '../narrow/narrow';
 import { getApp } from '../state/store';
 import { lookup } from './lookup';
 import { currentRoute, navigate } from './route';
@@ -70,13 +71,6 @@ function move(step: 1 | -1): boolean {
   return true;
 }
 
-/** Opens the compose box through the compose component's own button or textarea. */
-function openCompose(kind: 'stream' | 'private'): void {
-  const button = document.querySelector<HTMLButtonElement>(kind === 'private' ? 'button[aria-label="New direct message"]' : 'button[aria-label="New message"]');
-  if (button) button.click();
-  setTimeout(() => document.querySelector<HTMLElement>(kind === 'private' ? '#compose-recipients' : '#compose-textarea')?.focus(), 50);
-}
-
 function reply(): void {
   const el = selected();
   const message = el ? getApp().messages.get(Number(el.dataset.messageId)) : undefined;
@@ -86,15 +80,16 @@ function reply(): void {
   }
   const narrow: Narrow =
     message.type === 'private'
-      ? [{ operator: 'dm', operand: message.recipients.map((r) => r.id).join(',') }]
+      ? [{ operator: 'dm', operand: messageDmKey(message, getApp().me) }]
       : [
           { operator: 'channel', operand: String(message.streamId) },
           { operator: 'topic', operand: message.topic },
         ];
+  // Reply where the message is: its conversation opens (at the message), and the box is addressed to it.
   const route = currentRoute();
   const here = route.view === 'narrow' && JSON.stringify(route.narrow) === JSON.stringify(narrow);
   if (!here) navigate(narrowHash(narrow, lookup, message.id));
-  setTimeout(() => document.querySelector<HTMLElement>('#compose-textarea')?.focus(), here ? 0 : 300);
+  openCompose(message.type === 'private' ? 'private' : 'stream');
 }
 
 /** The next conversation with unread messages: the one whose oldest unread message is oldest. */

@@ -6,6 +6,7 @@ import { useRoute } from '../../app/route';
 import { startTitle } from '../../app/title';
 import { useApp } from '../../state/store';
 import { PeopleSidebar } from '../people/PeopleSidebar';
+import { startTheme } from '../settings/theme';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { Header } from './Header';
@@ -28,6 +29,7 @@ export function App() {
     startKeyboard();
     startNotifications();
     startPresence();
+    startTheme();
   }, [ready]);
 
   useEffect(() => {

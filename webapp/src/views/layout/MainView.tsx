@@ -1,7 +1,9 @@
 import type { Route } from '../../narrow/hash';
 import { BrowseChannels } from '../channels/BrowseChannels';
+import { DraftsView } from '../compose/DraftsView';
 import { NarrowView } from '../feed/NarrowView';
 import { InboxView } from '../inbox/InboxView';
+import { SettingsView } from '../settings/SettingsView';
 
 /** The view the URL names. */
 export function MainView({ route }: { route: Route }) {
@@ -13,9 +15,11 @@ export function MainView({ route }: { route: Route }) {
     case 'channels':
       return <BrowseChannels />;
     case 'drafts':
-      return <p className="placeholder">Drafts</p>;
+      return <DraftsView />;
     case 'recent':
       return <InboxView />;
+    case 'settings':
+      return <SettingsView section={route.section} />;
     default:
       return (
         <section className="placeholder" aria-label="Settings">

@@ -1,5 +1,7 @@
 import { describeRoute } from '../../app/describe';
+import { lookup } from '../../app/lookup';
 import { useRoute } from '../../app/route';
+import { narrowHash } from '../../narrow/hash';
 import { getApp, useApp } from '../../state/store';
 
 /** What is open: a channel with its description, a topic, the people of a DM, or the search. */
@@ -15,7 +17,7 @@ export function NarrowHeader() {
       {channel ? (
         <>
           <h1 className="narrow-title">
-            <a href={`#narrow/channel/${channel.stream_id}`}>#{channel.name}</a>
+            <a href={narrowHash([{ operator: 'channel', operand: String(channel.stream_id) }], lookup)}>#{channel.name}</a>
             {d.topic !== undefined ? <span className="narrow-topic"> › {d.topic || '(no topic)'}</span> : null}
           </h1>
           {d.topic === undefined && channel.rendered_description ? (
