@@ -21,7 +21,7 @@ export async function deactivateOwnAccount(deps: AppDeps, user: User): Promise<v
     };
     if (Number(active.n) <= 1) throw cannotDeactivateLast(false);
     if (isOwnerRole(me.role) && !me.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) throw cannotDeactivateLast(true);
+    // Ends the account's web sessions too.
     await deactivateAccount(deps, uow, me);
-    await uow.trx('web_sessions').where({ user_id: me.id }).delete();
   });
 }

@@ -8,6 +8,7 @@ import { isValidEmail } from '../../validation/email';
 import { getRealm } from '../realm/queries';
 import { passwordResetLink, sendNoAccountEmail, sendPasswordResetEmail } from './mails';
 import { countPasswordAttempt, isStrongPassword, passwordTooWeak } from './password-policy';
+import { deleteUserSessions } from './sessions';
 import { createToken, findUsableToken, markUsed } from './tokens';
 
 /** How long a reset link works. */
@@ -61,7 +62,7 @@ export async function resetPassword(deps: AppDeps, secret: string, newPassword: 
     await markUsed(uow.trx, token.id);
     await uow.trx('account_tokens').where({ user_id: token.user_id, purpose: 'password_reset' }).whereNull('used_at').update({ used_at: new Date() });
     await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: token.user_id });
-    await uow.trx('web_sessions').where({ user_id: token.user_id }).delete();
+    await deleteUserSessions(uow.trx, token.user_id);
     forgetAuthAfterCommit(deps, uow, token.user_id);
   });
   return user;

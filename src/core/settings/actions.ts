@@ -11,6 +11,8 @@ import { User } from '../users/model';
 import { checkFullName } from '../users/validation';
 import { startEmailChange } from '../accounts/email-change';
 import { countPasswordAttempt, isStrongPassword } from '../accounts/password-policy';
+import { deleteUserSessions } from '../accounts/sessions';
+import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { SETTINGS_BY_NAME, SettingsMap } from './catalog';
 import { activeViewers, emitEmailVisibilityChange, groupByApiEmail } from './email-visibility';
 import { realmDefaultsEvent, userSettingsEvent } from './events';
@@ -33,13 +35,19 @@ function changedOnly(current: SettingsMap, wanted: SettingsMap): SettingsMap {
   return Object.fromEntries(Object.entries(wanted).filter(([name, value]) => current[name] !== value));
 }
 
+/** Who is asking: a browser session (its hash) when the request came with one. */
+export interface SettingsRequester {
+  sessionHash?: string;
+}
+
 /**
  * PATCH /settings: the user's own settings, name, time zone and password. Everything is checked
  * before anything changes; each changed setting is reported to the user with a user_settings
  * event, and the changes others can see (name, time zone, address visibility, presence sharing)
- * with their own events.
+ * with their own events. A new password ends the account's web sessions but the requester's own
+ * (as Zulip keeps the session that changed it); API keys stay.
  */
-export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnSettingsChanges): Promise<void> {
+export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnSettingsChanges, requester: SettingsRequester = {}): Promise<void> {
   requireHuman(user);
   for (const name of Object.keys(changes.settings)) {
     if (!SETTINGS_BY_NAME.has(name)) throw errors.badRequest(`Invalid setting: ${name}`);
@@ -61,7 +69,11 @@ export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnS
 
   await inTransaction(deps, deps.realmId, async (uow) => {
     const me = await User.query(uow.trx).findById(user.id).throwIfNotFound();
-    if (passwordHash !== undefined) await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: me.id });
+    if (passwordHash !== undefined) {
+      await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: me.id });
+      await deleteUserSessions(uow.trx, me.id, requester.sessionHash);
+      forgetAuthAfterCommit(deps, uow, me.id);
+    }
     if (changes.fullName !== undefined) await renameSelf(deps, uow, me, changes.fullName);
 
     await applyOwnSettings(deps, uow, me, changes.settings);

@@ -18,6 +18,7 @@ import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
 import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
+import { deleteUserSessions } from '../accounts/sessions';
 
 /** Keys a user may hold at once; logging in again past this retires the oldest. */
 const MAX_KEYS_PER_USER = 50;
@@ -198,6 +199,8 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
 export async function deactivateAccount(deps: AppDeps, uow: UnitOfWork, target: User): Promise<void> {
   await User.query(uow.trx).patch({ is_active: false }).where({ id: target.id });
   target.is_active = false;
+  // Signed out of the web app too (auth_changed below closes the sockets those sessions opened).
+  await deleteUserSessions(uow.trx, target.id);
   // Other features first (peers hear of the lost subscriptions before the deactivation, as in Zulip).
   await runDeactivationSteps(uow, target, deps);
   // Told to the accounts still active afterwards.
@@ -273,11 +276,16 @@ export async function setCanCreateUsers(deps: AppDeps, userId: number, value: bo
   });
 }
 
-/** Sets an account's password (operator reset); no event, as Zulip sends none for password changes. */
+/**
+ * Sets an account's password (operator reset); no client event, as Zulip sends none for password
+ * changes. The account's web sessions end; its API keys stay.
+ */
 export async function setPassword(deps: AppDeps, userId: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(checkPassword(password));
   await inTransaction(deps, deps.realmId, async (uow) => {
     await findUser(uow.trx, deps.realmId, userId);
     await User.query(uow.trx).patch({ password_hash: passwordHash }).where({ id: userId });
+    await deleteUserSessions(uow.trx, userId);
+    forgetAuthAfterCommit(deps, uow, userId);
   });
 }
