@@ -187,7 +187,7 @@ test('signing out ends the session: the cookie gets nothing, and open tabs and s
       headers: { cookie: header, 'x-csrftoken': csrf, 'content-type': 'application/json', origin: new URL(ts.url).origin },
       body: JSON.stringify({ query: '{ me { email } }' }),
     });
-  expect((await (await ask()).json()).data.me.email).toBe(bob.email);
+  expect(((await (await ask()).json()) as { data: { me: { email: string } } }).data.me.email).toBe(bob.email);
 
   // Through the app's own menu.
   const signOut = me.page.getByRole('button', { name: 'Sign out' });
