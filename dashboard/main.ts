@@ -53,7 +53,8 @@ const basic = (c: Credentials) => `Basic ${btoa(`${c.email}:${c.apiKey}`)}`;
 async function gql<T>(query: string, variables: Record<string, unknown> = {}, auth: Credentials | null = credentials): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (auth) headers.authorization = basic(auth);
-  const res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+  // Basic credentials only: a web app session's cookie, sent along, would need its CSRF token.
+  const res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }), credentials: 'omit' });
   const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
   if (body.errors?.length) throw new Error(body.errors[0].message);
   return body.data as T;

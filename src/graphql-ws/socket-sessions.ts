@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../core/deps';
+import { authenticateSession } from '../core/accounts/sessions';
 import { AUTH_CHANGED } from '../core/users/auth-cache';
 import type { User } from '../core/users/model';
 import { authenticateGraphQLRequest } from '../schema/authenticate';
@@ -10,21 +11,34 @@ import { DeliveryGate } from '../realtime/delivery-gate';
 export const CLOSE_FORBIDDEN = 4403;
 export const CLOSE_TOO_MANY = 4429;
 
+/**
+ * What a socket authenticated with, checked again when it may have been revoked: an Authorization
+ * value (from connection_init or the upgrade request), or the web app's session cookie.
+ */
+export type SocketCredential = { authorization: string } | { sessionSecret: string };
+
+/** Authenticates a socket's credential; `fresh` reads a session from the database, not the cache. */
+export function authenticateSocket(deps: AppDeps, credential: SocketCredential, { fresh = false } = {}): Promise<User> {
+  return 'sessionSecret' in credential
+    ? authenticateSession(deps, credential.sessionSecret, { fresh })
+    : authenticateGraphQLRequest(deps, credential.authorization);
+}
+
 interface Session {
   socket: WebSocket;
   gate: DeliveryGate;
-  /** The credentials the socket authenticated with, checked again when they may have been revoked. */
-  authorization: string;
+  credential: SocketCredential;
   user: User;
 }
 
 /**
  * The authenticated GraphQL WebSockets of this process, by user: bounds how many one user holds,
  * and ends those whose credentials no longer hold. Every process hears of changed credentials on the
- * bus (`auth_changed` for keys, role, activation and permissions; realm deactivation) and checks its
- * own sockets of that user again, holding their deliveries meanwhile: a socket whose credentials are
- * refused now, or whose user lost rights (a lower role), is closed with 4403 and receives nothing
- * published after the change. Its client reconnects and is authorized afresh.
+ * bus (`auth_changed` for keys, role, activation, permissions and ended web sessions; realm
+ * deactivation) and checks its own sockets of that user again, holding their deliveries meanwhile:
+ * a socket whose credentials are refused now (a session socket's session is read afresh), or whose
+ * user lost rights (a lower role), is closed with 4403 and receives nothing published after the
+ * change. Its client reconnects and is authorized afresh.
  */
 export class SocketSessions {
   private readonly byUser = new Map<number, Set<Session>>();
@@ -41,11 +55,11 @@ export class SocketSessions {
    * Registers an authenticated socket and returns the gate its subscriptions deliver through; null
    * (and nothing registered) when the user holds too many.
    */
-  add(socket: WebSocket, authorization: string, user: User): DeliveryGate | null {
+  add(socket: WebSocket, credential: SocketCredential, user: User): DeliveryGate | null {
     let own = this.byUser.get(user.id);
     if (!own) this.byUser.set(user.id, (own = new Set()));
     if (own.size >= this.maxPerUser) return null;
-    const session: Session = { socket, gate: new DeliveryGate(), authorization, user };
+    const session: Session = { socket, gate: new DeliveryGate(), credential, user };
     own.add(session);
     socket.once('close', () => {
       own.delete(session);
@@ -74,7 +88,7 @@ export class SocketSessions {
     if (!own) return;
     for (const session of own) {
       session.gate.hold();
-      void authenticateGraphQLRequest(this.deps, session.authorization)
+      void authenticateSocket(this.deps, session.credential, { fresh: true })
         .then(
           (now) => {
             // A higher role number is a lesser role (owner 100 … guest 600): what it saw may be too much.

@@ -6,7 +6,8 @@ import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { log, newRequestId } from '../log';
 import type { User } from '../core/users/model';
-import { authenticateGraphQLRequest } from '../schema/authenticate';
+import { sessionHashOf } from '../core/accounts/sessions';
+import { isOwnOrigin, sessionSecretOf } from '../web/session-auth';
 import { isIncomingWebhookBot } from '../core/bots/constants';
 import type { GraphQLContext } from '../schema/context';
 import { ApiError } from '../errors';
@@ -16,19 +17,31 @@ import { checkOperationLimits, tooBig } from '../schema/limits';
 import { realmSizes } from '../schema/realm-sizes';
 import { replyTooLargeMessage, resultExceedsReplySize } from '../schema/reply-size';
 import { DeliveryGate } from '../realtime/delivery-gate';
-import { CLOSE_TOO_MANY, SocketSessions } from './socket-sessions';
+import { authenticateSocket, CLOSE_TOO_MANY, SocketCredential, SocketSessions } from './socket-sessions';
 import { sharedSubscribe } from './shared-execution';
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, sharing the HTTP server. Credentials come
  * from the connection_init payload (`{authorization: "Basic ..."}`) or the upgrade request's
- * Authorization header; bad or missing ones close the socket with 4403. Every operation on the
+ * Authorization header; without either, from the web app's session cookie, but only when the
+ * upgrade request comes from this server's own origin (a page of another site must never open a
+ * socket on its visitor's session). Bad or missing ones close the socket with 4403. Every operation on the
  * socket passes the same limits as over HTTP. Sockets are bounded (config.socketLimits): frame size,
  * time to authenticate, unauthenticated sockets per process (more are refused with 503 before the
  * upgrade), sockets per user (4429), operations per socket; revoked credentials end their sockets
  * (SocketSessions).
  */
-type Extra = { user?: User; gate?: DeliveryGate; connectionId?: string } & Record<PropertyKey, unknown>;
+type Extra = { user?: User; gate?: DeliveryGate; connectionId?: string; sessionHash?: string } & Record<PropertyKey, unknown>;
+
+/** The socket's credentials: an Authorization value, else an own-origin upgrade's session cookie. */
+function socketCredential(deps: AppDeps, params: Record<string, unknown> | undefined, request: http.IncomingMessage): SocketCredential | null {
+  const fromPayload = params?.authorization ?? params?.Authorization;
+  const authorization = typeof fromPayload === 'string' ? fromPayload : request.headers.authorization;
+  if (authorization) return { authorization };
+  const sessionSecret = sessionSecretOf(request);
+  if (sessionSecret === undefined || !isOwnOrigin(request.headers, deps.config)) return null;
+  return { sessionSecret };
+}
 
 /** As over HTTP (Zulip code in extensions.code), without the HTTP status hint. */
 function formatForSocket(error: GraphQLError): GraphQLFormattedError {
@@ -84,26 +97,26 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
       subscribe: sharedSubscribe,
       connectionInitWaitTimeout: limits.initTimeoutMs,
       onConnect: async (ctx) => {
-        const fromPayload = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-        const header = typeof fromPayload === 'string' ? fromPayload : ctx.extra.request.headers.authorization;
-        if (!header) return false;
+        const credential = socketCredential(deps, ctx.connectionParams, ctx.extra.request);
+        if (!credential) return false;
         let user: User;
         try {
-          user = await authenticateGraphQLRequest(deps, header);
+          user = await authenticateSocket(deps, credential);
         } catch {
           return false;
         }
         if (isIncomingWebhookBot(user)) return false;
         const socket = ctx.extra.socket;
         if (socket.readyState !== socket.OPEN) return false;
-        const gate = sessions.add(socket, header, user);
+        const gate = sessions.add(socket, credential, user);
         if (!gate) {
           socket.close(CLOSE_TOO_MANY, 'Too many connections');
           return false;
         }
         unauthenticated.delete(socket);
         const connectionId = newRequestId();
-        Object.assign(ctx.extra as Extra, { user, gate, connectionId });
+        const sessionHash = 'sessionSecret' in credential ? sessionHashOf(credential.sessionSecret) : undefined;
+        Object.assign(ctx.extra as Extra, { user, gate, connectionId, sessionHash });
         log().info({ connectionId, userId: user.id }, 'websocket connected');
         return true;
       },
@@ -137,11 +150,11 @@ export function attachSubscriptions(server: http.Server, deps: AppDeps, metrics?
         } catch (error) {
           return [error as GraphQLError];
         }
-        const { user, gate } = ctx.extra as Extra;
+        const { user, gate, sessionHash } = ctx.extra as Extra;
         // Each operation counts against its user's rate limit, as an HTTP request does.
         const limited = await rateLimitErrors(deps, user ?? null);
         if (limited) return limited;
-        const contextValue: GraphQLContext = { deps, user: user ?? null, gate, requestId: connectionId };
+        const contextValue: GraphQLContext = { deps, user: user ?? null, gate, requestId: connectionId, sessionHash };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onError: (ctx, _id, _payload, errors) => {

@@ -34,14 +34,19 @@ export class SettingsResolver {
   @Mutation(() => UserSettingsType, { description: 'Changes your own settings (the same rules as PATCH /settings).' })
   async updateSettings(@Arg('input') input: UpdateSettingsInput, @Ctx() ctx: GraphQLContext): Promise<UserSettingsType> {
     requireHuman(me(ctx));
-    await updateOwnSettings(ctx.deps, me(ctx), {
-      settings: checkSettings(settingsFromInput(input, SETTINGS), () => true),
-      fullName: input.fullName ?? undefined,
-      timezone: input.timezone ?? undefined,
-      oldPassword: input.oldPassword ?? undefined,
-      newPassword: input.newPassword ?? undefined,
-      email: input.email ?? undefined,
-    });
+    await updateOwnSettings(
+      ctx.deps,
+      me(ctx),
+      {
+        settings: checkSettings(settingsFromInput(input, SETTINGS), () => true),
+        fullName: input.fullName ?? undefined,
+        timezone: input.timezone ?? undefined,
+        oldPassword: input.oldPassword ?? undefined,
+        newPassword: input.newPassword ?? undefined,
+        email: input.email ?? undefined,
+      },
+      { sessionHash: ctx.sessionHash },
+    );
     return mySettings(ctx);
   }
 

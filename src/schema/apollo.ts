@@ -9,6 +9,8 @@ import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
 import { ApiError } from '../errors';
 import { admit } from '../rest/admit';
+import { sessionHashOf } from '../core/accounts/sessions';
+import { authenticateBrowserRequest, sessionSecretOf } from '../web/session-auth';
 import { authenticateGraphQLRequest } from './authenticate';
 import { refuseLargeBodies } from '../rest/body-guard';
 import { clientAddress } from '../rest/client-address';
@@ -55,17 +57,25 @@ const limitsPlugin = (schema: GraphQLSchema, deps: AppDeps, metrics?: Metrics): 
 
 /**
  * Credentials (Basic, or Bearer with an API key) are optional here (fetchApiKey needs none); when
- * sent they must be valid. Each request
- * counts against the same rate limit as a REST request: its user's, or its address's without
- * valid credentials.
+ * sent they must be valid. Without an Authorization header, a POST carrying the web app's session
+ * cookie is that session's user's, and must carry the CSRF token (`X-CSRFToken`) as well, whatever
+ * the operation; a GET never uses the cookie. Each request counts against the same rate limit as a
+ * REST request: its user's, or its address's without valid credentials.
  */
 export async function graphQLContext(deps: AppDeps, req: Request, res: Response): Promise<GraphQLContext> {
   try {
-    const user = await admit(deps, req, res, 'optional', authenticateGraphQLRequest);
+    // API clients send a header: they never get as far as the cookie.
+    const secret = req.headers.authorization === undefined && req.method === 'POST' ? sessionSecretOf(req) : undefined;
+    const user =
+      secret === undefined
+        ? await admit(deps, req, res, 'optional', authenticateGraphQLRequest)
+        : await admit(deps, req, res, 'required', () => authenticateBrowserRequest(deps, req, secret));
     // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
     if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
     if (user) (req as IdentifiedRequest).userId = user.id;
-    return { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
+    const context: GraphQLContext = { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
+    if (secret !== undefined) context.sessionHash = sessionHashOf(secret);
+    return context;
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
     throw error;

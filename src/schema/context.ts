@@ -12,4 +12,6 @@ export interface GraphQLContext {
   gate?: DeliveryGate;
   /** The HTTP request's or WebSocket connection's id in the log. */
   requestId?: string;
+  /** When the web app's session cookie authenticated the request or socket: the session's hash. */
+  sessionHash?: string;
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
@@ -11,7 +12,7 @@ export const SESSION_COOKIE = 'sessionid';
 const CSRF_COOKIE = 'csrftoken';
 export const CSRF_FIELD = 'csrfmiddlewaretoken';
 
-export function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) {
@@ -51,13 +52,26 @@ export function csrfToken(req: Request, res: Response, config: Config): string {
 
 export const csrfInput = (token: string) => `<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 
+const csrfFailed = () => new ApiError('CSRF_FAILED', 'CSRF verification failed. Reload the page and try again.', 403);
+
+/** The cookie's token and the one sent beside it are the same (and not empty), compared in constant time. */
+function sameToken(cookie: string, sent: string): boolean {
+  const a = Buffer.from(cookie);
+  const b = Buffer.from(sent);
+  return cookie !== '' && a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
 /** Refuses a form whose token is missing or differs from the cookie's. */
 export function checkCsrf(req: Request, body: Record<string, unknown>): void {
-  const cookie = readCookie(req, CSRF_COOKIE) ?? '';
   const field = typeof body[CSRF_FIELD] === 'string' ? (body[CSRF_FIELD] as string) : '';
-  const a = Buffer.from(cookie);
-  const b = Buffer.from(field);
-  if (cookie === '' || a.length !== b.length || !crypto.timingSafeEqual(a, b)) {
-    throw new ApiError('CSRF_FAILED', 'CSRF verification failed. Reload the page and try again.', 403);
-  }
+  if (!sameToken(readCookie(req, CSRF_COOKIE) ?? '', field)) throw csrfFailed();
+}
+
+/**
+ * Refuses a script's request (GraphQL, /json) whose `X-CSRFToken` header is missing or differs from
+ * the cookie's: the web app reads the token from its page, which another site cannot.
+ */
+export function checkCsrfHeader(req: { headers: IncomingHttpHeaders }): void {
+  const header = req.headers['x-csrftoken'];
+  if (!sameToken(readCookie(req, CSRF_COOKIE) ?? '', typeof header === 'string' ? header : '')) throw csrfFailed();
 }

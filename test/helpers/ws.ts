@@ -20,9 +20,12 @@ export interface RawSocket {
   closed(): Promise<number>;
 }
 
-/** Opens a socket; resolves with the HTTP status instead when the upgrade is refused. */
-export async function openSocket(ts: TestServer): Promise<RawSocket | { status: number }> {
-  const ws = new WebSocket(`${ts.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+/**
+ * Opens a socket; resolves with the HTTP status instead when the upgrade is refused. `headers` go
+ * on the upgrade request (a browser's Cookie and Origin, say).
+ */
+export async function openSocket(ts: TestServer, headers: Record<string, string> = {}): Promise<RawSocket | { status: number }> {
+  const ws = new WebSocket(`${ts.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
   const socket: RawSocket = {
     ws,
     messages: [],
@@ -51,8 +54,8 @@ export async function openSocket(ts: TestServer): Promise<RawSocket | { status: 
   });
 }
 
-export async function openedSocket(ts: TestServer): Promise<RawSocket> {
-  const opened = await openSocket(ts);
+export async function openedSocket(ts: TestServer, headers: Record<string, string> = {}): Promise<RawSocket> {
+  const opened = await openSocket(ts, headers);
   if (!('ws' in opened)) throw new Error(`upgrade refused with ${opened.status}`);
   return opened;
 }

@@ -30,6 +30,8 @@ function makeFetcher(credentials) {
   return createGraphiQLFetcher({
     url: '/graphql',
     headers: header ? { Authorization: header } : {},
+    // Only the credentials typed here: a web app session's cookie would need its CSRF token.
+    fetch: (input, init) => fetch(input, { ...init, credentials: 'omit' }),
     wsClient: header ? createClient({ url: wsUrl, connectionParams: { authorization: header }, lazy: true }) : undefined,
   });
 }
