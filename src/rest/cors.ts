@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isRestUrl } from './router';
+import { isApiUrl } from './router';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type';
@@ -21,7 +21,7 @@ export function corsHandler(origins: readonly string[]): ((req: IncomingMessage,
     const origin = req.headers.origin;
     if (origin === undefined) return false;
     const url = req.url ?? '/';
-    if (!isRestUrl(url) && !isGraphQLUrl(url)) return false;
+    if (!isApiUrl(url) && !isGraphQLUrl(url)) return false;
     res.setHeader('Vary', 'Origin');
     if (!any && !allowed.has(origin)) return false;
     res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);

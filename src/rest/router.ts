@@ -4,12 +4,13 @@ import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
 import { describeFailure, describeUrl } from '../failure-log';
 import { log, newRequestId, writeAccessLine } from '../log';
-import { admitRequest } from './admit';
+import { admit, admitRequest } from './admit';
 import { ApiRequest, readBody, readRawBody } from './body';
 import { closeIfBodyUnread } from './body-limits';
 import { ANSWERED_LATER, type Answer, type Endpoint } from './endpoint';
 import type { Metrics, RouteRecorder } from '../ops/metrics';
 import { BotType } from '../core/bots/constants';
+import { authenticateBrowserRequest, sessionSecretOf } from '../web/session-auth';
 
 const INCOMING_WEBHOOK_BOT = BotType.INCOMING_WEBHOOK;
 export const incomingWebhookRefused = () => new ApiError('BAD_REQUEST', 'This API is not available to incoming webhook bots.', 400);
@@ -21,6 +22,12 @@ export interface Route {
   /** Relative to /api/v1. `:name` matches one segment, `*name` the rest of the path. */
   path: string;
   endpoint: Endpoint;
+  /**
+   * Also served under /json (Zulip's prefix for its web app) to the web app's session: the
+   * `sessionid` cookie with the `X-CSRFToken` header, and no other credentials. Only for endpoints
+   * that require authentication.
+   */
+  browser?: boolean;
 }
 
 interface CompiledPath {
@@ -123,6 +130,8 @@ export function sendInternalError(res: ServerResponse, error: unknown, req: Inco
 }
 
 export const REST_PREFIX = '/api/v1';
+/** Where the routes marked `browser` are served to the web app's session. */
+export const BROWSER_PREFIX = '/json';
 const UNMATCHED = '(unmatched)';
 
 /**
@@ -136,20 +145,24 @@ export function logRequest(req: IdentifiedRequest, route: string, status: number
   writeAccessLine(req.requestId ?? newRequestId(), req.method, route, status, durationMs, userId);
 }
 
-/** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */
-export function isRestUrl(url: string): boolean {
-  if (!url.startsWith(REST_PREFIX)) return false;
-  const next = url.charAt(REST_PREFIX.length);
+const underPrefix = (url: string, prefix: string): boolean => {
+  if (!url.startsWith(prefix)) return false;
+  const next = url.charAt(prefix.length);
   return next === '' || next === '/' || next === '?';
+};
+
+/** Whether a request URL is under /api/v1 (exactly that prefix, as Zulip's URLs are case-sensitive). */
+export function isApiUrl(url: string): boolean {
+  return underPrefix(url, REST_PREFIX);
 }
 
-/**
- * One request listener for every /api/v1 route: match, authenticate and rate-limit (from the
- * headers), read the body, decode, run, envelope. It works on node:http's objects without express,
- * which would cost more per request than everything else a simple endpoint does.
- */
-export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Metrics) {
-  // Fixed paths are found in one lookup (and win over parameters); the others are tried in order.
+/** Whether the REST handler answers a request URL: under /api/v1, or under /json for the web app. */
+export function isRestUrl(url: string): boolean {
+  return underPrefix(url, REST_PREFIX) || underPrefix(url, BROWSER_PREFIX);
+}
+
+/** Routes by path: fixed paths in one lookup (they win over parameters), the others tried in order. */
+function routeTable(routes: Route[], prefix: string, metrics?: Metrics) {
   const fixed = new Map<string, CompiledPath>();
   const parameterized: CompiledPath[] = [];
   for (const route of routes) {
@@ -158,7 +171,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
     const isFixed = !segments.some((seg) => seg.startsWith(':') || seg.startsWith('*'));
     let compiled = isFixed ? fixed.get(key) : parameterized.find((p) => p.segments.join('/') === key);
     if (!compiled) {
-      const template = `${REST_PREFIX}/${key}`;
+      const template = `${prefix}/${key}`;
       compiled = { segments, methods: new Map(), template, recorder: metrics?.route(template) ?? null };
       if (isFixed) fixed.set(key, compiled);
       else parameterized.push(compiled);
@@ -177,7 +190,7 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
     return a.segments.length - b.segments.length;
   });
 
-  const find = (parts: string[]): { path: CompiledPath; params: Record<string, string> } | null => {
+  return (parts: string[]): { path: CompiledPath; params: Record<string, string> } | null => {
     const path = fixed.get(parts.join('/'));
     if (path) return { path, params: {} };
     for (const candidate of parameterized) {
@@ -186,6 +199,21 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
     }
     return null;
   };
+}
+
+/**
+ * One request listener for every /api/v1 route (and the few also served under /json to the web
+ * app's session): match, authenticate and rate-limit (from the headers), read the body, decode, run,
+ * envelope. It works on node:http's objects without express, which would cost more per request
+ * than everything else a simple endpoint does.
+ */
+export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Metrics) {
+  const findApi = routeTable(routes, REST_PREFIX, metrics);
+  const browserRoutes = routes.filter((route) => route.browser);
+  for (const route of browserRoutes) {
+    if (route.endpoint.auth !== 'required') throw new Error(`browser route ${route.method} ${route.path} must require authentication`);
+  }
+  const findBrowser = routeTable(browserRoutes, BROWSER_PREFIX, metrics);
 
   const unmatched = metrics?.unmatched ?? null;
   const dispatch = async (req: ApiRequest & IdentifiedRequest, res: ServerResponse, started: number) => {
@@ -208,9 +236,10 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
     try {
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');
-      const pathname = url.slice(REST_PREFIX.length, queryAt < 0 ? url.length : queryAt);
+      const browser = !url.startsWith(REST_PREFIX);
+      const pathname = url.slice(browser ? BROWSER_PREFIX.length : REST_PREFIX.length, queryAt < 0 ? url.length : queryAt);
       const parts = pathname.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
-      const found = find(parts);
+      const found = browser ? findBrowser(parts) : findApi(parts);
       if (!found) throw errors.notFound();
       recorder = found.path.recorder;
       template = found.path.template;
@@ -224,7 +253,9 @@ export function restRequestHandler(deps: AppDeps, routes: Route[], metrics?: Met
         throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: allowed });
       }
       // Credentials and rate limits come from the headers, before a byte of the body is read.
-      const user = await admitRequest(deps, req, res, ep.auth);
+      const user = browser
+        ? await admit(deps, req, res, 'required', () => authenticateBrowserRequest(deps, req, sessionSecretOf(req)))
+        : await admitRequest(deps, req, res, ep.auth);
       userId = user?.id ?? null;
       if (user !== null && user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !ep.allowIncomingWebhooks) throw incomingWebhookRefused();
       const reading = ep.streamsBody

@@ -8,6 +8,9 @@ import { attachmentByPathId, AttachmentRow } from '../core/uploads/queries';
 import { pathIdFromToken } from '../core/uploads/signed-urls';
 import { fileStore } from '../core/uploads/stores';
 import { thumbnailToServe } from '../core/uploads/thumbnail-serving';
+import { authenticateSession } from '../core/accounts/sessions';
+import type { User } from '../core/users/model';
+import { sessionSecretOf } from '../web/session-auth';
 import { admit } from './admit';
 import { sendError, sendInternalError } from './router';
 
@@ -16,7 +19,9 @@ import { sendError, sendInternalError } from './router';
  * credentials, /user_uploads/download/... (always as a download), the credential-free
  * /user_uploads/temporary/<token>/<name> links, and images' thumbnails at
  * /user_uploads/thumbnail/<realm id>/<path>/<format> (readable by whoever may read the original). Only types that cannot run script are shown in
- * place; everything else is sent as an attachment, and never sniffed.
+ * place; everything else is sent as an attachment, and never sniffed. Without an Authorization
+ * header, the web app's session cookie is accepted, as Zulip accepts it (a GET here changes
+ * nothing, so no CSRF token is asked for).
  */
 async function sendFile(deps: AppDeps, res: Response, attachment: AttachmentRow, forceDownload: boolean): Promise<void> {
   const file = await fileStore(deps.config).read(attachment.path_id);
@@ -50,10 +55,18 @@ function answering(handler: (req: Request, res: Response) => Promise<void>) {
 
 const restOf = (param: unknown): string => (Array.isArray(param) ? param.join('/') : String(param ?? ''));
 
+/** Who asks for a file: the Basic credentials, else the session cookie. */
+async function downloader(deps: AppDeps, req: Request, res: Response): Promise<User> {
+  const secret = req.headers.authorization === undefined ? sessionSecretOf(req) : undefined;
+  const user =
+    secret === undefined ? await admit(deps, req, res, 'required') : await admit(deps, req, res, 'required', () => authenticateSession(deps, secret));
+  return user!;
+}
+
 export function serveUpload(deps: AppDeps, options: { forceDownload: boolean }) {
   return answering(async (req, res) => {
-    const user = await admit(deps, req, res, 'required');
-    const attachment = await accessUpload(deps, user!, String(req.params.realmId), restOf(req.params.path));
+    const user = await downloader(deps, req, res);
+    const attachment = await accessUpload(deps, user, String(req.params.realmId), restOf(req.params.path));
     await sendFile(deps, res, attachment, options.forceDownload);
   });
 }
@@ -69,10 +82,10 @@ export function serveTemporaryUpload(deps: AppDeps) {
 
 export function serveThumbnail(deps: AppDeps) {
   return answering(async (req, res) => {
-    const user = await admit(deps, req, res, 'required');
+    const user = await downloader(deps, req, res);
     const segments = restOf(req.params.path).split('/');
     const format = segments.pop() ?? '';
-    const attachment = await accessUpload(deps, user!, String(req.params.realmId), segments.join('/'));
+    const attachment = await accessUpload(deps, user, String(req.params.realmId), segments.join('/'));
     const thumbnail = await thumbnailToServe(deps, attachment, format);
     const file = await fileStore(deps.config).read(thumbnail.key);
     if (!file) throw fileNotFound();

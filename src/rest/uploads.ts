@@ -14,6 +14,8 @@ export const uploadRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_uploads',
+    // The web app uploads at /json/user_uploads with its session.
+    browser: true,
     endpoint: endpoint({
       streamsBody: true,
       params: {},
