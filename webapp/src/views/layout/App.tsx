@@ -64,7 +64,7 @@ export function App() {
       <div className="app-body">
         <LeftSidebar id="left-sidebar" open={leftOpen} />
         <main className="main" id="main">
-          {route.view === 'narrow' || route.view === 'inbox' ? <NarrowHeader /> : null}
+          {route.view === 'narrow' || route.view === 'inbox' || route.view === 'recent' ? <NarrowHeader /> : null}
           <MainView route={route} />
         </main>
         <PeopleSidebar id="right-sidebar" open={rightOpen} />

@@ -3,6 +3,8 @@ import { BrowseChannels } from '../channels/BrowseChannels';
 import { DraftsView } from '../compose/DraftsView';
 import { NarrowView } from '../feed/NarrowView';
 import { InboxView } from '../inbox/InboxView';
+import { RecentView } from '../inbox/RecentView';
+import { OrganizationView } from '../organization/OrganizationView';
 import { SettingsView } from '../settings/SettingsView';
 
 /** The view the URL names. */
@@ -17,7 +19,9 @@ export function MainView({ route }: { route: Route }) {
     case 'drafts':
       return <DraftsView />;
     case 'recent':
-      return <InboxView />;
+      return <RecentView />;
+    case 'organization':
+      return <OrganizationView section={route.section} />;
     case 'settings':
       return <SettingsView section={route.section} />;
     default:

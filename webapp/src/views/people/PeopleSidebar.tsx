@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApp } from '../../state/store';
 import type { UserRecord } from '../../state/types';
 import { presenceStatus, STATUS_LABEL, type PresenceStatus } from './presence-status';
+import { StatusEmoji } from './StatusEmoji';
 import { UserCard } from './UserCard';
 import '../../styles/people.css';
 
@@ -55,6 +56,7 @@ export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
                   {user.full_name}
                   {user.user_id === me ? <span className="soft"> (you)</span> : null}
                 </span>
+                {s?.emoji_name ? <StatusEmoji status={s} /> : null}
                 {s?.status_text ? <span className="person-status soft">{s.status_text}</span> : null}
               </button>
             </li>

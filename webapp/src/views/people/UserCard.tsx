@@ -3,6 +3,7 @@ import { lookup } from '../../app/lookup';
 import { narrowHash } from '../../narrow/hash';
 import { useApp } from '../../state/store';
 import { Avatar } from './Avatar';
+import { StatusEmoji } from './StatusEmoji';
 import { presenceStatus, STATUS_LABEL } from './presence-status';
 
 const ROLES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
@@ -58,7 +59,7 @@ export function UserCard({ userId, onClose }: { userId: number; onClose: () => v
         </p>
         {status?.status_text || status?.emoji_name ? (
           <p className="user-card-status">
-            {status.emoji_name ? <span aria-hidden="true">:{status.emoji_name}: </span> : null}
+            <StatusEmoji status={status} />
             {status.status_text}
           </p>
         ) : null}

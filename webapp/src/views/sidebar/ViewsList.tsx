@@ -14,6 +14,7 @@ export function ViewsList() {
   const current = routeHash(route, lookup);
   const views = [
     { href: '#inbox', label: 'Inbox', count: counts.total },
+    { href: '#recent', label: 'Recent conversations', count: 0 },
     { href: '#feed', label: 'Combined feed', count: 0 },
     { href: '#narrow/is/mentioned', label: 'Mentions', count: counts.mentions },
     { href: '#narrow/is/starred', label: 'Starred messages', count: starred, quiet: true },
