@@ -1,7 +1,9 @@
 import { graphQLClient } from '../api/instance';
 import { SendComposedMessage } from '../api/operations/compose';
 import type { Addressee } from './compose-state';
+import { onNewMessage } from './apply-event';
 import { getApp, useApp } from './store';
+import type { Msg } from './types';
 
 /**
  * Messages this tab is sending. Each shows at once under the feed (the local echo, drawn by the
@@ -62,6 +64,29 @@ useApp.subscribe((state) => {
     }
   }
   if (changed) notify();
+});
+
+const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function sameConversation(p: Pending, m: Msg, me: number): boolean {
+  if (p.to.kind === 'stream') return m.type === 'stream' && m.streamId === p.to.streamId && m.topic.toLowerCase() === p.to.topic.trim().toLowerCase();
+  const others = m.recipients.map((r) => r.id).filter((id) => id !== me);
+  return m.type === 'private' && others.length === p.to.userIds.length && p.to.userIds.every((id) => others.includes(id));
+}
+
+// A send whose answer was lost may still have arrived: one's own new message in the same
+// conversation with the same text is taken for it (plain text only; otherwise Retry finds it).
+onNewMessage((message) => {
+  const me = getApp().me;
+  if (message.senderId !== me) return;
+  for (const p of pending.values()) {
+    if (p.realId !== null || !sameConversation(p, message, me)) continue;
+    const text = new DOMParser().parseFromString(message.content, 'text/html').body.textContent ?? '';
+    if (normalize(text) !== normalize(p.content)) continue;
+    pending.delete(p.localId);
+    notify();
+    return;
+  }
 });
 
 async function attempt(p: Pending): Promise<void> {

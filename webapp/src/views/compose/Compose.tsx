@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { type Narrow, narrowKey } from '../../narrow/narrow';
-import { type Addressee, setCompose, useCompose } from '../../state/compose-state';
+import { type Addressee, getCompose, setCompose, useCompose } from '../../state/compose-state';
 import { sendMessage } from '../../state/outbox';
 import { useApp } from '../../state/store';
 import '../../styles/compose.css';
@@ -58,6 +58,8 @@ export function Compose({ narrow }: { narrow: Narrow }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the narrow.
   useEffect(() => {
     if (here && isConversation(here)) switchConversation(here);
+    // Elsewhere an empty box closes, as in Zulip; one holding text stays open.
+    else if (getCompose().content.trim() === '') setCompose({ open: false });
   }, [narrowKey(narrow)]);
 
   useEffect(() => {
