@@ -278,6 +278,14 @@ export function reduce(state: AppState, e: AppEvent): Partial<AppState> | null {
     }
     case 'AlertWordsEvent':
       return { alertWords: ev.alertWords ?? [] };
+    case 'CustomProfileFieldsEvent':
+      return { register: { ...state.register, custom_profile_fields: ev.fields ?? [] } };
+    case 'SavedSnippetsEvent': {
+      const known = (state.register.saved_snippets ?? []) as Json[];
+      const gone = ev.op === 'remove' ? ev.savedSnippetId : ev.savedSnippet?.id;
+      const rest = known.filter((x) => x.id !== gone);
+      return { register: { ...state.register, saved_snippets: ev.op === 'remove' ? rest : [...rest, ev.savedSnippet] } };
+    }
     default:
       return null;
   }
