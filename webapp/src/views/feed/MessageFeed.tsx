@@ -28,6 +28,13 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
   const sawLoading = useRef(false);
   const wantBottom = useRef(false);
   const [, setTick] = useState(0);
+  // Only messages that arrive live are followed to the bottom, not a page fetched while reading
+  // towards the end of what is loaded (that one would skip the reader past it).
+  const hadNewest = useRef(false);
+  const followLive = hadNewest.current;
+  useEffect(() => {
+    hadNewest.current = list?.foundNewest === true;
+  });
 
   const virtualizer = useVirtualizer({
     count: ids.length,
@@ -38,7 +45,7 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     paddingStart: TOP_PAD,
     paddingEnd: 16,
     anchorTo: 'end',
-    followOnAppend: true,
+    followOnAppend: followLive,
   });
   const items = virtualizer.getVirtualItems();
 
@@ -89,11 +96,18 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
       latest.current();
       setTick((t) => t + 1);
     };
+    const look = () => latest.current();
+    const el = scroller.current;
     window.addEventListener('focus', again);
     document.addEventListener('visibilitychange', again);
+    el?.addEventListener('scroll', look, { passive: true });
+    // Rows also come into view without scrolling (images loading, messages arriving, edits).
+    const timer = setInterval(look, 1000);
     return () => {
       window.removeEventListener('focus', again);
       document.removeEventListener('visibilitychange', again);
+      el?.removeEventListener('scroll', look);
+      clearInterval(timer);
     };
   }, []);
 
