@@ -50,11 +50,13 @@ export async function signIn(browser: Browser, ts: TestServer, user: TestUser, o
   const watch = watchPage(page);
   const failed: string[] = [];
   page.on('response', (response) => {
-    if (response.status() >= 400)
-      void response.text().then(
-        (body) => failed.push(`${response.status()} ${response.url()}: ${body.slice(0, 500)}`),
-        () => {},
-      );
+    if (response.status() < 400) return;
+    // The browser's own console line does not say which: name it among the page's errors.
+    watch.errors.push(`HTTP ${response.status()} ${response.url()}`);
+    void response.text().then(
+      (body) => failed.push(`${response.status()} ${response.url()}: ${body.slice(0, 500)}`),
+      () => {},
+    );
   });
   await page.goto(`${ts.url}/login/?next=/`);
   await page.fill('#username', user.email);
