@@ -21,6 +21,8 @@ export const emojiRoutes: Route[] = [
   {
     method: 'POST',
     path: '/realm/emoji/:emoji_name',
+    // The web app adds custom emoji at /json/realm/emoji/<name> with its session (no GraphQL mutation takes a file).
+    browser: true,
     endpoint: endpoint({
       params: { emoji_name: p.path.string() },
       handler: async ({ deps, user, params, req }) => {
