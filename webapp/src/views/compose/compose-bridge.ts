@@ -3,6 +3,7 @@ import type { Narrow } from '../../narrow/narrow';
 import { type Addressee, focusCompose, getCompose, sameAddressee, setCompose } from '../../state/compose-state';
 import { getApp } from '../../state/store';
 import { draftFor, flushDraft } from './drafts';
+import { stopTyping } from './typing';
 
 /**
  * What other views call to open the compose box: the keyboard shortcuts (`c`, `x`), the "New
@@ -36,6 +37,7 @@ export function switchConversation(to: Addressee): void {
     return;
   }
   void flushDraft();
+  stopTyping();
   const draft = draftFor(to);
   setCompose({ to, content: draft?.content ?? '', draftId: draft ? Number(draft.id) : null });
 }
