@@ -87,6 +87,10 @@ export default function EmojiPicker({ anchor, onPick, onClose }: EmojiPickerProp
       e.preventDefault();
       const top = results?.[0];
       if (top) pick(top);
+    } else if (e.key === 'Escape') {
+      // A search field would only clear itself: Escape closes the picker, as everywhere in it.
+      e.preventDefault();
+      onClose();
     }
   };
 

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { type Narrow, narrowKey } from '../../narrow/narrow';
 import { loadNewer, loadOlder, openList, openNewest } from '../../state/message-lists';
-import { marksReadOnScroll, noteSeen, pageHasAttention, readingPaused } from '../../state/read-tracking';
+import { isConversationNarrow, marksReadOnScroll, noteSeen, pageHasAttention, readingPaused } from '../../state/read-tracking';
 import { useApp } from '../../state/store';
 import { rowHeaders } from './grouping';
 import { MessageRow } from './MessageRow';
@@ -125,7 +125,15 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     <div className="feed">
       <div ref={scroller} className="feed-scroll" tabIndex={-1}>
         <div className="feed-inner" style={{ height: virtualizer.getTotalSize() }}>
-          <div className="feed-top">{list?.foundOldest && ids.length > 0 ? 'The beginning of this conversation.' : list?.loading ? 'Loading…' : null}</div>
+          <div className="feed-top">
+            {list?.foundOldest && ids.length > 0
+              ? isConversationNarrow(narrow)
+                ? 'The beginning of this conversation.'
+                : 'No older messages.'
+              : list?.loading
+                ? 'Loading…'
+                : null}
+          </div>
           {items.map((item) => {
             const m = messages.get(ids[item.index])!;
             const previous = item.index > 0 ? messages.get(ids[item.index - 1]) : undefined;

@@ -12,6 +12,7 @@ interface Item {
 /** The "Message actions" button and its menu; arrow keys move, Escape closes and gives focus back. */
 export function MessageMenu({ message, listKey, onEdit, onError }: { message: Msg; listKey: string; onEdit: () => void; onError: (e: string | null) => void }) {
   const [open, setOpen] = useState(false);
+  const [upward, setUpward] = useState(false);
   const [dialog, setDialog] = useState<'delete' | 'move' | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -63,12 +64,18 @@ export function MessageMenu({ message, listKey, onEdit, onError }: { message: Ms
         aria-label="Message actions"
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          // Near the bottom of the list the menu opens upwards, so that the list does not cut it off.
+          const area = button.current?.closest('.feed-scroll')?.getBoundingClientRect();
+          const at = button.current?.getBoundingClientRect();
+          setUpward(Boolean(area && at && at.bottom + 280 > area.bottom && at.top - 280 > area.top));
+          setOpen(!open);
+        }}
       >
         ⋮
       </button>
       {open ? (
-        <div ref={menu} role="menu" aria-label="Message actions" className="message-menu" onKeyDown={onKeyDown}>
+        <div ref={menu} role="menu" aria-label="Message actions" className={upward ? 'message-menu message-menu-up' : 'message-menu'} onKeyDown={onKeyDown}>
           {items.map((item) => (
             <button
               key={item.label}

@@ -22,7 +22,8 @@ function localUrl(url: string | null | undefined): string | null {
 
 function Avatar({ message }: { message: Msg }) {
   const url = localUrl(useApp((s) => s.users.get(message.senderId)?.avatar_url ?? message.avatarUrl));
-  if (url) return <img className="avatar" src={url} alt="" loading="lazy" />;
+  const [broken, setBroken] = useState(false);
+  if (url && !broken) return <img className="avatar" src={url} alt="" loading="lazy" onError={() => setBroken(true)} />;
   return (
     <span className="avatar avatar-initial" aria-hidden="true">
       {message.senderFullName.slice(0, 1).toUpperCase()}

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useApp } from '../../state/store';
 import type { Msg } from '../../state/types';
 import { moveMessages } from './actions';
@@ -12,6 +12,7 @@ export function MoveDialog({ message, onClose }: { message: Msg; onClose: () => 
   const [mode, setMode] = useState('change_all');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const id = useId();
   const channels = [...subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -26,28 +27,22 @@ export function MoveDialog({ message, onClose }: { message: Msg; onClose: () => 
     <Modal label="Move messages" onClose={onClose}>
       <form className="modal-body" onSubmit={(e) => void submit(e)}>
         <h2>Move messages</h2>
-        <label>
-          Channel
-          <select value={streamId} onChange={(e) => setStreamId(e.target.value)}>
-            {channels.map((c) => (
-              <option key={c.stream_id} value={c.stream_id}>
-                #{c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Topic
-          <input value={topic} onChange={(e) => setTopic(e.target.value)} />
-        </label>
-        <label>
-          Which messages
-          <select value={mode} onChange={(e) => setMode(e.target.value)}>
-            <option value="change_one">Only this message</option>
-            <option value="change_later">This and all later messages in the topic</option>
-            <option value="change_all">All messages in the topic</option>
-          </select>
-        </label>
+        <label htmlFor={`${id}-channel`}>Channel</label>
+        <select id={`${id}-channel`} value={streamId} onChange={(e) => setStreamId(e.target.value)}>
+          {channels.map((c) => (
+            <option key={c.stream_id} value={c.stream_id}>
+              #{c.name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-topic`}>Topic</label>
+        <input id={`${id}-topic`} value={topic} onChange={(e) => setTopic(e.target.value)} />
+        <label htmlFor={`${id}-mode`}>Which messages</label>
+        <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value)}>
+          <option value="change_one">Only this message</option>
+          <option value="change_later">This and all later messages in the topic</option>
+          <option value="change_all">All messages in the topic</option>
+        </select>
         {error ? (
           <p className="form-error" role="alert">
             {error}
