@@ -82,7 +82,9 @@ export function OrganizationView({ section }: { section: string }) {
           ))}
         </ul>
       </nav>
-      <section className="org-section" aria-labelledby="org-section-title" data-section={open.name}>
+      {/* Focusable, so that a section with nothing to operate (read-only for members) still scrolls from the keyboard. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard. */}
+      <section className="org-section" aria-labelledby="org-section-title" data-section={open.name} tabIndex={0}>
         <h2 id="org-section-title" ref={heading} tabIndex={-1}>
           {open.label}
         </h2>
