@@ -38,6 +38,19 @@ export function App() {
     return () => window.removeEventListener(SHOW_SHORTCUTS_EVENT, show);
   }, []);
 
+  // Esc closes an open drawer (before the keyboard shortcuts see it).
+  useEffect(() => {
+    if (!leftOpen && !rightOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      setLeftOpen(false);
+      setRightOpen(false);
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [leftOpen, rightOpen]);
+
   // On phones the drawers close once something in them was chosen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every change of view.
   useEffect(() => {

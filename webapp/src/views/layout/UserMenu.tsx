@@ -39,6 +39,7 @@ export function UserMenu() {
             <span className="soft">{me?.email}</span>
           </p>
           <a href="#settings/profile">Personal settings</a>
+          {me && me.role <= 200 ? <a href="#organization">Organization settings</a> : null}
           {permission === 'default' ? (
             <button type="button" className="link-button" onClick={() => void requestNotificationPermission().then(setPermission)}>
               Enable desktop notifications
