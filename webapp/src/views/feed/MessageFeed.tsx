@@ -69,6 +69,14 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
   });
 
+  // A list emptied under the view (messages moved in or out of it) is asked for again.
+  useEffect(() => {
+    if (!list || list.ids.length > 0 || list.loading || list.error || list.foundNewest || list.foundOldest) return;
+    placed.current = false;
+    sawLoading.current = false;
+    void openList(narrow, near);
+  });
+
   // Near an end of what is loaded: fetch the next page.
   const first = items[0]?.index;
   const last = items[items.length - 1]?.index;
