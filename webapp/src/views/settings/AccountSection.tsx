@@ -22,7 +22,7 @@ function EmailForm() {
     });
   };
   return (
-    <form className="setting-row" onSubmit={submit}>
+    <form className="setting-row stacked" onSubmit={submit}>
       <p className="setting-wide">
         Your email address: <strong data-testid="settings-email">{current}</strong>
       </p>
@@ -55,7 +55,7 @@ function PasswordForm() {
     });
   };
   return (
-    <form className="setting-row" onSubmit={submit}>
+    <form className="setting-row stacked" onSubmit={submit}>
       <label htmlFor="settings-old-password">Current password</label>
       <input id="settings-old-password" type="password" autoComplete="current-password" value={oldPassword} required onChange={(e) => setOld(e.target.value)} />
       <label htmlFor="settings-new-password">New password</label>

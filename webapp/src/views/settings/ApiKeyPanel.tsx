@@ -11,7 +11,7 @@ export function KeyDisplay({ email, apiKey, filename, onRegenerate }: { email: s
   return (
     <div className="api-key">
       <p>
-        <span className="soft">Email:</span> <code>{email}</code>
+        <span className="soft">Email:</span> <code data-testid="api-key-email">{email}</code>
       </p>
       <p>
         <span className="soft">API key:</span> <code data-testid="api-key">{apiKey}</code>

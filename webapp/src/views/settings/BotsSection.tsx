@@ -31,7 +31,7 @@ function CreateBotForm({ onCreated }: { onCreated: (key: { botId: number; email:
     });
   };
   return (
-    <form className="setting-row bot-form" onSubmit={submit} aria-label="Add a new bot">
+    <form className="setting-row stacked bot-form" onSubmit={submit} aria-label="Add a new bot">
       <label htmlFor="bot-type">Bot type</label>
       <select id="bot-type" value={botType} onChange={(e) => setBotType(Number(e.target.value))}>
         {Object.entries(TYPES).map(([value, label]) => (

@@ -46,7 +46,7 @@ export function SnippetsSection() {
     });
   return (
     <>
-      <form className="setting-row snippet-form" onSubmit={create}>
+      <form className="setting-row stacked snippet-form" onSubmit={create}>
         <label htmlFor="settings-snippet-title">Title</label>
         <input id="settings-snippet-title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
         <label htmlFor="settings-snippet-content">Content</label>

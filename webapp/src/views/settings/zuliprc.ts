@@ -4,7 +4,7 @@ export function zuliprcText(email: string, key: string): string {
 }
 
 export function downloadZuliprc(email: string, key: string, filename = 'zuliprc'): void {
-  const url = URL.createObjectURL(new Blob([zuliprcText(email, key)], { type: 'text/plain' }));
+  const url = URL.createObjectURL(new Blob([zuliprcText(email, key)], { type: 'application/octet-stream' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;
