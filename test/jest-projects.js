@@ -38,6 +38,7 @@ const DATABASE_FREE = [
   'presence/connect',
   'realtime/shared-execution',
   'rest/form-body',
+  'webapp/search-parse',
 ];
 const databaseFree = DATABASE_FREE.map((name) => `/test/${name}\\.test\\.ts$`);
 
