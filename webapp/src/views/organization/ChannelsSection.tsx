@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ResultOf } from '../../api/graphql';
 import { AddDefaultChannelMutation, AdminChannelsQuery, CreateChannelMutation, RemoveDefaultChannelMutation } from '../../api/operations/organization';
 import { mutate, useAction, useFetched } from './admin-api';
@@ -84,20 +84,25 @@ export function ChannelsSection({ editable }: { editable: boolean }) {
 
 function DefaultToggle({ channel, isDefault, editable, onChanged }: { channel: AdminChannel; isDefault: boolean; editable: boolean; onChanged: () => void }) {
   const action = useAction();
+  // Shown as asked at once; put back if the server refuses.
+  const [shown, setShown] = useState(isDefault);
+  useEffect(() => setShown(isDefault), [isDefault]);
   return (
     <>
       <input
         type="checkbox"
         aria-label={`#${channel.name} is a default channel`}
-        checked={isDefault}
+        checked={shown}
         disabled={!editable || action.busy || channel.isArchived}
         onChange={async (e) => {
           const channelId = channel.streamId;
+          setShown(e.target.checked);
           const done = await action.run<unknown>(
             () => (e.target.checked ? mutate(AddDefaultChannelMutation, { channelId }) : mutate(RemoveDefaultChannelMutation, { channelId })),
             null,
           );
           if (done) onChanged();
+          else setShown(isDefault);
         }}
       />
       <Status error={action.error} />

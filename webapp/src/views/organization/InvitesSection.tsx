@@ -140,12 +140,12 @@ function InvitationRow({ row, editable, onChanged }: { row: Invitation; editable
   const who = row.isMultiuse ? 'Invitation link' : (row.email ?? '');
   return (
     <tr data-invitation-id={row.id}>
-      <td>
+      <td className="org-email">
         {who}
         {inviter ? <span className="soft"> (by {inviter})</span> : null}
       </td>
       <td>{roleName(row.invitedAs)}</td>
-      <td>{row.expiryDate ? new Date(row.expiryDate * 1000).toLocaleString() : 'Never'}</td>
+      <td>{row.expiryDate ? new Date(row.expiryDate * 1000).toLocaleDateString() : 'Never'}</td>
       <td className="org-actions">
         {editable || mine ? (
           <>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { UpdateRealmSettingsMutation } from '../../api/operations/organization';
-import { useApp } from '../../state/store';
+import { setApp, useApp } from '../../state/store';
 import { mutate, useAction } from './admin-api';
 import { GroupSelect, groupValueLabel } from './GroupSelect';
 import { SYSTEM_GROUP_LABELS, type SettingSpec } from './realm-settings';
@@ -17,14 +17,23 @@ function defaultText(spec: SettingSpec): string {
   return value === '' || value === null ? 'empty' : String(value);
 }
 
+/** The value as the server stores it: "unlimited" and "default" are how no limit and no URL are sent. */
+function storedValue(spec: SettingSpec, sent: unknown): unknown {
+  if (sent === 'unlimited') return spec.name === 'message_retention_days' ? -1 : null;
+  if (sent === 'default' && spec.name === 'jitsi_server_url') return null;
+  return sent;
+}
+
 /** One organization setting: its control, Zulip's default, and what saving it came to. */
 export function SettingControl({ spec, editable }: { spec: SettingSpec; editable: boolean }) {
   const value = useApp((s) => s.register[`realm_${spec.name}`]);
   const id = useId();
   const action = useAction();
-  const save = (next: unknown) => {
+  const save = async (next: unknown) => {
     const change = spec.kind.type === 'group' ? { new: next, old: value } : next;
-    void action.run(() => mutate(UpdateRealmSettingsMutation, { settings: { [spec.name]: change } }));
+    const done = await action.run(() => mutate(UpdateRealmSettingsMutation, { settings: { [spec.name]: change } }));
+    // Shown at once; the realm event that follows sets the same value.
+    if (done) setApp((s) => ({ register: { ...s.register, [`realm_${spec.name}`]: storedValue(spec, next) } }));
   };
   const hint = `${id}-hint`;
   const describedBy = `${hint} ${id}-status`;
@@ -34,7 +43,14 @@ export function SettingControl({ spec, editable }: { spec: SettingSpec; editable
     switch (kind.type) {
       case 'bool':
         return (
-          <input id={id} type="checkbox" checked={value === true} disabled={disabled} aria-describedby={describedBy} onChange={(e) => save(e.target.checked)} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            onChange={(e) => void save(e.target.checked)}
+          />
         );
       case 'choice':
         return (
@@ -45,7 +61,7 @@ export function SettingControl({ spec, editable }: { spec: SettingSpec; editable
             aria-describedby={describedBy}
             onChange={(e) => {
               const picked = kind.options.find((o) => String(o.value) === e.target.value);
-              if (picked) save(picked.value);
+              if (picked) void save(picked.value);
             }}
           >
             {kind.options.map((o) => (
@@ -56,15 +72,15 @@ export function SettingControl({ spec, editable }: { spec: SettingSpec; editable
           </select>
         );
       case 'channel':
-        return <ChannelPicker id={id} value={Number(value ?? -1)} disabled={disabled} describedBy={describedBy} onChange={save} />;
+        return <ChannelPicker id={id} value={Number(value ?? -1)} disabled={disabled} describedBy={describedBy} onChange={(v) => void save(v)} />;
       case 'group':
         return editable ? (
-          <GroupSelect id={id} value={value} kind={kind} disabled={disabled} describedBy={describedBy} onChange={save} />
+          <GroupSelect id={id} value={value} kind={kind} disabled={disabled} describedBy={describedBy} onChange={(v) => void save(v)} />
         ) : (
           <output id={id}>{groupValueLabel(value)}</output>
         );
       default:
-        return <TextSetting id={id} spec={spec} value={value} disabled={disabled} describedBy={describedBy} onSave={save} />;
+        return <TextSetting id={id} spec={spec} value={value} disabled={disabled} describedBy={describedBy} onSave={(v) => void save(v)} />;
     }
   })();
   return (

@@ -35,7 +35,6 @@ export function UsersSection({ which, editable }: { which: 'active' | 'deactivat
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Email</th>
             <th scope="col">Role</th>
             {editable ? <th scope="col">Actions</th> : null}
           </tr>
@@ -70,8 +69,9 @@ function UserRow({ user, editable }: { user: UserRecord; editable: boolean }) {
       <td>
         {user.full_name}
         {user.user_id === me ? <span className="soft"> (you)</span> : null}
+        <br />
+        <span className="soft org-email">{user.delivery_email ?? user.email}</span>
       </td>
-      <td>{user.delivery_email ?? user.email}</td>
       <td>
         {editable && user.is_active ? (
           <select aria-label={`Role of ${user.full_name}`} value={user.role} disabled={action.busy} onChange={(e) => changeRole(Number(e.target.value))}>

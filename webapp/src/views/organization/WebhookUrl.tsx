@@ -69,7 +69,13 @@ export function WebhookUrl({ bots }: { bots: BotRow[] }) {
       </select>
       <label htmlFor="webhook-topic">Topic (optional)</label>
       <input id="webhook-topic" value={topic} onChange={(e) => setTopic(e.target.value)} />
-      <CopyField label="Webhook URL" value={url.toString()} />
+      {bots.length > 0 ? (
+        <CopyField label="Webhook URL" value={url.toString()} />
+      ) : (
+        <p className="soft">
+          An incoming webhook posts as a bot: <a href="#settings/your-bots">add a bot</a> first.
+        </p>
+      )}
       {bot && !keys.has(bot.userId) ? (
         <p className="soft">
           BOT_API_KEY stands for the bot's API key.{' '}
