@@ -33,11 +33,11 @@ export function shouldNotify(message: Msg): boolean {
   const state = getApp();
   if (message.senderId === state.me || state.mutedUsers.has(message.senderId)) return false;
   if (message.flags.includes('read')) return false;
-  const place = placeOf(message, state.me);
-  if (isMutedPlace(state, place) && message.type === 'stream') return false;
   if (message.type === 'private') return setting('enable_desktop_notifications');
   const sub = message.streamId !== null ? state.subscriptions.get(message.streamId) : undefined;
   const direct = message.flags.includes('mentioned');
+  // A muted channel or topic stays quiet, except for a mention of the user by name (as in Zulip).
+  if (!direct && isMutedPlace(state, placeOf(message, state.me))) return false;
   const wildcard = isMention(message.flags) && !direct;
   if (direct || hasAlertWord(message)) return setting('enable_desktop_notifications');
   if (wildcard && (sub?.wildcard_mentions_notify ?? setting('wildcard_mentions_notify'))) return setting('enable_desktop_notifications');
