@@ -2,12 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { type Narrow, narrowKey } from '../../narrow/narrow';
 import { type Addressee, getCompose, setCompose, useCompose } from '../../state/compose-state';
 import { sendMessage } from '../../state/outbox';
-import { useApp } from '../../state/store';
+import { getApp, useApp } from '../../state/store';
 import '../../styles/compose.css';
 import { setComposeHandler } from '../feed/compose-bridge';
 import { Addressing } from './Addressing';
 import { closeCompose, narrowAddressee, openCompose, quoteIntoCompose, switchConversation } from './compose-bridge';
-import { cancelDraftSave, deleteDraft, saveDraftSoon } from './drafts';
+import { draftSent, saveDraftSoon } from './drafts';
 import { Outbox } from './Outbox';
 import { MessageInput } from './MessageInput';
 import { Preview } from './Preview';
@@ -53,6 +53,7 @@ export function Compose({ narrow }: { narrow: Narrow }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const { uploads, start, dismiss } = useUploads(textarea);
+  const uploading = uploads.some((u) => u.error === null);
   useComposeKeys();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the narrow.
@@ -119,10 +120,11 @@ export function Compose({ narrow }: { narrow: Narrow }) {
   const send = () => {
     if (content.trim() === '') return;
     if (to.kind === 'stream' && to.streamId === null) return setProblem('Choose a channel.');
+    if (to.kind === 'stream' && to.topic.trim() === '' && getApp().register.realm_mandatory_topics === true) return setProblem('Choose a topic.');
     if (to.kind === 'private' && to.userIds.length === 0) return setProblem('Choose someone to write to.');
+    if (uploading) return setProblem('Wait for the uploads to finish.');
     stopTyping();
-    cancelDraftSave();
-    if (draftId !== null) void deleteDraft(draftId);
+    draftSent(draftId);
     sendMessage(to, content);
     setCompose({ content: '', draftId: null });
     setPreview(false);
@@ -210,7 +212,7 @@ export function Compose({ narrow }: { narrow: Narrow }) {
           {preview ? 'Edit' : 'Preview'}
         </button>
         <span className="compose-hint">{enterSends ? 'Enter to send, Shift+Enter for a new line' : 'Ctrl+Enter to send'}</span>
-        <button type="submit" className="compose-send" aria-label="Send" disabled={content.trim() === ''}>
+        <button type="submit" className="compose-send" aria-label="Send" disabled={content.trim() === '' || uploading}>
           Send
         </button>
       </div>

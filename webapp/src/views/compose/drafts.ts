@@ -12,6 +12,8 @@ import type { DraftRecord } from '../../state/types';
 const DEBOUNCE_MS = 1000;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let chain: Promise<unknown> = Promise.resolve();
+/** Bumped by each send, so that saves asked for before it are dropped. */
+let generation = 0;
 
 const enabled = () => getApp().settings.enable_drafts_synchronization !== false;
 
@@ -37,7 +39,9 @@ function addressed(to: Addressee): boolean {
   return to.kind === 'stream' ? to.streamId !== null : to.userIds.length > 0;
 }
 
-async function save(to: Addressee, content: string, draftId: number | null): Promise<void> {
+async function save(to: Addressee, content: string, draftId: number | null, asOf: number): Promise<void> {
+  // The message was sent since this save was asked for: its draft is gone, not to be made again.
+  if (asOf !== generation) return;
   const client = graphQLClient();
   if (content.trim() === '' || !addressed(to)) {
     if (draftId !== null) await client.mutation(DeleteDraftMutation, { id: draftId }).toPromise();
@@ -51,7 +55,9 @@ async function save(to: Addressee, content: string, draftId: number | null): Pro
   }
   const result = await client.mutation(CreateDraftsMutation, { drafts: [draftInput(to, content)] }).toPromise();
   const created = result.data?.createDrafts[0];
-  if (created && sameAddressee(getCompose().to, to)) setCompose({ draftId: Number(created.id) });
+  if (!created) return;
+  if (asOf !== generation) await client.mutation(DeleteDraftMutation, { id: Number(created.id) }).toPromise();
+  else if (sameAddressee(getCompose().to, to)) setCompose({ draftId: Number(created.id) });
 }
 
 /** Saves the compose box's text a second after the last change. */
@@ -65,13 +71,21 @@ export function flushDraft(): Promise<unknown> {
   clearTimeout(timer);
   if (!enabled()) return chain;
   const { to, content, draftId } = getCompose();
-  chain = chain.then(() => save(to, content, getCompose().draftId ?? draftId)).catch(() => undefined);
+  const asOf = generation;
+  // A create still under way when this was asked for has set the id by the time this runs, if the box is still on that conversation.
+  const id = () => draftId ?? (sameAddressee(getCompose().to, to) ? getCompose().draftId : null);
+  chain = chain.then(() => save(to, content, id(), asOf)).catch(() => undefined);
   return chain;
 }
 
-/** Forgets any pending save (the message was sent). */
-export function cancelDraftSave(): void {
+/**
+ * The message was sent: its draft goes, including one a save still under way is creating, and
+ * saves asked for before the send do nothing.
+ */
+export function draftSent(draftId: number | null): void {
   clearTimeout(timer);
+  generation += 1;
+  if (draftId !== null) void deleteDraft(draftId);
 }
 
 export function deleteDraft(id: number): Promise<unknown> {
