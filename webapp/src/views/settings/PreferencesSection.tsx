@@ -47,7 +47,7 @@ export function PreferencesSection() {
           ])}
         />
         <Toggle name="starred_message_counts" label="Show counts for starred messages" />
-        <Toggle name="enter_sends" label="Enter sends the message (Ctrl+Enter adds a new line)" />
+        <Toggle name="enter_sends" label="Enter sends the message (Shift+Enter adds a new line)" />
         <Toggle name="enable_drafts_synchronization" label="Keep drafts on the server (synchronized across devices)" />
       </SettingsGroup>
       <SettingsGroup title="Navigation">

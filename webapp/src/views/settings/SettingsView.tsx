@@ -31,7 +31,11 @@ export function SettingsView({ section }: { section: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Focus follows the chosen section, as a page change would.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the section changes.
-  useEffect(() => heading.current?.focus({ preventScroll: true }), [open.name]);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    // On phones the menu is a row that scrolls sideways: keep the open section's link in sight.
+    document.querySelector('.settings-nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [open.name]);
   return (
     <div className="settings-page">
       <nav className="settings-nav" aria-label="Personal settings">
