@@ -3,16 +3,14 @@ import { lookup } from '../../app/lookup';
 import { narrowHash } from '../../narrow/hash';
 import { useApp } from '../../state/store';
 import { Avatar } from './Avatar';
+import { type ProfileField, ProfileValue } from './profile-value';
 import { StatusEmoji } from './StatusEmoji';
 import { presenceStatus, STATUS_LABEL } from './presence-status';
 
-const ROLES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
+/** One empty list, so that the store's selector returns the same value each time. */
+const NO_FIELDS: ProfileField[] = [];
 
-interface ProfileField {
-  id: number;
-  name: string;
-  type: number;
-}
+const ROLES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
 
 function localTime(timezone: string | undefined): string | null {
   if (!timezone) return null;
@@ -29,7 +27,8 @@ export function UserCard({ userId, onClose }: { userId: number; onClose: () => v
   const status = useApp((s) => s.userStatus.get(userId));
   const presence = useApp((s) => s.presence.get(userId));
   const me = useApp((s) => s.me);
-  const fields = useApp((s) => (s.register.custom_profile_fields as ProfileField[] | undefined) ?? []);
+  const users = useApp((s) => s.users);
+  const fields = useApp((s) => (s.register.custom_profile_fields as ProfileField[] | undefined) ?? NO_FIELDS);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -59,8 +58,7 @@ export function UserCard({ userId, onClose }: { userId: number; onClose: () => v
         </p>
         {status?.status_text || status?.emoji_name ? (
           <p className="user-card-status">
-            <StatusEmoji status={status} />
-            {status.status_text}
+            <StatusEmoji status={status} /> {status.status_text}
           </p>
         ) : null}
         <dl className="user-card-fields">
@@ -84,7 +82,9 @@ export function UserCard({ userId, onClose }: { userId: number; onClose: () => v
             return (
               <div key={f.id} className="field">
                 <dt>{f.name}</dt>
-                <dd>{value}</dd>
+                <dd>
+                  <ProfileValue field={f} value={value} users={users} />
+                </dd>
               </div>
             );
           })}
