@@ -4,6 +4,7 @@ import { loginWithPassword } from '../core/users/authenticate';
 import { getUserForViewer, listUsersForViewer } from '../core/users/queries';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
+import { updateUserProfileData } from '../core/profile-fields/actions';
 import { ApiKeyResult, CreateUserInput, UpdateUserInput, UserType } from '../schema/user';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
@@ -40,6 +41,10 @@ export class UserResolver {
   @Mutation(() => UserType)
   async updateUser(@Arg('id', () => Int) id: number, @Arg('input') input: UpdateUserInput, @Ctx() ctx: GraphQLContext): Promise<UserType> {
     await updateUser(ctx.deps, me(ctx), id, { fullName: input.fullName ?? undefined, role: input.role ?? undefined });
+    if (input.profileData) {
+      const data = input.profileData.map((d) => ({ id: d.fieldId, value: d.userIds ?? d.value ?? null }));
+      await updateUserProfileData(ctx.deps, me(ctx), id, data);
+    }
     return UserType.from(await getUserForViewer(ctx.deps, me(ctx), id, view));
   }
 

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { UserDict } from '../core/users/view';
+import { ProfileDataInput } from './profile-fields';
 
 @ObjectType('User', { description: 'An account of the organization, as the requester may see it.' })
 export class UserType {
@@ -63,4 +64,9 @@ export class CreateUserInput {
 export class UpdateUserInput {
   @Field({ nullable: true }) fullName?: string;
   @Field(() => Int, { nullable: true }) role?: number;
+  @Field(() => [ProfileDataInput], {
+    nullable: true,
+    description: "Administrators: the user's custom profile field values (as PATCH /users/{id} profile_data); an empty value clears one.",
+  })
+  profileData?: ProfileDataInput[];
 }
