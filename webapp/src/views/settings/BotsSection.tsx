@@ -4,7 +4,7 @@ import { graphQLClient } from '../../api/instance';
 import { BotsQuery, CreateBotMutation, DeactivateBotMutation, RegenerateBotApiKeyMutation } from '../../api/operations/settings';
 import { useApp } from '../../state/store';
 import { KeyDisplay } from './ApiKeyPanel';
-import { SaveStatus, useSaving } from './controls';
+import { SaveStatus, SettingsGroup, useSaving } from './controls';
 import { errorText, run } from './save';
 
 type Bot = ResultOf<typeof BotsQuery>['bots'][number];
@@ -31,7 +31,7 @@ function CreateBotForm({ onCreated }: { onCreated: (key: { botId: number; email:
     });
   };
   return (
-    <form className="setting-row stacked bot-form" onSubmit={submit} aria-label="Add a new bot">
+    <form className="setting-row stacked bot-form" onSubmit={submit}>
       <label htmlFor="bot-type">Bot type</label>
       <select id="bot-type" value={botType} onChange={(e) => setBotType(Number(e.target.value))}>
         {Object.entries(TYPES).map(([value, label]) => (
@@ -86,12 +86,14 @@ export function BotsSection() {
   const mine = (bots ?? []).filter((b) => b.ownerId === me && b.isActive);
   return (
     <>
-      <CreateBotForm
-        onCreated={(key) => {
-          setShown(key);
-          void load();
-        }}
-      />
+      <SettingsGroup title="Add a new bot">
+        <CreateBotForm
+          onCreated={(key) => {
+            setShown(key);
+            void load();
+          }}
+        />
+      </SettingsGroup>
       {shown ? (
         <div className="bot-key" aria-live="polite">
           <h3>Key of {shown.email}</h3>
@@ -99,6 +101,7 @@ export function BotsSection() {
         </div>
       ) : null}
       <SaveStatus state={state} />
+      <h3>Your bots</h3>
       {loadError ? <p className="setting-error">{loadError}</p> : null}
       {bots === null ? <p className="soft">Loading…</p> : null}
       {bots !== null && mine.length === 0 ? <p className="empty">You have no bots.</p> : null}
