@@ -131,7 +131,8 @@ function onKeyDown(e: KeyboardEvent): void {
       break;
     case 'r':
     case 'Enter':
-      if (e.key === 'Enter' && !selected()) handled = false;
+      // Enter replies only on the message itself: on a link or button it keeps its own meaning.
+      if (e.key === 'Enter' && !(e.target as HTMLElement | null)?.hasAttribute?.('data-message-id')) handled = false;
       else reply();
       break;
     case 'c':
