@@ -24,9 +24,14 @@ export function EmojiSection({ isAdmin }: { isAdmin: boolean }) {
         onSubmit={async (e) => {
           e.preventDefault();
           if (!file) return;
+          const form = e.currentTarget;
           setBusy(true);
-          setUploadError(await uploadEmoji(name.trim(), file));
+          const refused = await uploadEmoji(name.trim(), file);
           setBusy(false);
+          setUploadError(refused);
+          if (refused) return;
+          // The file input is the browser's own: emptied by resetting the form.
+          form.reset();
           setName('');
           setFile(null);
           void reload();
