@@ -46,9 +46,13 @@ export function suggest(input: string, state: AppState): Suggestion[] {
         if (c.name.toLowerCase().includes(text) && !out.some((s) => s.label.endsWith(`:${c.name}`))) add(c.name, c.name, c.description);
       }
     } else if (operator === 'sender' || operator === 'dm' || operator === 'dm-including') {
+      // dm: takes several people, comma-separated: the last one is being typed.
+      const chosen = operator === 'dm' ? text.split(',').slice(0, -1) : [];
+      const typed = operator === 'dm' ? (text.split(',').pop() ?? '') : text;
+      const before = chosen.length > 0 ? `${chosen.join(',')},` : '';
       for (const u of state.users.values()) {
-        if (!u.is_active) continue;
-        if (u.full_name.toLowerCase().includes(text) || u.email.toLowerCase().includes(text)) add(u.email, u.full_name, u.email);
+        if (!u.is_active || chosen.includes(u.email.toLowerCase())) continue;
+        if (u.full_name.toLowerCase().includes(typed) || u.email.toLowerCase().includes(typed)) add(`${before}${u.email}`, `${before}${u.full_name}`, u.email);
       }
     } else if (operator === 'topic') {
       const channelToken = tokens.find((t) => /^(channel|stream):/i.test(t));
