@@ -83,7 +83,7 @@ export function MessageInput({ value, onChange, onSend, onFiles, enterSends, tex
         aria-label="Message"
         placeholder="Message"
         aria-autocomplete="list"
-        aria-controls={LIST_ID}
+        aria-controls={expanded ? LIST_ID : undefined}
         aria-activedescendant={expanded ? optionId(LIST_ID, active) : undefined}
         value={value}
         rows={3}

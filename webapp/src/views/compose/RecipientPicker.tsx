@@ -48,7 +48,7 @@ export function RecipientPicker({ userIds, onChange }: { userIds: number[]; onCh
           placeholder={userIds.length ? 'Add another person' : 'Name or email'}
           aria-autocomplete="list"
           aria-expanded={choices.length > 0}
-          aria-controls={listId}
+          aria-controls={choices.length ? listId : undefined}
           aria-activedescendant={choices.length ? optionId(listId, active) : undefined}
           value={query}
           onChange={(e) => {
