@@ -2,8 +2,8 @@ import { getApp, useApp } from '../../state/store';
 
 /**
  * Display settings the whole page follows: the colour scheme (a `data-theme` attribute that
- * styles/app.css honours; none means the system's), the font size and line height, high contrast
- * and fluid width (attributes style sheets may use). Applied at start and on every change, from
+ * styles/app.css honours; none means the system's), the message area's font size and line height,
+ * high contrast and fluid width (attributes style sheets may use). Applied at start and on every change, from
  * this tab or another.
  */
 function apply(settings: Record<string, unknown>): void {
@@ -12,10 +12,13 @@ function apply(settings: Record<string, unknown>): void {
   if (scheme === 2) root.dataset.theme = 'dark';
   else if (scheme === 3) root.dataset.theme = 'light';
   else delete root.dataset.theme;
+  // As in Zulip, the font size and line spacing are the message area's (styles/settings.css uses them).
   const size = Number(settings.web_font_size_px);
-  root.style.fontSize = size >= 12 && size <= 24 ? `${size}px` : '';
+  if (size >= 10 && size <= 30) root.style.setProperty('--message-font-size', `${size}px`);
+  else root.style.removeProperty('--message-font-size');
   const height = Number(settings.web_line_height_percent);
-  root.style.lineHeight = height >= 100 && height <= 200 ? String(height / 100) : '';
+  if (height >= 100 && height <= 300) root.style.setProperty('--message-line-height', String(height / 100));
+  else root.style.removeProperty('--message-line-height');
   root.toggleAttribute('data-high-contrast', settings.high_contrast_mode === true);
   root.toggleAttribute('data-fluid-width', settings.fluid_layout_width === true);
 }
