@@ -6,6 +6,7 @@ import { isConversationNarrow, marksReadOnScroll, noteSeen, pageHasAttention, re
 import { useApp } from '../../state/store';
 import { rowHeaders } from './grouping';
 import { MessageRow } from './MessageRow';
+import { RecipientBar } from './RecipientBar';
 
 /** Rows this close to either end of what is loaded fetch the next page. */
 const EDGE = 8;
@@ -119,6 +120,17 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     };
   }, []);
 
+  // The conversation of the top row stays named above the list once its own bar has scrolled away.
+  const offset = scroller.current?.scrollTop ?? 0;
+  const topItem = items.find((item) => item.end > offset + 1);
+  const topMessage = topItem ? messages.get(ids[topItem.index]) : undefined;
+  const ownBarShown =
+    topItem !== undefined &&
+    topMessage !== undefined &&
+    topItem.start >= offset - 2 &&
+    rowHeaders(topItem.index > 0 ? messages.get(ids[topItem.index - 1]) : undefined, topMessage, me).recipient;
+  const floating = offset > TOP_PAD && !ownBarShown ? topMessage : undefined;
+
   const atBottom = virtualizer.getDistanceFromEnd() < 120;
   const showJump = ids.length > 0 && (!atBottom || (list !== undefined && !list.foundNewest));
   const jump = () => {
@@ -131,6 +143,11 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
 
   return (
     <div className="feed">
+      {floating ? (
+        <div className="floating-recipient">
+          <RecipientBar message={floating} />
+        </div>
+      ) : null}
       <div ref={scroller} className="feed-scroll" tabIndex={-1}>
         <div className="feed-inner" style={{ height: virtualizer.getTotalSize() }}>
           <div className="feed-top">
@@ -153,7 +170,7 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
                 className="feed-item"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
-                <MessageRow message={m} headers={rowHeaders(previous, m, me)} listKey={key} />
+                <MessageRow message={m} headers={rowHeaders(previous, m, me)} listKey={key} target={m.id === near} />
               </div>
             );
           })}

@@ -32,7 +32,7 @@ function Avatar({ message }: { message: Msg }) {
 }
 
 /** One message with whatever starts with it: a date line, its conversation's bar, its sender. */
-type RowProps = { message: Msg; headers: RowHeaders; listKey: string };
+type RowProps = { message: Msg; headers: RowHeaders; listKey: string; target?: boolean };
 const same = (a: RowProps, b: RowProps) =>
   a.message === b.message &&
   a.listKey === b.listKey &&
@@ -40,7 +40,7 @@ const same = (a: RowProps, b: RowProps) =>
   a.headers.recipient === b.headers.recipient &&
   a.headers.sender === b.headers.sender;
 
-export const MessageRow = memo(function MessageRow({ message, headers, listKey }: RowProps) {
+export const MessageRow = memo(function MessageRow({ message, headers, listKey, target }: RowProps) {
   const twentyFour = useApp((s) => s.settings.twenty_four_hour_time === true);
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
@@ -56,6 +56,7 @@ export const MessageRow = memo(function MessageRow({ message, headers, listKey }
     unread ? 'unread' : '',
     mentioned ? 'mentioned' : '',
     picking ? 'tools-open' : '',
+    target ? 'message-target' : '',
   ]
     .filter(Boolean)
     .join(' ');
