@@ -15,6 +15,14 @@ import { refreshOpenLists } from '../state/message-lists';
  */
 
 export async function startSession(): Promise<void> {
+  // Asked for once the socket is up, so that the events subscription is (all but) in place first.
+  const connected = new Promise<void>((resolve) => {
+    const stop = onConnection((status) => {
+      if (status !== 'live') return;
+      stop();
+      resolve();
+    });
+  });
   const socket = createConnection();
   setGraphQLClient(createGraphQLClient(socket));
   let pending: AppEvent[] | null = [];
@@ -47,6 +55,7 @@ export async function startSession(): Promise<void> {
       loading = load(true).catch(() => setApp({ connection: 'reconnecting' }));
     } else if (status !== 'live') pending ??= [];
   });
+  await connected;
   loading = load(false);
   await loading;
 }
