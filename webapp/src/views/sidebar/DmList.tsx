@@ -3,6 +3,7 @@ import { lookup } from '../../app/lookup';
 import { cachedUnreadCounts } from '../../app/unread-counts';
 import { narrowHash } from '../../narrow/hash';
 import { useApp } from '../../state/store';
+import { presenceStatus, STATUS_LABEL } from '../people/presence-status';
 
 const SHOWN = 8;
 
@@ -12,6 +13,7 @@ export function DmList({ openKey }: { openKey: string | null }) {
   const users = useApp((s) => s.users);
   const me = useApp((s) => s.me);
   const counts = useApp(cachedUnreadCounts);
+  const presence = useApp((s) => s.presence);
   const [all, setAll] = useState(false);
   const sorted = [...recentDms.entries()].sort((a, b) => b[1].maxId - a[1].maxId);
   const shown = all ? sorted : sorted.filter(([key], i) => i < SHOWN || key === openKey || (counts.dms.get(key) ?? 0) > 0);
@@ -26,6 +28,7 @@ export function DmList({ openKey }: { openKey: string | null }) {
         return (
           <li key={key} className="row">
             <a href={narrowHash([{ operator: 'dm', operand: key }], lookup)} data-dm-key={key} aria-current={key === openKey ? 'page' : undefined}>
+              {dm.userIds.length === 1 ? <PresenceDot status={dm.userIds[0] === me ? 'active' : presenceStatus(presence.get(dm.userIds[0]))} /> : null}
               <span className="name">{names.join(', ')}</span>
               {count > 0 ? <span className="count">{count}</span> : null}
             </a>
@@ -41,4 +44,8 @@ export function DmList({ openKey }: { openKey: string | null }) {
       ) : null}
     </ul>
   );
+}
+
+function PresenceDot({ status }: { status: keyof typeof STATUS_LABEL }) {
+  return <span className={`presence-dot ${status}`} role="img" aria-label={STATUS_LABEL[status]} />;
 }
