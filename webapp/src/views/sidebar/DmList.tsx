@@ -28,7 +28,11 @@ export function DmList({ openKey }: { openKey: string | null }) {
         return (
           <li key={key} className="row">
             <a href={narrowHash([{ operator: 'dm', operand: key }], lookup)} data-dm-key={key} aria-current={key === openKey ? 'page' : undefined}>
-              {dm.userIds.length === 1 ? <PresenceDot status={dm.userIds[0] === me ? 'active' : presenceStatus(presence.get(dm.userIds[0]))} /> : null}
+              {dm.userIds.length === 1 ? (
+                <PresenceDot status={dm.userIds[0] === me ? 'active' : presenceStatus(presence.get(dm.userIds[0]))} />
+              ) : (
+                <span className="presence-dot none" aria-hidden="true" />
+              )}
               <span className="name">{names.join(', ')}</span>
               {count > 0 ? <span className="count">{count}</span> : null}
             </a>
