@@ -1,4 +1,4 @@
-import { type MouseEvent, useLayoutEffect, useRef } from 'react';
+import { type MouseEvent, useLayoutEffect, useMemo, useRef } from 'react';
 import { navigate } from '../../app/route';
 import { useApp } from '../../state/store';
 import { unicodeFromCode } from '../emoji/glyph';
@@ -40,9 +40,21 @@ function polish(root: HTMLElement, me: number, myGroups: Set<string>): void {
   }
 }
 
+/**
+ * The server marks an image whose thumbnail is still being made with Zulip's loading picture, a file
+ * of Zulip's own static assets that this server does not serve; the feed draws a spinner instead
+ * (the HTML is replaced when the thumbnail is ready). Only the attribute as the server writes it
+ * matches: message text inside the HTML is escaped.
+ */
+const LOADING_SRC = 'src="/static/images/loading/loader-black.svg"';
+const SPINNER_SRC = `src="data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' width='24' height='24'><circle cx='12' cy='12' r='9' fill='none' stroke='#8a93a0' stroke-width='3' stroke-dasharray='42 14'><animateTransform attributeName='transform' type='rotate' from='0 12 12' to='360 12 12' dur='1s' repeatCount='indefinite'/></circle></svg>",
+)}"`;
+
 /** A message's rendered HTML (or a search result's, with its matches marked). */
 export function MessageContent({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const shown = useMemo(() => (html.includes(LOADING_SRC) ? html.replaceAll(LOADING_SRC, SPINNER_SRC) : html), [html]);
   const me = useApp((s) => s.me);
   const groups = useApp((s) => s.userGroups);
   // biome-ignore lint/correctness/useExhaustiveDependencies: new HTML is new elements to adjust.
@@ -64,6 +76,6 @@ export function MessageContent({ html }: { html: string }) {
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the links inside take the keyboard; this only routes their clicks
     // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's sanitized HTML; the page's policy runs no inline script
-    <div ref={ref} className="message-content" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+    <div ref={ref} className="message-content" onClick={onClick} dangerouslySetInnerHTML={{ __html: shown }} />
   );
 }
