@@ -149,6 +149,20 @@ function InvitationRow({ row, editable, onChanged }: { row: Invitation; editable
       <td className="org-actions">
         {editable || mine ? (
           <>
+            {row.isMultiuse && row.linkUrl ? (
+              <button
+                type="button"
+                aria-label="Copy this invitation link"
+                onClick={() =>
+                  void navigator.clipboard.writeText(row.linkUrl ?? '').then(
+                    () => action.setDone('Copied'),
+                    () => action.setError(`Copying was refused; the link is ${row.linkUrl}`),
+                  )
+                }
+              >
+                Copy link
+              </button>
+            ) : null}
             {row.isMultiuse ? null : (
               <button
                 type="button"

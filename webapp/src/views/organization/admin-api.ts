@@ -75,5 +75,5 @@ export function useAction() {
     setDone(doneText);
     return outcome.data;
   }, []);
-  return { busy, error, done, run, setError };
+  return { busy, error, done, run, setError, setDone };
 }
