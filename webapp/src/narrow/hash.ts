@@ -81,14 +81,15 @@ export function narrowHash(narrow: Narrow, lookup: NameLookup, near: number | nu
   const parts = ['#narrow'];
   for (const term of narrow) {
     const operator = canonicalOperator(term.operator);
-    let operand = term.operand;
-    if (operator === 'channel' && /^\d+$/.test(operand)) {
-      const name = lookup.channelName(Number(operand));
-      operand = name === undefined ? operand : `${operand}-${name.replace(/ /g, '-')}`;
-    } else if (operator === 'dm' && /^[\d,]+$/.test(operand)) {
-      operand = `${operand}-${operand.split(',').length > 1 ? 'group' : 'dm'}`;
+    let operand = encodeHashComponent(term.operand);
+    if (operator === 'channel' && /^\d+$/.test(term.operand)) {
+      const name = lookup.channelName(Number(term.operand));
+      operand = name === undefined ? term.operand : `${term.operand}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
+    } else if ((operator === 'dm' || operator === 'dm-including') && /^[\d,]+$/.test(term.operand)) {
+      // People slugs stay readable, as Zulip writes them: 4,5-group.
+      operand = `${term.operand}-${term.operand.split(',').length > 1 ? 'group' : 'dm'}`;
     }
-    parts.push(encodeHashComponent(term.negated ? `-${operator}` : operator), encodeHashComponent(operand));
+    parts.push(encodeHashComponent(term.negated ? `-${operator}` : operator), operand);
   }
   if (near !== null) parts.push('near', String(near));
   return parts.join('/');
