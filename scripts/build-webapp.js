@@ -12,8 +12,15 @@ const out = path.join(root, 'dist', 'webapp');
 const assets = path.join(out, 'assets');
 const PUBLIC_PATH = '/static/webapp/';
 
+/** Replaces a file in one step, so a server or test reading it meanwhile sees the old or the new one. */
+function writeAtomically(file, text) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, text);
+  fs.renameSync(temporary, file);
+}
+
+// Earlier builds' files stay: their names differ, and a page loaded before this build still needs them.
 function buildWebapp() {
-  fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(assets, { recursive: true });
   const result = esbuild.buildSync({
     entryPoints: [path.join(source, 'src', 'main.tsx')],
@@ -50,10 +57,10 @@ function buildWebapp() {
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),
     `<script type="module" src="${script}"></script>`,
   ].join('\n    ');
-  fs.writeFileSync(path.join(out, 'index.html'), template.replace('<!-- assets -->', head));
+  writeAtomically(path.join(out, 'index.html'), template.replace('<!-- assets -->', head));
   // What the bench reports as the initial download: the entry and what it imports statically.
   const initial = [entry[0], ...entry[1].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)];
-  fs.writeFileSync(path.join(out, 'manifest.json'), `${JSON.stringify({ script, css, initial: initial.map((f) => path.basename(f)) }, null, 2)}\n`);
+  writeAtomically(path.join(out, 'manifest.json'), `${JSON.stringify({ script, css, initial: initial.map((f) => path.basename(f)) }, null, 2)}\n`);
 }
 
 module.exports = { buildWebapp };
