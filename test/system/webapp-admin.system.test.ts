@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { assertSuccess, client } from '../helpers/api';
 import { launchBrowser, watchPage } from '../helpers/browser';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, type TestServer, type TestUser } from '../helpers/server';
-import { APP_READY, type AppPage, buildWebapp, DESKTOP, openHash, PHONE, screenshot, signIn } from '../helpers/webapp';
+import { APP_READY, type AppPage, buildWebapp, DESKTOP, makePng, openHash, PHONE, screenshot, signIn } from '../helpers/webapp';
 
 // Page-side code in page.evaluate/waitForFunction runs in the browser; the test project has no DOM types.
 declare const window: any;
@@ -147,6 +147,25 @@ test("a member forcing an administrator's mutation gets the server's refusal, in
   });
   await box.click();
   await m.page.getByRole('alert').filter({ hasText: message }).waitFor();
+});
+
+test('the administrator adds a custom emoji and an organization icon (file uploads with the session)', async () => {
+  const page = a.page;
+  const png = { name: 'rocket.png', mimeType: 'image/png', buffer: makePng(16, 16) };
+  await openHash(page, '#organization/emoji-settings');
+  await page.waitForSelector('[data-section="emoji-settings"]');
+  await page.fill('#emoji-name', 'rocket_launch');
+  await page.setInputFiles('#emoji-file', png);
+  await page.click('button:has-text("Add emoji")');
+  await page.locator('tr', { hasText: ':rocket_launch:' }).waitFor();
+  const emoji = assertSuccess(await client(ts, member).get('/realm/emoji')).emoji as Record<string, { name: string; author_id: number }>;
+  expect(Object.values(emoji).map((e) => [e.name, e.author_id])).toContainEqual(['rocket_launch', admin.id]);
+
+  await openHash(page, '#organization/organization-profile');
+  await page.waitForSelector('[data-section="organization-profile"]');
+  await page.locator('fieldset', { hasText: 'Organization icon' }).locator('input[type=file]').setInputFiles(png);
+  await page.locator('img[alt="Current organization icon"]').waitFor();
+  expect(assertSuccess(await client(ts, member).get('/server_settings')).realm_icon).toMatch(/^\/user_avatars\//);
 });
 
 /** axe on the administration page alone (the sidebars around it have tests of their own). */
