@@ -95,16 +95,21 @@ function customCategory(): Category {
   return { key: 'custom', label: 'Custom', emojis };
 }
 
+/** Zulip's popular reactions, first in the picker: +1, tada, smile, heart, working_on_it, octopus. */
+const POPULAR = ['1f44d', '1f389', '1f642', '2764', '1f6e0', '1f419'];
+
 export async function loadCatalog(): Promise<Category[]> {
   const custom = customCategory();
   const categories = await unicodeCategories();
-  return custom.emojis.length > 0 ? [custom, ...categories] : categories;
+  const byCode = new Map(categories.flatMap((c) => c.emojis.map((e) => [e.code, e] as const)));
+  const popular = POPULAR.flatMap((code) => byCode.get(code) ?? []);
+  return [...(popular.length > 0 ? [{ key: 'popular', label: 'Popular', emojis: popular }] : []), ...(custom.emojis.length > 0 ? [custom] : []), ...categories];
 }
 
 /** Emoji whose names, label or tags contain every word searched; names that start with it first. */
 export function searchCatalog(categories: Category[], query: string): PickerEmoji[] {
   const words = query.toLowerCase().replace(/_/g, ' ').split(/\s+/).filter(Boolean);
-  const all = categories.flatMap((c) => c.emojis);
+  const all = categories.filter((c) => c.key !== 'popular').flatMap((c) => c.emojis);
   const hits = all.filter((e) => words.every((w) => e.terms.replace(/_/g, ' ').includes(w)));
   const first = words[0] ?? '';
   const starts = (e: PickerEmoji) => (e.name.startsWith(first) ? 0 : 1);

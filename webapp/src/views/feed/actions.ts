@@ -66,7 +66,21 @@ export async function markUnreadFrom(id: number, listKey: string): Promise<strin
 }
 
 export async function copyLink(m: Msg): Promise<void> {
-  await navigator.clipboard.writeText(messageUrl(m, getApp().me));
+  const url = messageUrl(m, getApp().me);
+  if (navigator.clipboard) {
+    await navigator.clipboard.writeText(url);
+    return;
+  }
+  // Pages served over plain HTTP (not localhost) have no clipboard API: copy through a selection.
+  const field = document.createElement('textarea');
+  field.value = url;
+  field.setAttribute('readonly', '');
+  field.className = 'visually-hidden';
+  document.body.append(field);
+  field.select();
+  const copied = document.execCommand('copy');
+  field.remove();
+  if (!copied) throw new Error(`The link could not be copied: ${url}`);
 }
 
 /** What the user may try on a message; the server has the last word and its refusal is shown. */
