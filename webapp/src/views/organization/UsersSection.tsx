@@ -14,7 +14,8 @@ export function UsersSection({ which, editable }: { which: 'active' | 'deactivat
   const [role, setRole] = useState(0);
   const text = query.trim().toLowerCase();
   const list = [...users.values()]
-    .filter((u) => !u.is_bot && u.is_active === (which === 'active'))
+    // Deactivated bots are listed with deactivated users, where they are reactivated, as in Zulip.
+    .filter((u) => u.is_active === (which === 'active') && (which === 'deactivated' || !u.is_bot))
     .filter((u) => role === 0 || u.role === role)
     .filter((u) => !text || u.full_name.toLowerCase().includes(text) || (u.delivery_email ?? u.email).toLowerCase().includes(text))
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
@@ -69,6 +70,7 @@ function UserRow({ user, editable }: { user: UserRecord; editable: boolean }) {
       <td>
         {user.full_name}
         {user.user_id === me ? <span className="soft"> (you)</span> : null}
+        {user.is_bot ? <span className="soft"> (bot)</span> : null}
         <br />
         <span className="soft org-email">{user.delivery_email ?? user.email}</span>
       </td>
