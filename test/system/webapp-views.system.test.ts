@@ -79,7 +79,9 @@ async function show(page: Page, view: (typeof VIEWS)[number]): Promise<void> {
 }
 
 describe('no serious accessibility violation', () => {
-  test.each(VIEWS.map((v) => [v.name, v] as const))('in the %s view', async (_name, view) => {
+  // The topic and DM views are checked with compose open, below (axe takes seconds a page).
+  const checked = VIEWS.filter((v) => ['feed', 'inbox', 'settings'].includes(v.name));
+  test.each(checked.map((v) => [v.name, v] as const))('in the %s view', async (_name, view) => {
     await show(app.page, view);
     await expectAccessible(app.page, `the ${view.name} view`);
   });
