@@ -59,7 +59,7 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     placed.current = true;
     const target = near ?? list?.firstUnread ?? null;
     const index = target === null ? -1 : ids.indexOf(target);
-    if (index >= 0 && (near !== null || index > 0)) virtualizer.scrollToIndex(index, { align: near !== null ? 'center' : 'start' });
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: near !== null ? 'center' : 'start' });
     else virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
   });
 
@@ -141,6 +141,13 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     }
   };
 
+  // A failed page is asked again from the end it was for.
+  const retry = () => {
+    if (ids.length === 0) void openList(narrow, near);
+    else if (first !== undefined && first < EDGE && !list?.foundOldest) void loadOlder(narrow);
+    else void loadNewer(narrow);
+  };
+
   return (
     <div className="feed">
       {floating ? (
@@ -176,15 +183,15 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
           })}
         </div>
         {list && !list.loading && ids.length === 0 ? <p className="feed-empty">{list.error ? null : 'No messages here yet.'}</p> : null}
-        {list?.error ? (
-          <div className="feed-error" role="alert">
-            {list.error}{' '}
-            <button type="button" onClick={() => void openList(narrow, near)}>
-              Try again
-            </button>
-          </div>
-        ) : null}
       </div>
+      {list?.error ? (
+        <div className="feed-error" role="alert">
+          {list.error}{' '}
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </div>
+      ) : null}
       {showJump ? (
         <button type="button" className="jump-newest" onClick={jump}>
           Jump to newest ↓
