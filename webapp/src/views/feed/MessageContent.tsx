@@ -2,6 +2,7 @@ import { type MouseEvent, useLayoutEffect, useMemo, useRef } from 'react';
 import { navigate } from '../../app/route';
 import { useApp } from '../../state/store';
 import { unicodeFromCode } from '../emoji/glyph';
+import { markEmojiImages } from '../emoji/emoji-text';
 
 /** A `#narrow/...` link of this server (relative, `/#narrow`, or absolute on this origin), as an in-app hash. */
 export function inAppHash(anchor: HTMLAnchorElement): string | null {
@@ -22,12 +23,14 @@ export function inAppHash(anchor: HTMLAnchorElement): string | null {
  * Adjusts the server's HTML once rendered: Unicode emoji spans carry only `:name:` (Zulip draws them
  * from a sprite sheet), so they get their character; mentions of the user are marked for highlighting.
  */
-function polish(root: HTMLElement, me: number, myGroups: Set<string>): void {
+function polish(root: HTMLElement, me: number, myGroups: Set<string>, emojiAsText: boolean): void {
   for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
     const code = [...span.classList].find((c) => c.startsWith('emoji-'))?.slice(6);
-    const glyph = code ? unicodeFromCode(code) : '';
+    // The "text" emoji set shows the emoji's :name: (its title, with Zulip's spaces for underscores).
+    const glyph = emojiAsText ? `:${span.title.replace(/ /g, '_')}:` : code ? unicodeFromCode(code) : '';
     if (glyph && span.textContent !== glyph) span.textContent = glyph;
   }
+  markEmojiImages(root);
   for (const mention of root.querySelectorAll<HTMLElement>('.user-mention, .user-group-mention, .topic-mention')) {
     const user = mention.dataset.userId;
     const group = mention.dataset.userGroupId;
@@ -57,13 +60,14 @@ export function MessageContent({ html }: { html: string }) {
   const shown = useMemo(() => (html.includes(LOADING_SRC) ? html.replaceAll(LOADING_SRC, SPINNER_SRC) : html), [html]);
   const me = useApp((s) => s.me);
   const groups = useApp((s) => s.userGroups);
+  const emojiAsText = useApp((s) => s.settings.emojiset === 'text');
   // biome-ignore lint/correctness/useExhaustiveDependencies: new HTML is new elements to adjust.
   useLayoutEffect(() => {
     if (!ref.current) return;
     const mine = new Set<string>();
     for (const g of groups.values()) if (g.members.includes(me)) mine.add(String(g.id));
-    polish(ref.current, me, mine);
-  }, [html, me, groups]);
+    polish(ref.current, me, mine, emojiAsText);
+  }, [html, me, groups, emojiAsText]);
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = (event.target as HTMLElement).closest('a');

@@ -68,7 +68,7 @@ export const MessageRow = memo(function MessageRow({ message, headers, listKey, 
         </div>
       ) : null}
       {headers.recipient ? <RecipientBar message={message} /> : null}
-      <article className={classes} data-message-id={message.id} aria-label={`${message.senderFullName}, ${when}`}>
+      <article className={classes} data-message-id={message.id} aria-label={`${message.senderFullName}, ${when}${unread ? ', unread' : ''}`}>
         {unread ? <span className="unread-marker" title="Unread" /> : null}
         <div className="message-gutter">
           {headers.sender ? (
