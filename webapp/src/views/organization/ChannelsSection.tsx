@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ResultOf } from '../../api/graphql';
 import { AddDefaultChannelMutation, AdminChannelsQuery, CreateChannelMutation, RemoveDefaultChannelMutation } from '../../api/operations/organization';
-import { mutate, useAction, useFetched } from './admin-api';
+import { useApp } from '../../state/store';
+import { mutate, useAction, useFetched, useReloadOn } from './admin-api';
 import { ChannelEditDialog } from './ChannelEditDialog';
 import { GroupSelect } from './GroupSelect';
 import { Status } from './Status';
@@ -18,6 +19,11 @@ export function ChannelsSection({ editable }: { editable: boolean }) {
   const [editing, setEditing] = useState<AdminChannel | null>(null);
   const [members, setMembers] = useState<AdminChannel | null>(null);
   const refresh = () => void reload();
+  // Changes made elsewhere arrive as stream events: the list is asked again.
+  useReloadOn(
+    useApp((s) => s.channels),
+    reload,
+  );
   const channels = [...(data?.channels ?? [])].sort((a, b) => Number(a.isArchived) - Number(b.isArchived) || a.name.localeCompare(b.name));
   return (
     <>

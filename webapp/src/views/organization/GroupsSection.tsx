@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ResultOf } from '../../api/graphql';
 import { CreateUserGroupMutation, UserGroupsQuery } from '../../api/operations/organization';
 import { useApp } from '../../state/store';
-import { mutate, useAction, useFetched } from './admin-api';
+import { mutate, useAction, useFetched, useReloadOn } from './admin-api';
 import { GroupEditDialog } from './GroupEditDialog';
 import { Status } from './Status';
 
@@ -13,6 +13,11 @@ export function GroupsSection({ canCreate }: { canCreate: boolean }) {
   const { data, error, reload } = useFetched(UserGroupsQuery, {});
   const users = useApp((s) => s.users);
   const [open, setOpen] = useState<number | null>(null);
+  // Changes made elsewhere arrive as user_group events: the list is asked again.
+  useReloadOn(
+    useApp((s) => s.userGroups),
+    reload,
+  );
   const groups = (data?.userGroups ?? [])
     .filter((g) => !g.isSystemGroup)
     .sort((a, b) => Number(a.deactivated) - Number(b.deactivated) || a.name.localeCompare(b.name));

@@ -1,5 +1,5 @@
 import type { AnyVariables, CombinedError, TypedDocumentNode } from '@urql/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { graphQLClient } from '../../api/instance';
 import { useApp } from '../../state/store';
 
@@ -76,4 +76,17 @@ export function useAction() {
     return outcome.data;
   }, []);
   return { busy, error, done, run, setError, setDone };
+}
+
+/** Asks again when `changed` changes (a collection the events keep), not when first drawn. */
+export function useReloadOn(changed: unknown, reload: () => Promise<void>): void {
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the watched collection changes.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void reload();
+  }, [changed]);
 }
