@@ -10,10 +10,12 @@ const HEIGHT = 400;
 function placement(anchor: HTMLElement | null): CSSProperties | undefined {
   if (!anchor || window.innerWidth <= 700) return undefined;
   const r = anchor.getBoundingClientRect();
-  const below = r.bottom + 4 + HEIGHT <= window.innerHeight;
-  const top = below ? r.bottom + 4 : Math.max(8, r.top - 4 - HEIGHT);
-  const left = Math.min(Math.max(8, r.right - WIDTH), window.innerWidth - WIDTH - 8);
-  return { margin: 0, position: 'fixed', top, left };
+  const clampTop = (top: number) => Math.min(Math.max(8, top), window.innerHeight - HEIGHT - 8);
+  const clampLeft = (left: number) => Math.min(Math.max(8, left), window.innerWidth - WIDTH - 8);
+  if (r.bottom + 4 + HEIGHT <= window.innerHeight) return { margin: 0, position: 'fixed', top: r.bottom + 4, left: clampLeft(r.right - WIDTH) };
+  if (r.top - 4 - HEIGHT >= 8) return { margin: 0, position: 'fixed', top: r.top - 4 - HEIGHT, left: clampLeft(r.right - WIDTH) };
+  // Neither below nor above: beside the button, on its left.
+  return { margin: 0, position: 'fixed', top: clampTop(r.top - HEIGHT / 2), left: clampLeft(r.left - WIDTH - 8) };
 }
 
 /** Moves focus to the emoji button nearest in the arrow's direction, by where the buttons are drawn. */

@@ -12,17 +12,14 @@ export function unicodeFromCode(code: string): string {
   }
 }
 
-const EXTRA: Record<string, string> = { zulip: '/static/generated/emoji/images/emoji/unicode/zulip.png' };
-
-/** One emoji as a reaction names it: Unicode by code, a custom emoji by its id, or one of the server's. */
+/** One emoji as a reaction names it: Unicode by code, a custom emoji by its id, or one of the server's by name. */
 export function EmojiGlyph({ name, code, type }: { name: string; code: string; type: string }) {
   const custom = useApp((s) => (type === 'realm_emoji' ? s.realmEmoji[code] : undefined));
   if (type === 'realm_emoji') {
     return custom ? <img className="emoji" src={custom.source_url} alt={`:${name}:`} /> : <span>:{name}:</span>;
   }
-  if (type !== 'unicode_emoji') {
-    return EXTRA[code] ? <img className="emoji" src={EXTRA[code]} alt={`:${name}:`} /> : <span>:{name}:</span>;
-  }
+  // The server's own emoji (`:zulip:`) are named: it does not serve their images.
+  if (type !== 'unicode_emoji') return <span>:{name}:</span>;
   // The character is drawn by CSS from the attribute, so that the element's text stays empty (a pill's text is its count).
   return <span className="emoji emoji-glyph" role="img" aria-label={name.replace(/_/g, ' ')} data-glyph={unicodeFromCode(code)} />;
 }
