@@ -141,7 +141,7 @@ test("a person's card opens a direct message with them", async () => {
   await page.fill('input[aria-label="Filter people"]', '');
 });
 
-test('keyboard: ? lists the shortcuts, n opens the next unread conversation, Esc goes back to the feed', async () => {
+test('keyboard: ? lists the shortcuts, n opens the next unread conversation, Esc goes to the home view (Inbox by default)', async () => {
   await openHash(page, '#inbox');
   await say('engineering', 'incidents', 'Something broke');
   await page.locator('.inbox-row', { hasText: 'incidents' }).waitFor();
@@ -157,7 +157,7 @@ test('keyboard: ? lists the shortcuts, n opens the next unread conversation, Esc
   expect(await hash()).not.toBe('#inbox');
   await page.evaluate(() => document.activeElement?.blur());
   await page.keyboard.press('Escape');
-  await waitForHash(/^#feed$/);
+  await waitForHash(/^#inbox$/);
 });
 
 test('mark all as read asks first, then clears every count and the title', async () => {

@@ -3,7 +3,7 @@ import { openCompose } from '../views/compose/compose-bridge';
 import { messageDmKey, type Narrow } from '../narrow/narrow';
 import { getApp } from '../state/store';
 import { lookup } from './lookup';
-import { currentRoute, navigate } from './route';
+import { currentRoute, homeHash, isHomeHash, navigate } from './route';
 import { isMutedPlace } from './unread-counts';
 
 /**
@@ -18,7 +18,7 @@ export const SHORTCUTS: { keys: string[]; does: string }[] = [
   { keys: ['x'], does: 'New direct message' },
   { keys: ['n'], does: 'Next unread conversation' },
   { keys: ['/'], does: 'Search' },
-  { keys: ['Esc'], does: 'Close, or go back to the combined feed' },
+  { keys: ['Esc'], does: 'Close, or go to the home view' },
   { keys: ['?'], does: 'Show these shortcuts' },
 ];
 
@@ -157,7 +157,8 @@ function onKeyDown(e: KeyboardEvent): void {
       }
       const expanded = document.querySelector<HTMLElement>('[aria-expanded="true"][aria-haspopup]');
       if (expanded) expanded.click();
-      else if (window.location.hash !== '#feed' && window.location.hash !== '') navigate('#feed');
+      // As in Zulip, Esc with nothing to close goes home only if the user wants it to.
+      else if (getApp().settings.web_escape_navigates_to_home_view !== false && !isHomeHash(window.location.hash)) navigate(homeHash());
       else handled = false;
       break;
     }

@@ -3,6 +3,7 @@ import { navigate } from '../../app/route';
 import { useApp } from '../../state/store';
 import { unicodeFromCode } from '../emoji/glyph';
 import { markEmojiImages } from '../emoji/emoji-text';
+import { applyAnimatedPreviews } from './animated-previews';
 
 /** A `#narrow/...` link of this server (relative, `/#narrow`, or absolute on this origin), as an in-app hash. */
 export function inAppHash(anchor: HTMLAnchorElement): string | null {
@@ -61,13 +62,15 @@ export function MessageContent({ html }: { html: string }) {
   const me = useApp((s) => s.me);
   const groups = useApp((s) => s.userGroups);
   const emojiAsText = useApp((s) => s.settings.emojiset === 'text');
+  const animation = useApp((s) => s.settings.web_animate_image_previews);
   // biome-ignore lint/correctness/useExhaustiveDependencies: new HTML is new elements to adjust.
   useLayoutEffect(() => {
     if (!ref.current) return;
     const mine = new Set<string>();
     for (const g of groups.values()) if (g.members.includes(me)) mine.add(String(g.id));
     polish(ref.current, me, mine, emojiAsText);
-  }, [html, me, groups, emojiAsText]);
+    applyAnimatedPreviews(ref.current);
+  }, [html, me, groups, emojiAsText, animation]);
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = (event.target as HTMLElement).closest('a');

@@ -13,7 +13,9 @@ import { Header } from './Header';
 import { MainView } from './MainView';
 import { NarrowHeader } from './NarrowHeader';
 import { ShortcutsDialog } from './ShortcutsDialog';
+import { useMediaQuery } from './useMediaQuery';
 import '../../styles/layout.css';
+import '../../styles/preferences.css';
 
 /** The page: header, conversations on the left, the open view in the middle, people on the right. */
 export function App() {
@@ -22,6 +24,9 @@ export function App() {
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpen, setRightOpen] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
+  // Zulip's left_side_userlist: where the people list would be a drawer, it sits in the left sidebar.
+  const narrowWindow = useMediaQuery('(max-width: 1000px)');
+  const peopleLeft = useApp((s) => s.settings.left_side_userlist === true) && narrowWindow;
 
   useEffect(() => {
     if (!ready) return;
@@ -73,14 +78,17 @@ export function App() {
           setRightOpen(!rightOpen);
           setLeftOpen(false);
         }}
+        peopleButton={!peopleLeft}
       />
       <div className="app-body">
-        <LeftSidebar id="left-sidebar" open={leftOpen} />
+        <LeftSidebar id="left-sidebar" open={leftOpen}>
+          {peopleLeft ? <PeopleSidebar id="people-list" open={false} inLeft /> : null}
+        </LeftSidebar>
         <main className="main" id="main">
           {route.view === 'narrow' || route.view === 'inbox' || route.view === 'recent' ? <NarrowHeader /> : null}
           <MainView route={route} />
         </main>
-        <PeopleSidebar id="right-sidebar" open={rightOpen} />
+        {peopleLeft ? null : <PeopleSidebar id="right-sidebar" open={rightOpen} />}
         {leftOpen || rightOpen ? (
           <button
             type="button"

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useApp } from '../../state/store';
 import type { UserRecord } from '../../state/types';
+import { Avatar } from './Avatar';
 import { presenceStatus, STATUS_LABEL, type PresenceStatus } from './presence-status';
 import { StatusEmoji } from './StatusEmoji';
 import { UserCard } from './UserCard';
@@ -8,8 +9,15 @@ import '../../styles/people.css';
 
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
 
-/** The organization's people with presence dots, active first, and a filter. */
-export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
+/** Zulip's user_list_style: 1 compact (names), 2 with status text, 3 with avatar and status text. */
+const LIST_STYLES: Record<number, string> = { 1: 'compact', 2: 'with-status', 3: 'with-avatar' };
+
+/**
+ * The organization's people with presence dots, active first, and a filter: in the right sidebar,
+ * or at the bottom of the left one (`inLeft`, Zulip's left_side_userlist in narrow windows).
+ */
+export function PeopleSidebar({ id, open, inLeft = false }: { id: string; open: boolean; inLeft?: boolean }) {
+  const listStyle = LIST_STYLES[Number(useApp((s) => s.settings.user_list_style ?? 2))] ?? 'with-status';
   const users = useApp((s) => s.users);
   const presence = useApp((s) => s.presence);
   const statuses = useApp((s) => s.userStatus);
@@ -29,7 +37,7 @@ export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
     .map((u) => ({ user: u, status: u.user_id === me ? ('active' as const) : presenceStatus(presence.get(u.user_id), now) }))
     .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.user.full_name.localeCompare(b.user.full_name));
   return (
-    <aside id={id} className={open ? 'right-sidebar open' : 'right-sidebar'} aria-label="People">
+    <aside id={id} className={inLeft ? 'people-in-left' : open ? 'right-sidebar open' : 'right-sidebar'} aria-label="People">
       <h2 className="people-heading">People</h2>
       <input
         type="search"
@@ -39,7 +47,7 @@ export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      <ul className="people-list">
+      <ul className={`people-list ${listStyle}`} data-list-style={listStyle}>
         {people.map(({ user, status }) => {
           const s = statuses.get(user.user_id);
           return (
@@ -51,13 +59,24 @@ export function PeopleSidebar({ id, open }: { id: string; open: boolean }) {
                 aria-haspopup="dialog"
                 onClick={(e) => setCard({ userId: user.user_id, anchor: e.currentTarget })}
               >
-                <span className={`presence-dot ${status}`} role="img" aria-label={STATUS_LABEL[status]} />
-                <span className="person-name">
-                  {user.full_name}
-                  {user.user_id === me ? <span className="soft"> (you)</span> : null}
+                {listStyle === 'with-avatar' ? (
+                  <span className="person-avatar">
+                    <Avatar url={user.avatar_url} name={user.full_name} size="small" />
+                    <span className={`presence-dot ${status}`} role="img" aria-label={STATUS_LABEL[status]} />
+                  </span>
+                ) : (
+                  <span className={`presence-dot ${status}`} role="img" aria-label={STATUS_LABEL[status]} />
+                )}
+                <span className="person-text">
+                  <span className="person-line">
+                    <span className="person-name">
+                      {user.full_name}
+                      {user.user_id === me ? <span className="soft"> (you)</span> : null}
+                    </span>
+                    {s?.emoji_name ? <StatusEmoji status={s} /> : null}
+                  </span>
+                  {s?.status_text && listStyle !== 'compact' ? <span className="person-status soft">{s.status_text}</span> : null}
                 </span>
-                {s?.emoji_name ? <StatusEmoji status={s} /> : null}
-                {s?.status_text ? <span className="person-status soft">{s.status_text}</span> : null}
               </button>
             </li>
           );

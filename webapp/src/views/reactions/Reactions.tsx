@@ -25,6 +25,8 @@ function groupReactions(reactions: Reaction[]): Group[] {
 export function Reactions({ message, onError }: { message: Msg; onError: (error: string | null) => void }) {
   const me = useApp((s) => s.me);
   const users = useApp((s) => s.users);
+  // Zulip's display_emoji_reaction_users: names instead of counts while a message has 3 reactions or fewer.
+  const showNames = useApp((s) => s.settings.display_emoji_reaction_users === true) && message.reactions.length <= 3;
   if (message.reactions.length === 0) return null;
   return (
     <div className="reactions">
@@ -42,7 +44,15 @@ export function Reactions({ message, onError }: { message: Msg; onError: (error:
             onClick={() => void toggleReaction(message.id, g).then(onError)}
           >
             <EmojiGlyph name={g.name} code={g.code} type={g.type} />
-            <span className="reaction-count">{g.userIds.length}</span>
+            {showNames ? (
+              <>
+                <span className="reaction-names">{names.join(', ')}</span>
+                {/* The count stays the pill's text for whoever reads it (the names are its label). */}
+                <span className="reaction-count visually-hidden">{g.userIds.length}</span>
+              </>
+            ) : (
+              <span className="reaction-count">{g.userIds.length}</span>
+            )}
           </button>
         );
       })}

@@ -21,6 +21,8 @@ function apply(settings: Record<string, unknown>): void {
   else root.style.removeProperty('--message-line-height');
   root.toggleAttribute('data-high-contrast', settings.high_contrast_mode === true);
   root.toggleAttribute('data-fluid-width', settings.fluid_layout_width === true);
+  // Only the "text" set differs here: the page draws emoji with the system's font whatever the image set.
+  root.dataset.emojiset = String(settings.emojiset ?? 'google');
 }
 
 let started = false;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useRoute } from '../../app/route';
 import { cachedUnreadCounts } from '../../app/unread-counts';
 import { canonicalOperator, dmKey } from '../../narrow/narrow';
@@ -11,7 +11,7 @@ import { ViewsList } from './ViewsList';
 import '../../styles/sidebar.css';
 
 /** Views, channels with their topics, and direct messages, each with unread counts. */
-export function LeftSidebar({ id, open }: { id: string; open: boolean }) {
+export function LeftSidebar({ id, open, children }: { id: string; open: boolean; children?: ReactNode }) {
   const route = useRoute();
   const me = useApp((s) => s.me);
   const total = useApp((s) => cachedUnreadCounts(s).total);
@@ -36,6 +36,7 @@ export function LeftSidebar({ id, open }: { id: string; open: boolean }) {
         <h2>Direct messages</h2>
       </div>
       <DmList openKey={openDm} />
+      {children}
       {total > 0 ? (
         <button type="button" className="mark-all" onClick={() => setConfirming(true)}>
           Mark all messages as read

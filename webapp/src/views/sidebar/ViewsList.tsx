@@ -1,4 +1,4 @@
-import { useRoute } from '../../app/route';
+import { homeHash, useRoute } from '../../app/route';
 import { cachedUnreadCounts } from '../../app/unread-counts';
 import { routeHash } from '../../narrow/hash';
 import { lookup } from '../../app/lookup';
@@ -9,7 +9,9 @@ import { starredCount } from './starred';
 export function ViewsList() {
   const route = useRoute();
   const counts = useApp(cachedUnreadCounts);
-  const starred = useApp(starredCount);
+  // Zulip's starred_message_counts: the starred count shows only if the user wants it.
+  const starred = useApp((s) => (s.settings.starred_message_counts === false ? 0 : starredCount(s)));
+  const home = homeHash(useApp((s) => s.settings));
   const drafts = useApp((s) => s.drafts.size);
   const current = routeHash(route, lookup);
   const views = [
@@ -20,6 +22,8 @@ export function ViewsList() {
     { href: '#narrow/is/starred', label: 'Starred messages', count: starred, quiet: true },
     { href: '#drafts', label: 'Drafts', count: drafts, quiet: true },
   ];
+  // As in Zulip, the home view comes first.
+  views.sort((a, b) => Number(b.href === home) - Number(a.href === home));
   return (
     <ul className="views-list">
       {views.map((v) => (
