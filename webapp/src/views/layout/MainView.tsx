@@ -1,11 +1,16 @@
+import { lazy, Suspense } from 'react';
 import type { Route } from '../../narrow/hash';
 import { BrowseChannels } from '../channels/BrowseChannels';
 import { DraftsView } from '../compose/DraftsView';
 import { NarrowView } from '../feed/NarrowView';
 import { InboxView } from '../inbox/InboxView';
 import { RecentView } from '../inbox/RecentView';
-import { OrganizationView } from '../organization/OrganizationView';
-import { SettingsView } from '../settings/SettingsView';
+
+// Settings and administration are fetched when first opened: most visits never need them.
+const SettingsView = lazy(() => import('../settings/SettingsView').then((m) => ({ default: m.SettingsView })));
+const OrganizationView = lazy(() => import('../organization/OrganizationView').then((m) => ({ default: m.OrganizationView })));
+
+const loading = <p className="placeholder">Loading…</p>;
 
 /** The view the URL names. */
 export function MainView({ route }: { route: Route }) {
@@ -21,9 +26,17 @@ export function MainView({ route }: { route: Route }) {
     case 'recent':
       return <RecentView />;
     case 'organization':
-      return <OrganizationView section={route.section} />;
+      return (
+        <Suspense fallback={loading}>
+          <OrganizationView section={route.section} />
+        </Suspense>
+      );
     case 'settings':
-      return <SettingsView section={route.section} />;
+      return (
+        <Suspense fallback={loading}>
+          <SettingsView section={route.section} />
+        </Suspense>
+      );
     default:
       return (
         <section className="placeholder" aria-label="Settings">
