@@ -24,7 +24,7 @@ export function inAppHash(anchor: HTMLAnchorElement): string | null {
  * Adjusts the server's HTML once rendered: Unicode emoji spans carry only `:name:` (Zulip draws them
  * from a sprite sheet), so they get their character; mentions of the user are marked for highlighting.
  */
-function polish(root: HTMLElement, me: number, myGroups: Set<string>, emojiAsText: boolean): void {
+function polish(root: HTMLElement, me: number, myGroups: Set<string>, emojiAsText: boolean, twentyFour: boolean): void {
   for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
     const code = [...span.classList].find((c) => c.startsWith('emoji-'))?.slice(6);
     // The "text" emoji set shows the emoji's :name: (its title, with Zulip's spaces for underscores).
@@ -40,7 +40,7 @@ function polish(root: HTMLElement, me: number, myGroups: Set<string>, emojiAsTex
   }
   for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const date = new Date(time.dateTime);
-    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short', hour12: !twentyFour });
   }
 }
 
@@ -63,14 +63,15 @@ export function MessageContent({ html }: { html: string }) {
   const groups = useApp((s) => s.userGroups);
   const emojiAsText = useApp((s) => s.settings.emojiset === 'text');
   const animation = useApp((s) => s.settings.web_animate_image_previews);
+  const twentyFour = useApp((s) => s.settings.twenty_four_hour_time === true);
   // biome-ignore lint/correctness/useExhaustiveDependencies: new HTML is new elements to adjust.
   useLayoutEffect(() => {
     if (!ref.current) return;
     const mine = new Set<string>();
     for (const g of groups.values()) if (g.members.includes(me)) mine.add(String(g.id));
-    polish(ref.current, me, mine, emojiAsText);
+    polish(ref.current, me, mine, emojiAsText, twentyFour);
     applyAnimatedPreviews(ref.current);
-  }, [html, me, groups, emojiAsText, animation]);
+  }, [html, me, groups, emojiAsText, animation, twentyFour]);
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = (event.target as HTMLElement).closest('a');
