@@ -148,3 +148,31 @@ test('left_side_userlist: in a narrow window the people list moves into the left
   await page.locator(`.right-sidebar button.person[data-user-id="${bob.id}"]`).waitFor();
   expect(await leftPeople.count()).toBe(0);
 });
+
+test('the channel list: where a channel link leads, which counts show, inactive channels demoted', async () => {
+  assertSuccess(await client(ts, ts.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'archive' }], principals: [alice.id] }));
+  const archive = assertSuccess(await client(ts, alice).get('/get_stream_id', { stream: 'archive' })).stream_id;
+  assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: 'design', topic: 'later', content: 'Unread news' }));
+  // The server marks channels without recent messages (Zulip: 180 days); this one is marked by hand.
+  await ts.server.deps.knex('streams').where({ id: archive }).update({ is_recently_active: false });
+  await setting({ demote_inactive_streams: 2, web_channel_default_view: 4 });
+  await openHash(page, '#inbox');
+  await page.reload();
+  const link = page.locator(`a[data-channel-id="${channel}"]`);
+  await page.locator(`.channel-list.inactive a[data-channel-id="${archive}"]`).waitFor();
+  // Top unread topic.
+  expect(await link.getAttribute('href')).toBe(`#narrow/channel/${channel}-design/topic/later`);
+  await link.locator('.count', { hasText: '1' }).waitFor();
+
+  await setting({ web_stream_unreads_count_display_policy: 3 });
+  await link.locator('.unread-dot').waitFor();
+  expect(await link.locator('.count').count()).toBe(0);
+  await setting({ web_channel_default_view: 2 });
+  await page.waitForFunction((id) => document.querySelector(`a[data-channel-id="${id}"]`).getAttribute('href').endsWith('-design'), channel);
+  await screenshot(page, 'preferences-channel-list');
+
+  // Automatic demotes only with 20 channels or more, as in Zulip.
+  await setting({ demote_inactive_streams: 1 });
+  await page.locator('.channel-list.inactive').waitFor({ state: 'detached' });
+  await page.locator(`a[data-channel-id="${archive}"]`).waitFor();
+});
