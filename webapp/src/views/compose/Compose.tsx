@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { type Narrow, narrowKey } from '../../narrow/narrow';
 import { type Addressee, getCompose, setCompose, useCompose } from '../../state/compose-state';
 import { sendMessage } from '../../state/outbox';
+import { contentToSend, followSentMessage } from './send-preferences';
 import { getApp, useApp } from '../../state/store';
 import '../../styles/compose.css';
 import { setComposeHandler } from '../feed/compose-bridge';
@@ -125,10 +126,11 @@ export function Compose({ narrow }: { narrow: Narrow }) {
     if (uploading) return setProblem('Wait for the uploads to finish.');
     stopTyping();
     draftSent(draftId);
-    sendMessage(to, content);
+    sendMessage(to, contentToSend(content));
     setCompose({ content: '', draftId: null });
     setPreview(false);
     textarea.current?.focus();
+    followSentMessage(to);
   };
 
   return (

@@ -23,6 +23,8 @@ function apply(settings: Record<string, unknown>): void {
   root.toggleAttribute('data-fluid-width', settings.fluid_layout_width === true);
   // Only the "text" set differs here: the page draws emoji with the system's font whatever the image set.
   root.dataset.emojiset = String(settings.emojiset ?? 'google');
+  // The interface is in English only; the page still says which language the user reads (for screen readers).
+  if (typeof settings.default_language === 'string') root.lang = settings.default_language.replace('_', '-');
 }
 
 let started = false;
