@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { defaultRangeExtractor, type Range, useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { type Narrow, narrowKey } from '../../narrow/narrow';
 import { loadNewer, loadOlder, openList, openNewest } from '../../state/message-lists';
 import { isConversationNarrow, marksReadOnScroll, noteSeen, pageHasAttention, readingPaused } from '../../state/read-tracking';
@@ -11,6 +11,8 @@ import { RecipientBar } from './RecipientBar';
 /** Rows this close to either end of what is loaded fetch the next page. */
 const EDGE = 8;
 const TOP_PAD = 40;
+/** At most this many unmeasured rows above the view are drawn ahead (a page of the list). */
+const PREMEASURE = 100;
 
 /**
  * A narrow's messages in a virtualized list: only the rows near the viewport are in the page. It opens
@@ -28,6 +30,12 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
   const placed = useRef(false);
   const sawLoading = useRef(false);
   const wantBottom = useRef(false);
+  // After the view moves itself (opening, jumping), it settles before pages are fetched at its ends.
+  const quietUntil = useRef(0);
+  const settle = () => {
+    quietUntil.current = performance.now() + 400;
+    setTimeout(() => setTick((t) => t + 1), 450);
+  };
   const [, setTick] = useState(0);
   // Only messages that arrive live are followed to the bottom, not a page fetched while reading
   // towards the end of what is loaded (that one would skip the reader past it).
@@ -36,6 +44,25 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
   useEffect(() => {
     hadNewest.current = list?.foundNewest === true;
   });
+
+  // Rows loaded above the view are drawn once, to be measured, before the reader scrolls up to them:
+  // their real heights are known by then, so nothing shifts under the reader as they come into view.
+  const sizes = useRef<Map<unknown, number> | null>(null);
+  const idsRef = useRef(ids);
+  idsRef.current = ids;
+  const [pass, setPass] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new pass lets the rows measured meanwhile go.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const shown = defaultRangeExtractor(range);
+      const known = sizes.current;
+      if (!known || !placed.current || shown.length === 0) return shown;
+      const above: number[] = [];
+      for (let i = Math.max(0, shown[0] - PREMEASURE); i < shown[0]; i++) if (!known.has(idsRef.current[i])) above.push(i);
+      return above.length > 0 ? [...above, ...shown] : shown;
+    },
+    [pass],
+  );
 
   const virtualizer = useVirtualizer({
     count: ids.length,
@@ -47,7 +74,9 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     paddingEnd: 16,
     anchorTo: 'end',
     followOnAppend: followLive,
+    rangeExtractor,
   });
+  sizes.current = virtualizer.itemSizeCache;
   const items = virtualizer.getVirtualItems();
 
   // The first time messages are there: go to where the reader should start.
@@ -57,16 +86,26 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
     // A link to a message not yet loaded waits for the page around it.
     if (near !== null && !ids.includes(near) && !sawLoading.current) return;
     placed.current = true;
+    settle();
     const target = near ?? list?.firstUnread ?? null;
     const index = target === null ? -1 : ids.indexOf(target);
     if (index >= 0) virtualizer.scrollToIndex(index, { align: near !== null ? 'center' : 'start' });
     else virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
   });
 
+  // Rows drawn ahead and measured since leave the page again.
+  useEffect(() => {
+    const start = virtualizer.range?.startIndex ?? 0;
+    if (!items.some((item) => item.index < start - 8 && virtualizer.itemSizeCache.has(item.key))) return;
+    const timer = setTimeout(() => setPass((p) => p + 1), 250);
+    return () => clearTimeout(timer);
+  });
+
   // After "Jump to newest" has reloaded the list: go to its end.
   useLayoutEffect(() => {
     if (!wantBottom.current || list?.loading || ids.length === 0) return;
     wantBottom.current = false;
+    settle();
     virtualizer.scrollToIndex(ids.length - 1, { align: 'end' });
   });
 
@@ -79,10 +118,11 @@ export function MessageFeed({ narrow, near }: { narrow: Narrow; near: number | n
   });
 
   // Near an end of what is loaded: fetch the next page.
-  const first = items[0]?.index;
-  const last = items[items.length - 1]?.index;
+  // (The range in view, not the rows drawn: those include rows drawn ahead to be measured.)
+  const first = virtualizer.range?.startIndex;
+  const last = virtualizer.range?.endIndex;
   useEffect(() => {
-    if (!placed.current || !list || list.loading || list.error) return;
+    if (!placed.current || !list || list.loading || list.error || performance.now() < quietUntil.current) return;
     if (first !== undefined && first < EDGE && !list.foundOldest) void loadOlder(narrow);
     else if (last !== undefined && last > ids.length - EDGE && !list.foundNewest) void loadNewer(narrow);
   });
