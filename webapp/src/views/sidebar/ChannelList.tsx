@@ -73,7 +73,7 @@ export function ChannelList({ openChannel, openTopic }: { openChannel: number | 
             </button>
           ) : null}
         </div>
-        {open ? <TopicList streamId={c.stream_id} openTopic={openTopic} /> : null}
+        {open ? <TopicList streamId={c.stream_id} openTopic={openTopic} expanded={Number(settings.web_channel_default_view) === 3} /> : null}
       </li>
     );
   };

@@ -8,16 +8,19 @@ import { markTopicRead } from './mark-read';
 
 const SHOWN = 8;
 
-/** The open channel's topics, newest first: a few, those with unread messages, or all on request. */
-export function TopicList({ streamId, openTopic }: { streamId: number; openTopic: string | null }) {
+/**
+ * The open channel's topics, newest first: a few, those with unread messages, or all on request
+ * (at first when `expanded`: the user's channel links open the list of topics).
+ */
+export function TopicList({ streamId, openTopic, expanded = false }: { streamId: number; openTopic: string | null; expanded?: boolean }) {
   const topics = useApp((s) => s.topics.get(streamId));
   const counts = useApp(cachedUnreadCounts);
   const userTopics = useApp((s) => s.userTopics);
-  const [all, setAll] = useState(false);
+  const [all, setAll] = useState(expanded);
   useEffect(() => {
     void loadTopics(streamId);
-    setAll(false);
-  }, [streamId]);
+    setAll(expanded);
+  }, [streamId, expanded]);
   const sorted = [...(topics?.values() ?? [])].sort((a, b) => b.maxId - a.maxId);
   const open = openTopic?.toLowerCase();
   const shown = all ? sorted : sorted.filter((t, i) => i < SHOWN || t.name.toLowerCase() === open || (counts.topics.get(topicKey(streamId, t.name)) ?? 0) > 0);

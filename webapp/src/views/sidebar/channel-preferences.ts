@@ -36,7 +36,7 @@ export function needsTopics(state: ListState, streamId: number): boolean {
 /**
  * Where a click on the channel leads: its newest topic, its newest topic with unread messages (else
  * the newest), or the channel's feed. Zulip's "list of topics" has no view of its own here: it opens
- * the channel's feed, whose topics the sidebar lists under it.
+ * the channel's feed, with all its topics listed under it in the sidebar.
  */
 export function channelLinkHash(state: ListState, streamId: number, counts: UnreadCounts): string {
   const view = Number(state.settings.web_channel_default_view ?? TOP_TOPIC);
