@@ -31,7 +31,6 @@ const CHANNELS = 500;
 const SUBSCRIBED = 50;
 const BIG = 10;
 const HISTORY = 6_000;
-const SCROLL_GOAL = 5_000;
 const PASSWORD = 'bench-web-password-123';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -310,7 +309,17 @@ async function scrollBack(page: Page, oldest: number, log: (m: string) => void) 
   let gap = 0;
   for (let i = 1; i < drawn.length; i++) gap = Math.max(gap, drawn[i] - drawn[i - 1] - 1);
   const inDom = (await page.evaluate(() => document.querySelectorAll('[data-message-id]').length)) as number;
-  return { seen, reachedOldest, nodes, inDom, gap, steps, seconds: (Date.now() - started) / 1000 };
+  // Where the nodes are: the page's regions (landmarks and the app's top-level parts), largest first.
+  const regions = (await page.evaluate(() =>
+    [...document.querySelectorAll('main, nav, aside, header, [role=complementary], [role=navigation], .app > *')]
+      .map((el: any) => ({
+        name: `${el.tagName.toLowerCase()}${el.getAttribute('aria-label') ? `[${el.getAttribute('aria-label')}]` : el.className ? `.${String(el.className).split(' ')[0]}` : ''}`,
+        nodes: el.getElementsByTagName('*').length,
+      }))
+      .sort((a: { nodes: number }, b: { nodes: number }) => b.nodes - a.nodes)
+      .slice(0, 4),
+  )) as { name: string; nodes: number }[];
+  return { seen, reachedOldest, nodes, inDom, gap, regions, steps, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Enter in Alice's compose box to the message drawn in Bob's tab, `sends` times. */
@@ -363,7 +372,7 @@ function initialJsKb(): { js: number; css: number; files: number } {
 
 export const scenario: Scenario = {
   name: 'web',
-  description: `the web app in Chromium, in an organization of ${USERS.toLocaleString('en-US')} users and ${CHANNELS} channels: load to first messages drawn (against its own GraphQL requests replayed), initial JS, heap, DOM after scrolling back ${SCROLL_GOAL.toLocaleString('en-US')} messages, send-to-draw`,
+  description: `the web app in Chromium, in an organization of ${USERS.toLocaleString('en-US')} users and ${CHANNELS} channels: load to first messages drawn (against its own GraphQL requests replayed), initial JS, heap, DOM after scrolling back ${HISTORY.toLocaleString('en-US')} messages, send-to-draw`,
   options: {
     loads: 'cold page loads timed (default 10)',
     sends: 'messages timed from Enter to drawn in the other tab (default 20)',
@@ -440,10 +449,11 @@ export const scenario: Scenario = {
       const goals: Goal[] = [
         { label: 'first messages drawn, cold load, p95', value: percentile(loadMs, 95), atMost: 1000, unit: 'ms' },
         { label: 'initial JS, gzipped', value: bundle.js, atMost: 250, unit: 'KB' },
-        { label: `DOM nodes after scrolling back through ${scrolled.seen.toLocaleString('en-US')} messages`, value: scrolled.nodes, atMost: 3000 },
+        { label: `DOM nodes after scrolling back through ${HISTORY.toLocaleString('en-US')} messages`, value: scrolled.nodes, atMost: 3000 },
         { label: 'JS heap with the organization loaded', value: heap, atMost: 100, unit: 'MB' },
         { label: 'send-to-draw, Enter to drawn in the other tab, p95', value: percentile(drawMs, 95), atMost: 150, unit: 'ms' },
-        { label: 'messages seen scrolling back', value: scrolled.seen, atLeast: SCROLL_GOAL },
+        // Scrolling must have gone the whole way for the DOM figure to count (1 = it did).
+        { label: `scrolled back to the first of the topic's ${HISTORY.toLocaleString('en-US')} messages`, value: scrolled.reachedOldest ? 1 : 0, atLeast: 1 },
       ];
       return {
         results: [],
@@ -474,7 +484,8 @@ export const scenario: Scenario = {
           `seeded in ${seeded.seconds} s: ${USERS.toLocaleString('en-US')} users, ${CHANNELS} channels (the user in ${SUBSCRIBED}), ${seeded.messages.toLocaleString('en-US')} messages`,
           `load / replayed requests, p50: × ${(median(loadMs) / median(replayMs)).toFixed(1)} — what downloading, running and drawing the app adds to the server's answers the page waits for`,
           `scrolling back: ${scrolled.steps} steps in ${scrolled.seconds.toFixed(0)} s, ${scrolled.reachedOldest ? 'reached' : 'did NOT reach'} the topic's first message; ` +
-            `${scrolled.inDom.toLocaleString('en-US')} messages in the DOM at the end; the widest run of ids never drawn: ${scrolled.gap.toLocaleString('en-US')}`,
+            `${scrolled.inDom.toLocaleString('en-US')} messages in the DOM at the end, ${scrolled.seen.toLocaleString('en-US')} seen drawn on the way (widest run of ids not seen: ${scrolled.gap}); ` +
+            `largest regions: ${scrolled.regions.map((r) => `${r.name} ${r.nodes.toLocaleString('en-US')}`).join(', ')}`,
         ],
       };
     } finally {
