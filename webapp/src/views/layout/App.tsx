@@ -7,6 +7,7 @@ import { startTitle } from '../../app/title';
 import { useApp } from '../../state/store';
 import { PeopleSidebar } from '../people/PeopleSidebar';
 import { startTheme } from '../settings/theme';
+import { TimezoneNotice } from '../settings/TimezoneNotice';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { Header } from './Header';
@@ -80,6 +81,7 @@ export function App() {
         }}
         peopleButton={!peopleLeft}
       />
+      <TimezoneNotice />
       <div className="app-body">
         <LeftSidebar id="left-sidebar" open={leftOpen}>
           {peopleLeft ? <PeopleSidebar id="people-list" open={false} inLeft /> : null}
