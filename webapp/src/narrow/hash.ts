@@ -66,7 +66,7 @@ export function parseHash(hash: string): Route {
   if (head === 'organization') return { view: 'organization', section: parts[1] || 'organization-profile' };
   if (head === 'starred') return { view: 'narrow', narrow: [{ operator: 'is', operand: 'starred' }], near: null };
   if (head === 'mentions') return { view: 'narrow', narrow: [{ operator: 'is', operand: 'mentioned' }], near: null };
-  // #feed, #all_messages and an empty hash: the combined feed.
+  // #feed, #all_messages: the combined feed (an empty hash is the home view, resolved in app/route.ts).
   return { view: 'narrow', narrow: [], near: null };
 }
 
