@@ -46,6 +46,7 @@ function Destination({ draft }: { draft: DraftRecord }) {
 /** The user's drafts (kept on the server, live across tabs), newest first, to restore or delete. */
 export function DraftsView() {
   const drafts = useApp((s) => s.drafts);
+  const twentyFour = useApp((s) => s.settings.twenty_four_hour_time === true);
   const list = [...drafts.values()].sort((a, b) => b.timestamp - a.timestamp);
   return (
     <section className="drafts-view" aria-labelledby="drafts-title">
@@ -56,7 +57,9 @@ export function DraftsView() {
           <li key={d.id} className="draft" data-draft-id={d.id}>
             <div className="draft-head">
               <Destination draft={d} />
-              <time dateTime={new Date(d.timestamp * 1000).toISOString()}>{new Date(d.timestamp * 1000).toLocaleString()}</time>
+              <time dateTime={new Date(d.timestamp * 1000).toISOString()}>
+                {new Date(d.timestamp * 1000).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short', hour12: !twentyFour })}
+              </time>
             </div>
             <p className="draft-content">{d.content}</p>
             <div className="draft-actions">

@@ -26,6 +26,7 @@ export function RecentView() {
   const users = useApp((s) => s.users);
   const messages = useApp((s) => s.messages);
   const counts = useApp(cachedUnreadCounts);
+  const twentyFour = useApp((s) => s.settings.twenty_four_hour_time === true);
   const state = useApp.getState();
   // Topics are fetched per channel; this view wants them all.
   useEffect(() => {
@@ -82,7 +83,7 @@ export function RecentView() {
                 <span className="name recent-what">{r.what}</span>
                 {last ? (
                   <span className="soft recent-when">
-                    {new Date(last.timestamp * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
+                    {new Date(last.timestamp * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short', hour12: !twentyFour })}
                   </span>
                 ) : null}
                 {r.count > 0 ? <span className="count">{r.count}</span> : null}
