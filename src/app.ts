@@ -21,6 +21,7 @@ import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
 import { graphiqlRouter } from './web/graphiql';
 import { webappRouter } from './web/webapp';
+import { staticImagesRouter } from './web/static-images';
 import { corsHandler } from './rest/cors';
 
 export interface BuiltApp {
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(accountPagesRouter(deps));
   app.use(oidcRouter(deps));
   app.use(webappRouter(deps));
+  app.use(staticImagesRouter());
   app.use((req: Request, res: Response) => {
     closeIfBodyUnread(req, res);
     sendError(res, errors.notFound());

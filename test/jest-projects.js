@@ -39,6 +39,7 @@ const DATABASE_FREE = [
   'realtime/shared-execution',
   'rest/form-body',
   'webapp/search-parse',
+  'webapp/feed-logic',
 ];
 const databaseFree = DATABASE_FREE.map((name) => `/test/${name}\\.test\\.ts$`);
 

@@ -130,7 +130,7 @@ test("a member forcing an administrator's mutation gets the server's refusal, in
       headers: { 'content-type': 'application/json', 'X-CSRFToken': token },
       body: JSON.stringify({ query: 'mutation { updateRealmSettings(settings: { name: "Taken over" }) { changed } }' }),
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as { data?: unknown; errors: { message: string }[] } };
   });
   expect(forced.body.data ?? null).toBeNull();
   const message: string = forced.body.errors[0].message;
