@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../state/store';
 import type { UserRecord } from '../../state/types';
 import { Avatar } from './Avatar';
@@ -8,6 +8,13 @@ import { UserCard } from './UserCard';
 import '../../styles/people.css';
 
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+
+/**
+ * Rows drawn at first, and added each time the end of the list scrolls into view: an organization of
+ * thousands keeps a short list in the page, as Zulip's buddy list does.
+ */
+const ROWS_PER_STEP = 100;
+const byName = new Intl.Collator(undefined, { sensitivity: 'base' }).compare;
 
 /** Zulip's user_list_style: 1 compact (names), 2 with status text, 3 with avatar and status text. */
 const LIST_STYLES: Record<number, string> = { 1: 'compact', 2: 'with-status', 3: 'with-avatar' };
@@ -25,17 +32,34 @@ export function PeopleSidebar({ id, open, inLeft = false }: { id: string; open: 
   const [filter, setFilter] = useState('');
   const [card, setCard] = useState<{ userId: number; anchor: HTMLElement } | null>(null);
   // Presence ages without events: look again every half minute.
-  const [, tick] = useState(0);
+  const [ticks, tick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => tick((n) => n + 1), 30_000);
     return () => clearInterval(timer);
   }, []);
-  const now = Date.now() / 1000;
   const text = filter.trim().toLowerCase();
-  const people = [...users.values()]
-    .filter((u): u is UserRecord => u.is_active && !u.is_bot && (!text || u.full_name.toLowerCase().includes(text) || u.email.toLowerCase().includes(text)))
-    .map((u) => ({ user: u, status: u.user_id === me ? ('active' as const) : presenceStatus(presence.get(u.user_id), now) }))
-    .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.user.full_name.localeCompare(b.user.full_name));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `ticks` stands for the clock presence ages by.
+  const people = useMemo(() => {
+    const now = Date.now() / 1000;
+    return [...users.values()]
+      .filter((u): u is UserRecord => u.is_active && !u.is_bot && (!text || u.full_name.toLowerCase().includes(text) || u.email.toLowerCase().includes(text)))
+      .map((u) => ({ user: u, status: u.user_id === me ? ('active' as const) : presenceStatus(presence.get(u.user_id), now) }))
+      .sort((a, b) => ORDER[a.status] - ORDER[b.status] || byName(a.user.full_name, b.user.full_name));
+  }, [users, presence, me, text, ticks]);
+  const [shown, setShown] = useState(ROWS_PER_STEP);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter starts from the top again.
+  useEffect(() => setShown(ROWS_PER_STEP), [text]);
+  const end = useRef<HTMLLIElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observes the sentinel drawn after each step.
+  useEffect(() => {
+    const sentinel = end.current;
+    if (!sentinel) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setShown((n) => n + ROWS_PER_STEP);
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [shown, people.length]);
   return (
     <aside id={id} className={inLeft ? 'people-in-left' : open ? 'right-sidebar open' : 'right-sidebar'} aria-label="People">
       <h2 className="people-heading">People</h2>
@@ -48,7 +72,7 @@ export function PeopleSidebar({ id, open, inLeft = false }: { id: string; open: 
         onChange={(e) => setFilter(e.target.value)}
       />
       <ul className={`people-list ${listStyle}`} data-list-style={listStyle}>
-        {people.map(({ user, status }) => {
+        {people.slice(0, shown).map(({ user, status }) => {
           const s = statuses.get(user.user_id);
           return (
             <li key={user.user_id}>
@@ -82,6 +106,11 @@ export function PeopleSidebar({ id, open, inLeft = false }: { id: string; open: 
           );
         })}
         {people.length === 0 ? <li className="empty">Nobody matches.</li> : null}
+        {people.length > shown ? (
+          <li ref={end} className="people-more soft">
+            {people.length - shown} more…
+          </li>
+        ) : null}
       </ul>
       {card ? (
         <UserCard
