@@ -1,9 +1,11 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { Stream } from '../channels/model';
 import { notificationBot } from '../system-bots/notification-bot';
 import type { User } from '../users/model';
 import type { PropagateMode } from './propagate-mode';
+import { VisibilityPolicy } from '../user-topics/store';
 import { sendInternalMessage } from './send';
 
 /**
@@ -38,7 +40,9 @@ export async function sendTopicEditNotices(deps: AppDeps, uow: UnitOfWork, move:
   const movesChannel = move.origStream.id !== move.targetStream.id;
   const here = { stream: move.targetStream, topic: move.targetTopic };
   if ((move.resolved || move.unresolved) && !movesChannel) {
-    await sendInternalMessage(deps, uow, bot, here, `${by} has marked this topic as ${move.resolved ? 'resolved' : 'unresolved'}.`);
+    const unreadOnlyFor = await resolveNoticeUnreadFor(uow.trx, deps.realmId, move);
+    const notice = `${by} has marked this topic as ${move.resolved ? 'resolved' : 'unresolved'}.`;
+    await sendInternalMessage(deps, uow, bot, here, notice, { unreadOnlyFor });
     return;
   }
   if (move.notifyNewThread) {
@@ -56,4 +60,32 @@ export async function sendTopicEditNotices(deps: AppDeps, uow: UnitOfWork, move:
       `${what} ${where} ${link(move.targetStream, move.targetTopic)} by ${by}.`,
     );
   }
+}
+
+/**
+ * Who gets a resolve or unresolve notice unread, by their resolved_topic_notice_auto_read_policy
+ * (as Zulip decides): active human subscribers whose policy is "never", or "except_followed" while
+ * they follow the topic (under its old or its new name). Every other copy, the resolver's and
+ * bots' included, starts read.
+ */
+async function resolveNoticeUnreadFor(db: Knex, realmId: number, move: TopicMove): Promise<Set<number>> {
+  const result = await db.raw(
+    `SELECT s.user_id
+       FROM subscriptions s
+       JOIN users u ON u.id = s.user_id
+       LEFT JOIN user_settings us ON us.user_id = s.user_id
+      WHERE s.stream_id = ? AND s.active AND u.is_active AND NOT u.is_bot AND u.id <> ?
+        AND CASE COALESCE(us.resolved_topic_notice_auto_read_policy,
+                          (SELECT d.resolved_topic_notice_auto_read_policy FROM realm_user_default_settings d WHERE d.realm_id = ?),
+                          'except_followed')
+              WHEN 'never' THEN true
+              WHEN 'except_followed' THEN EXISTS (
+                SELECT 1 FROM user_topics ut
+                 WHERE ut.user_id = s.user_id AND ut.stream_id = s.stream_id AND ut.visibility_policy = ?
+                   AND lower(ut.topic_name) IN (lower(?), lower(?)))
+              ELSE false
+            END`,
+    [move.targetStream.id, move.mover.id, realmId, VisibilityPolicy.FOLLOWED, move.origTopic, move.targetTopic],
+  );
+  return new Set((result.rows as { user_id: number }[]).map((r) => Number(r.user_id)));
 }

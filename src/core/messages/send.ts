@@ -54,6 +54,11 @@ export interface SendMessageRequest {
   readBySender?: boolean;
   /** A client-chosen key: a send repeated with it within a day returns the first message instead (send-idempotency.ts). */
   idempotencyKey?: string;
+  /**
+   * Messages the server writes itself only: when set, every recipient's copy starts read except
+   * those of these users (Zulip's limit_unread_user_ids).
+   */
+  unreadOnlyFor?: ReadonlySet<number>;
 }
 
 export interface SendMessageResult {
@@ -245,7 +250,14 @@ export type InternalDestination = { stream: Stream; topic: string } | { users: U
  * A message the server writes itself, as one of its bots (see core/system-bots), inside the
  * caller's transaction: no permission checks apply, and its events go out with the caller's.
  */
-export async function sendInternalMessage(deps: AppDeps, uow: UnitOfWork, sender: User, to: InternalDestination, content: string): Promise<number> {
+export async function sendInternalMessage(
+  deps: AppDeps,
+  uow: UnitOfWork,
+  sender: User,
+  to: InternalDestination,
+  content: string,
+  options: Pick<SendMessageRequest, 'unreadOnlyFor'> = {},
+): Promise<number> {
   const db = uow.trx;
   let viewer: Promise<ChannelViewer> | null = null;
   // The server's bots belong to no organization; they render as a plain member of this one would.
@@ -262,7 +274,7 @@ export async function sendInternalMessage(deps: AppDeps, uow: UnitOfWork, sender
   }
   const text = normalizeMessageContent(content);
   const rendering = await renderMessageContent(db, deps, text, getViewer);
-  const request: SendMessageRequest = { addressee, topic: target.topic, content: text, client: 'Internal' };
+  const request: SendMessageRequest = { addressee, topic: target.topic, content: text, client: 'Internal', unreadOnlyFor: options.unreadOnlyFor };
   const prepared = await prepareMessage(deps, db, sender, target, text, rendering, request, getViewer);
   return (await storeAndPublish(deps, uow, sender, prepared, request)).id;
 }
@@ -424,6 +436,7 @@ async function prepareMessage(
     if (userId === sender.id && readBySender) flags |= FLAG_BITS.read;
     // A muted sender's messages arrive read for those who muted them.
     if (muters.size > 0 && userId !== sender.id && muters.has(userId)) flags |= FLAG_BITS.read;
+    if (request.unreadOnlyFor && !request.unreadOnlyFor.has(userId)) flags |= FLAG_BITS.read;
     if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
