@@ -3,6 +3,11 @@ import type { Delivery } from '../../realtime/bus';
 import { describeFailure } from '../../failure-log';
 import { deliverOneDue } from './delivery';
 import { log } from '../../log';
+import { markInactiveChannels } from '../channels/activity';
+
+/** The daily jobs (channel activity) run first this long after the process starts, then daily. */
+const FIRST_DAILY_RUN_MS = 60 * 60 * 1000;
+const DAILY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Delivers scheduled messages and reminders when they fall due. The rows are the queue, so every
@@ -10,6 +15,9 @@ import { log } from '../../log';
  * waiting row due?), delivers what is due, then sleeps until the next row is due or the polling
  * interval ends, whichever comes first. Rows added or moved earlier are noticed from their events
  * (those of other processes too, with Redis), so the timer is set to their time at once.
+ *
+ * Its ticks also run the daily jobs when they are due: marking channels without recent messages
+ * inactive (channels/activity.ts). `runNow()` runs them whether due or not.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -17,6 +25,8 @@ export class Scheduler {
   private wakeAt = Infinity;
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** When the daily jobs next fall due (ms since the epoch). */
+  private dailyAt = Date.now() + FIRST_DAILY_RUN_MS;
 
   constructor(
     private readonly deps: AppDeps,
@@ -44,11 +54,12 @@ export class Scheduler {
     }
   }
 
-  /** Runs a tick now, after the one in progress (if any); resolves once it is done. */
+  /** Runs a tick now, daily jobs included, after the one in progress (if any); resolves once it is done. */
   async runNow(): Promise<void> {
     while (this.running) await this.running;
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.dailyAt = Date.now();
     await this.startTick();
   }
 
@@ -91,6 +102,14 @@ export class Scheduler {
       else if (due !== null) next = Math.min(this.pollMs, Math.max(due, 0) + 5);
     } catch (error) {
       log().error(`scheduled message delivery: ${describeFailure(error)}`);
+    }
+    if (Date.now() >= this.dailyAt && !this.stopped) {
+      this.dailyAt = Date.now() + DAILY_MS;
+      try {
+        await markInactiveChannels(this.deps);
+      } catch (error) {
+        log().error(`channel activity update: ${describeFailure(error)}`);
+      }
     }
     this.schedule(next);
   }
