@@ -12,6 +12,9 @@ declare const window: any;
  * The user's display settings take effect in an open tab: each is changed over REST (as another
  * client would) and the page follows through the user_settings event, without a reload.
  */
+/** The page's window, for callbacks run in the page (the tests' own type-check knows no DOM). */
+type PageWindow = { getComputedStyle(element: unknown, pseudo?: string): Record<string, string> };
+
 let ts: TestServer;
 let browser: Browser;
 let alice: TestUser;
@@ -98,11 +101,11 @@ test('emojiset "text" shows emoji as their :name:, in messages and reactions', a
   await setting({ emojiset: 'text' });
   await content.filter({ hasText: ':tada:' }).waitFor();
   const pill = page.locator(`${messageSelector(tada)} .reaction[data-emoji-name="tada"]`);
-  expect(await pill.evaluate((el: any) => getComputedStyle(el, '::before').content)).toBe('":tada:"');
+  expect(await pill.evaluate((el: any) => (globalThis as unknown as PageWindow).getComputedStyle(el, '::before').content)).toBe('":tada:"');
   await screenshot(page, 'preferences-emoji-text');
   await setting({ emojiset: 'google' });
   await content.filter({ hasText: '🎉' }).waitFor();
-  expect(await pill.evaluate((el: any) => getComputedStyle(el, '::before').content)).toBe('none');
+  expect(await pill.evaluate((el: any) => (globalThis as unknown as PageWindow).getComputedStyle(el, '::before').content)).toBe('none');
 });
 
 test('fluid_layout_width: at most 1400px wide and centred, or the whole window', async () => {

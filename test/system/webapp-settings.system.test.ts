@@ -16,8 +16,8 @@ declare const window: any;
  * email change, lists and bots work through the GraphQL API; the views pass axe in light and dark,
  * on a desktop and a phone; deactivating one's own account ends the session.
  */
-/** The page's getComputedStyle (the tests' own type-check knows no DOM). */
-const computedStyle = (element: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element);
+/** The page's window, for callbacks run in the page (the tests' own type-check knows no DOM). */
+type PageWindow = { getComputedStyle(element: unknown): { backgroundColor: string } };
 
 let ts: TestServer;
 let browser: Browser;
@@ -106,7 +106,7 @@ test('name, avatar, theme and notification changes in one tab reach the other ta
   await page.selectOption('#setting-color_scheme', '2');
   await page.waitForSelector('html[data-theme="dark"]');
   await tab2.waitForSelector('html[data-theme="dark"]');
-  const background = await tab2.evaluate(() => computedStyle(document.body).backgroundColor);
+  const background = await tab2.evaluate(() => (globalThis as unknown as PageWindow).getComputedStyle(document.body).backgroundColor);
   expect(background).toBe('rgb(27, 29, 33)');
   await waitForValue(tab2, '#setting-color_scheme', '2');
   // Back to following the system, which both tabs honour again.

@@ -6,7 +6,8 @@ import { InitialStateQuery, EventsSubscription } from '../api/operations/session
 import { type AppEvent, applyEvent } from '../state/apply-event';
 import { stateFromRegister } from '../state/from-register';
 import { getApp, setApp } from '../state/store';
-import { refreshOpenLists } from '../state/message-lists';
+import { openList, refreshOpenLists } from '../state/message-lists';
+import { parseHash } from '../narrow/hash';
 
 /**
  * The app's connection to the server: subscribe to events first, then ask for the state (so nothing
@@ -25,6 +26,10 @@ export async function startSession(): Promise<void> {
   });
   const socket = createConnection();
   setGraphQLClient(createGraphQLClient(socket));
+  // A link to messages starts fetching them now, alongside the state, rather than after it.
+  const hash = window.location.hash;
+  const linked = hash.length > 1 ? parseHash(hash) : null;
+  if (linked?.view === 'narrow') void openList(linked.narrow, linked.near);
   let pending: AppEvent[] | null = [];
   let loading: Promise<void> | null = null;
 

@@ -42,11 +42,17 @@ function merge(key: string, page: Awaited<ReturnType<typeof fetchPage>>, ends: P
   });
 }
 
+/** The anchor each list being opened was asked at. */
+const opening = new Map<string, number | null>();
+
 /** Opens a narrow: at `near`, else at the first unread message, else at the newest. */
 export async function openList(narrow: Narrow, near: number | null = null): Promise<void> {
   const key = narrowKey(narrow);
   const known = getApp().lists.get(key);
   if (known && known.ids.length > 0 && near === null) return;
+  // Already on its way (the page asked for it while starting).
+  if (known?.loading && known.ids.length === 0 && opening.get(key) === near) return;
+  opening.set(key, near);
   setList(key, { loading: true, error: null });
   try {
     const page = await fetchPage(narrow, near === null ? 'first_unread' : String(near), PAGE / 2, PAGE / 2);
