@@ -195,9 +195,8 @@ export async function messageAction(page: Page, id: number, item: string): Promi
 
 /** The unread count in a channel's sidebar link (0 when none is shown). */
 export async function channelUnread(page: Page, channelId: number): Promise<number> {
-  const count = page.locator(`a[data-channel-id="${channelId}"] .count`);
-  if ((await count.count()) === 0) return 0;
-  const text = (await count.first().textContent())?.trim() ?? '';
+  // One read of the page: the count may go away between a check and a later read.
+  const text = await page.evaluate((sel) => document.querySelector(sel)?.textContent?.trim() ?? '', `a[data-channel-id="${channelId}"] .count`);
   return text === '' ? 0 : Number(text);
 }
 
