@@ -1,4 +1,5 @@
 import knexFactory, { Knex } from 'knex';
+import { columnsOf, copyMembers } from '../lib/seed';
 import { api, authOf, channelWithSubscribers, MOBILE_REGISTER, type Account } from '../lib/api';
 import { numberOption, type Scenario } from '../scenario';
 import type { PreparedTask, WorkHost } from '../servers/child';
@@ -91,32 +92,7 @@ export const scenario: Scenario = {
       const started = Date.now();
       const [user, sender] = await parley.call<Account[]>('createUsers', { count: 2, prefix: 'bench-register' });
       const [{ realm_id: realmId }] = await sql<{ realm_id: number }>('SELECT realm_id FROM users WHERE id = ?', [user.id]);
-      const columnsOf = async (table: string, except: string[]) =>
-        (
-          await sql<{ name: string }>(
-            `SELECT column_name AS name FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema() ORDER BY ordinal_position`,
-            [table],
-          )
-        )
-          .map((c) => c.name)
-          .filter((c) => !except.includes(c))
-          .map((c) => `"${c}"`);
-
-      // Accounts: copies of the sender's row (a member), each in the sender's system groups.
-      const userColumns = await columnsOf('users', ['id', 'delivery_email', 'full_name']);
-      await sql(
-        `INSERT INTO users (${userColumns.join(', ')}, delivery_email, full_name)
-         SELECT ${userColumns.join(', ')}, 'bench-user-' || g || '@example.com', 'Bench User ' || g FROM users, generate_series(1, ?) g WHERE id = ?`,
-        [USERS - 2, sender.id],
-      );
-      await sql(
-        `INSERT INTO user_settings (user_id, realm_id) SELECT id, realm_id FROM users u WHERE NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = u.id)`,
-      );
-      await sql(
-        `INSERT INTO user_group_members (group_id, user_id)
-         SELECT m.group_id, u.id FROM user_group_members m, users u WHERE m.user_id = ? AND u.delivery_email LIKE 'bench-user-%'`,
-        [sender.id],
-      );
+      await copyMembers(sql, sender.id, USERS - 2, 'bench-user');
       const ids = (await sql<{ id: number }>('SELECT id FROM users WHERE realm_id = ? ORDER BY id', [realmId])).map((r) => r.id);
       ctx.log(`${ids.length.toLocaleString('en-US')} accounts (${Math.round((Date.now() - started) / 1000)} s)`);
 
@@ -140,7 +116,7 @@ export const scenario: Scenario = {
 
       // Channels: copies of one made through the API, with their subscriptions and recipients.
       const template = await channelWithSubscribers(parley, 'bench register 0', [user.id, sender.id]);
-      const streamColumns = await columnsOf('streams', ['id', 'name']);
+      const streamColumns = await columnsOf(sql, 'streams', ['id', 'name']);
       await sql(
         `INSERT INTO streams (${streamColumns.join(', ')}, name) SELECT ${streamColumns.join(', ')}, 'bench register ' || g FROM streams, generate_series(1, ?) g WHERE id = ?`,
         [CHANNELS - 1, template],
@@ -149,7 +125,7 @@ export const scenario: Scenario = {
       await sql(`INSERT INTO message_recipients (realm_id, stream_id) SELECT realm_id, id FROM streams WHERE id = ANY(?::int[]) ON CONFLICT DO NOTHING`, [
         streams,
       ]);
-      const subscriptionColumns = await columnsOf('subscriptions', ['id', 'user_id', 'stream_id']);
+      const subscriptionColumns = await columnsOf(sql, 'subscriptions', ['id', 'user_id', 'stream_id']);
       const [templateSub] = await sql<{ id: number }>('SELECT id FROM subscriptions WHERE stream_id = ? AND user_id = ?', [template, user.id]);
       // Channel c has subscribers ids[k] for k < size(c), shifted so that channels differ; the user is in the first SUBSCRIBED.
       const sizes = streams.map((_, c) => (c < BIG ? 1_000 + Math.floor((4_000 * c) / BIG) : 20 + ((c * 37) % 181)));

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { columnsOf, copyMembers } from '../lib/seed';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -62,44 +63,20 @@ async function seed(ctx: BenchContext, parley: ParleyProcess, total: number): Pr
   await sql('UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = ?), full_name = ? WHERE id = ?', [bob.id, 'Alice Bench', alice.id]);
   await api(`${parley.url}/api/v1/settings`, 'PATCH', authOf(alice), { enter_sends: 'true' });
   const [{ realm_id: realmId }] = await sql<{ realm_id: number }>('SELECT realm_id FROM users WHERE id = ?', [bob.id]);
-  const columnsOf = async (table: string, except: string[]) =>
-    (
-      await sql<{ name: string }>(
-        'SELECT column_name AS name FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema() ORDER BY ordinal_position',
-        [table],
-      )
-    )
-      .map((c) => c.name)
-      .filter((c) => !except.includes(c))
-      .map((c) => `"${c}"`);
-
-  const userColumns = await columnsOf('users', ['id', 'delivery_email', 'full_name']);
-  await sql(
-    `INSERT INTO users (${userColumns.join(', ')}, delivery_email, full_name)
-     SELECT ${userColumns.join(', ')}, 'bench-web-user-' || g || '@example.com', 'Bench User ' || g FROM users, generate_series(1, ?) g WHERE id = ?`,
-    [USERS - 4, sender.id],
-  );
-  await sql(
-    'INSERT INTO user_settings (user_id, realm_id) SELECT id, realm_id FROM users u WHERE NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = u.id)',
-  );
-  await sql(
-    `INSERT INTO user_group_members (group_id, user_id)
-     SELECT m.group_id, u.id FROM user_group_members m, users u WHERE m.user_id = ? AND u.delivery_email LIKE 'bench-web-user-%'`,
-    [sender.id],
-  );
+  await copyMembers(sql, sender.id, USERS - 4, 'bench-web-user');
   const ids = (await sql<{ id: number }>('SELECT id FROM users WHERE realm_id = ? ORDER BY id', [realmId])).map((r) => r.id);
   ctx.log(`${ids.length.toLocaleString('en-US')} accounts (${Math.round((Date.now() - started) / 1000)} s)`);
 
   // Channels: copies of one made through the API; Bob and Alice in the first SUBSCRIBED.
   const template = await channelWithSubscribers(parley, 'bench web 0', [bob.id, alice.id, sender.id]);
-  const streamColumns = await columnsOf('streams', ['id', 'name']);
+  const streamColumns = await columnsOf(sql, 'streams', ['id', 'name']);
   await sql(
     `INSERT INTO streams (${streamColumns.join(', ')}, name) SELECT ${streamColumns.join(', ')}, 'bench web ' || g FROM streams, generate_series(1, ?) g WHERE id = ?`,
     [CHANNELS - 1, template],
   );
   const streams = (await sql<{ id: number }>(`SELECT id FROM streams WHERE name LIKE 'bench web %' ORDER BY id`)).map((r) => r.id);
   await sql('INSERT INTO message_recipients (realm_id, stream_id) SELECT realm_id, id FROM streams WHERE id = ANY(?::int[]) ON CONFLICT DO NOTHING', [streams]);
-  const subscriptionColumns = await columnsOf('subscriptions', ['id', 'user_id', 'stream_id']);
+  const subscriptionColumns = await columnsOf(sql, 'subscriptions', ['id', 'user_id', 'stream_id']);
   const [templateSub] = await sql<{ id: number }>('SELECT id FROM subscriptions WHERE stream_id = ? AND user_id = ?', [template, bob.id]);
   const others = ids.filter((id) => id !== bob.id && id !== alice.id);
   const sizes = streams.map((_, c) => (c < BIG ? 1_000 + Math.floor((4_000 * c) / BIG) : 20 + ((c * 37) % 181)));
