@@ -202,6 +202,15 @@ describe('a bucket that cannot be used stops the start-up with the reason', () =
     expect(failure.message).not.toContain('not-the-secret');
   });
 
+  test('the right key id signed with another secret (the server checks version 4 signatures)', async () => {
+    const refusedBefore = bucket.refused;
+    const failure = await failedStart({ PARLEY_S3_SECRET_ACCESS_KEY: 'not-the-secret' });
+    expect(bucket.refused).toBeGreaterThan(refusedBefore);
+    expect(failure.exitCode).toBe(EXIT_FILE_STORE_UNAVAILABLE);
+    expect(failure.message).toMatch(/: access was refused \(403\)\. /);
+    expect(failure.message).not.toContain('not-the-secret');
+  });
+
   test('a bucket that does not exist', async () => {
     const failure = await failedStart({ PARLEY_S3_BUCKET: 'no-such-bucket' });
     expect(failure.message).toBe(
