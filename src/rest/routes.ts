@@ -18,6 +18,7 @@ import { inviteRoutes } from './invites';
 import { settingsRoutes } from './settings';
 import { presenceRoutes } from './presence';
 import { messageRoutes } from './messages';
+import { messageReportRoutes } from './message-reports';
 import { reactionRoutes } from './reactions';
 import { userTopicRoutes } from './user-topics';
 import { userStatusRoutes } from './user-status';
@@ -56,6 +57,7 @@ export const routes: Route[] = [
   ...eventRoutes,
   ...typingRoutes,
   ...messageRoutes,
+  ...messageReportRoutes,
   ...reactionRoutes,
   ...userTopicRoutes,
   ...userStatusRoutes,

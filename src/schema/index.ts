@@ -21,6 +21,7 @@ import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
+import { MessageReportResolver } from '../resolvers/message-reports';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
 import { ReadStateResolver } from '../resolvers/read-state';
@@ -60,6 +61,7 @@ export const resolvers = [
   MessageResolver,
   UserPreferencesResolver,
   MessageExtrasResolver,
+  MessageReportResolver,
   RealmResolver,
   RealmConfigResolver,
   MessageLinksResolver,

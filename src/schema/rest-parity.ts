@@ -99,6 +99,7 @@ export const REST_PARITY: Record<string, string> = {
   'DELETE /messages/:message_id': 'Mutation.deleteMessage',
   'GET /messages/:message_id/history': 'Query.messageHistory',
   'GET /messages/:message_id/read_receipts': 'Query.readReceipts',
+  'POST /messages/:message_id/report': 'Mutation.reportMessage',
   'POST /messages/:message_id/typing': 'Mutation.setEditMessageTyping',
   'POST /streams/:stream_id/delete_topic': 'Mutation.deleteTopic',
   'POST /messages/:message_id/reactions': 'Mutation.addReaction',
