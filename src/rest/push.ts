@@ -1,5 +1,6 @@
 import { registerPushDevice } from '../core/push/actions';
 import { TOKEN_KINDS } from '../core/push/model';
+import { sendE2eeTestNotification } from '../core/push/test-notification';
 import { addDeviceToken, DeviceTokenKind, removeDeviceToken, requireHuman } from '../core/push/tokens';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
@@ -24,6 +25,17 @@ export const pushRoutes: Route[] = [
           bouncerPublicKey: params.bouncer_public_key,
           encryptedPushRegistration: params.encrypted_push_registration,
         });
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/mobile_push/e2ee/test_notification',
+    endpoint: endpoint({
+      guard: ({ user }) => requireHuman(user),
+      params: { push_account_id: p.int().optional() },
+      handler: async ({ deps, user, params }) => {
+        await sendE2eeTestNotification(deps, user, params.push_account_id);
       },
     }),
   },
