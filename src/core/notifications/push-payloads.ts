@@ -53,9 +53,8 @@ export function e2eeMessagePayload(realm: RealmIdentity, userId: number, m: Noti
   } else {
     payload.recipient_type = 'direct';
     // Every participant, ascending, for 1:1 and group conversations alike: what the apps read to
-    // find the conversation. Group conversations also carry the older comma-separated pm_users.
+    // find the conversation (it replaced the group-only pm_users at feature level 429).
     payload.recipient_user_ids = dmParticipants(m, userId);
-    if (m.dmUserIds.length > 2) payload.pm_users = m.dmUserIds.join(',');
   }
   return payload;
 }
