@@ -93,6 +93,8 @@ const OMITTED: Record<string, string> = {
   // Documented at the top level without a condition, but Zulip sends it only inside user_settings
   // (it is newer than the legacy top-level settings layout).
   receives_typing_notifications: 'only in user_settings',
+  // Removed from Zulip's register at feature level 426.
+  realm_is_zephyr_mirror_realm: 'removed at feature level 426',
 };
 
 /**

@@ -135,7 +135,6 @@ function build(config: Config): Readonly<Record<string, unknown>> {
       jitsi_meet: { name: 'Jitsi Meet', id: 1 },
     },
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
-    realm_is_zephyr_mirror_realm: false,
     realm_plan_type: 1,
     realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
