@@ -38,4 +38,12 @@ export const errors = {
   mustBeOwner: () => new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 400),
   noSuchUser: () => new ApiError('BAD_REQUEST', 'No such user', 400),
   notFound: (msg = 'Not Found') => new ApiError('NOT_FOUND', msg, 404),
+  /** A request that came before start-up finished (Zulip's code for a server not ready yet). */
+  serverNotReady: () => new ApiError('SERVER_NOT_READY', 'The server is starting; try again shortly.', 503, {}, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+  /** The database could not be reached, or did not answer in time. */
+  databaseUnavailable: () =>
+    new ApiError('SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly.', 503, {}, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
 };
+
+/** What a 503 asks clients to wait before trying again, in seconds (the Retry-After header). */
+export const RETRY_AFTER_SECONDS = 5;

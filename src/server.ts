@@ -23,6 +23,7 @@ import { listenOperatorSocket } from './operator/socket';
 import { fileStore } from './core/uploads/stores';
 import { runInServer } from './operator/run';
 import { log } from './log';
+import { answerWhileStarting } from './ops/health';
 
 export interface RunningServer {
   deps: AppDeps;
@@ -61,8 +62,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // Before anything else: a bucket that cannot be used is a configuration problem, not a failure
   // of the first upload.
   await fileStore(config).check();
-  const db = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: options.pgliteDir }));
-  await migrateLatest(db.knex);
+  const db =
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      pgliteDir: options.pgliteDir,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    }));
+  // Migrations may run longer than a request's statement is allowed to.
+  await (db.unbounded ? db.unbounded(migrateLatest) : migrateLatest(db.knex));
   const realmId = await ensureRealm(db.knex, config);
   const realtime = await createRealtime(config, db.knex, realmId);
   const authCache = new AuthCache();
@@ -80,6 +89,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
+  // Until start-up has finished, every request is answered 503 (see answerWhileStarting).
+  let ready = false;
   // Shared listeners (a response emits each event once), so a waiting long-poll holds no closure
   // of its own here. 'finish' is only listened to once the shutdown has begun.
   function onFinish(): void {
@@ -97,10 +108,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
       res.setHeader('Connection', 'close');
       res.on('finish', onFinish);
     }
-    built.handle(req, res);
+    if (ready) built.handle(req, res);
+    else answerWhileStarting(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  const subscriptions = attachSubscriptions(server, deps, built.metrics);
   const notifications = new NotificationWorker(deps);
   const thumbnails = new ThumbnailWorker(deps);
   await new Promise<void>((resolve, reject) => {
@@ -116,6 +127,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const owner = await ensureOwner(deps, options.zuliprcDir);
   if (owner && options.unseenOwnerFile) fs.writeFileSync(options.unseenOwnerFile, `${owner.email}\n`, { mode: 0o600 });
   const operator = options.operatorSocket ? await listenOperatorSocket(options.operatorSocket, { deps, db }, runInServer) : null;
+  // Start-up is complete: serve requests, and WebSocket upgrades (answered 503 until now).
+  const subscriptions = attachSubscriptions(server, deps, built.metrics);
+  ready = true;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -11,6 +11,10 @@ export interface Config {
   dataDir: string;
   /** A postgres:// URL; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl: string | null;
+  /** PostgreSQL: longest a statement may run, in ms (the connections' statement_timeout); 0: no limit. */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL: longest a request waits for a database connection (pooled or new), in ms. */
+  dbAcquireTimeoutMs: number;
   realmName: string;
   /** Public base URL of the server, as clients reach it. */
   externalUrl: string;
@@ -180,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     databaseUrl,
+    dbStatementTimeoutMs: intVar(env, 'PARLEY_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 24 * 3_600_000),
+    dbAcquireTimeoutMs: intVar(env, 'PARLEY_DB_ACQUIRE_TIMEOUT_MS', 10_000, 100, 600_000),
     realmName,
     externalUrl,
     ownerEmail,

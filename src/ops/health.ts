@@ -1,4 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../core/deps';
+import { errors, RETRY_AFTER_SECONDS } from '../errors';
+import { sendError, sendJson } from '../rest/router';
 
 export type CheckResult = 'ok' | 'failed';
 
@@ -33,4 +36,24 @@ export async function readiness(deps: AppDeps): Promise<Readiness> {
   checks.database = database;
   if (redis) checks.redis = redis;
   return { ready: Object.values(checks).every((result) => result === 'ok'), checks };
+}
+
+/**
+ * The answer to every request that arrives after the port is bound but before start-up has finished
+ * (the owner, its zuliprc, the workers): liveness says ok, readiness says starting, anything else
+ * is 503 with Retry-After. Answered at once rather than held, so probes and clients never wait on
+ * a start-up of unknown length, and nothing is served before the state it needs exists.
+ */
+export function answerWhileStarting(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '/').split('?')[0];
+  // The body is never read: close the connection after answering rather than read it.
+  res.setHeader('Connection', 'close');
+  if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+    sendJson(res, 200, { status: 'ok' });
+  } else if (path === '/health/ready' && (req.method === 'GET' || req.method === 'HEAD')) {
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    sendJson(res, 503, { status: 'unavailable', ready: false, starting: true, checks: {} });
+  } else {
+    sendError(res, errors.serverNotReady());
+  }
 }

@@ -25,7 +25,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 /**
  * Probes and metrics, outside /api/v1 and without user credentials: GET /health (liveness),
- * GET /health/ready (database and Redis), GET /metrics (Prometheus text; bearer token or loopback).
+ * GET /health/ready (database and Redis; while starting, see answerWhileStarting), GET /metrics (Prometheus text; bearer token or loopback).
  */
 export function opsRouter(deps: AppDeps, metrics: Metrics): express.Router {
   const router = express.Router();
@@ -39,7 +39,7 @@ export function opsRouter(deps: AppDeps, metrics: Metrics): express.Router {
     } catch {
       body = { ready: false, checks: {} };
     }
-    res.status(body.ready ? 200 : 503).json({ status: body.ready ? 'ok' : 'unavailable', checks: body.checks });
+    res.status(body.ready ? 200 : 503).json({ status: body.ready ? 'ok' : 'unavailable', ready: body.ready, starting: false, checks: body.checks });
   });
   router.get('/metrics', async (req: Request, res: Response) => {
     const token = deps.config.metricsToken;

@@ -10,6 +10,7 @@ import { closeIfBodyUnread } from './body-limits';
 import { ANSWERED_LATER, type Answer, type Endpoint } from './endpoint';
 import type { Metrics, RouteRecorder } from '../ops/metrics';
 import { BotType } from '../core/bots/constants';
+import { isDatabaseUnavailable } from '../db/connect';
 import { authenticateBrowserRequest, sessionSecretOf } from '../web/session-auth';
 
 const INCOMING_WEBHOOK_BOT = BotType.INCOMING_WEBHOOK;
@@ -124,6 +125,12 @@ export function requestIdOf(req: IncomingMessage): string {
 export function sendInternalError(res: ServerResponse, error: unknown, req: IncomingMessage): void {
   const requestId = requestIdOf(req);
   const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  // The database down or too slow is no fault of the request or of the code: 503, try again.
+  if (isDatabaseUnavailable(error)) {
+    log().warn({ requestId, method: req.method, path: describeUrl(url) }, `database unavailable: ${describeFailure(error).split('\n')[0]}`);
+    if (!res.headersSent) sendError(res, errors.databaseUnavailable());
+    return;
+  }
   log().error({ requestId, method: req.method, path: describeUrl(url) }, `request failed: ${describeFailure(error)}`);
   if (res.headersSent) return;
   sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR', request_id: requestId });

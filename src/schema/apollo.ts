@@ -7,7 +7,7 @@ import express, { Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../core/deps';
 import type { Metrics } from '../ops/metrics';
-import { ApiError } from '../errors';
+import { ApiError, errors as apiErrors } from '../errors';
 import { admit } from '../rest/admit';
 import { sessionHashOf } from '../core/accounts/sessions';
 import { authenticateBrowserRequest, sessionSecretOf } from '../web/session-auth';
@@ -17,7 +17,8 @@ import { clientAddress } from '../rest/client-address';
 import { IdentifiedRequest, requestIdOf } from '../rest/router';
 import { log } from '../log';
 import type { GraphQLContext } from './context';
-import { apiErrorToGraphQL, formatGraphQLError, logInternalErrors } from './errors';
+import { apiErrorToGraphQL, databaseUnavailablePlugin, formatGraphQLError, logInternalErrors } from './errors';
+import { isDatabaseUnavailable } from '../db/connect';
 import { buildGraphQLSchema } from './index';
 import { checkOperationLimits } from './limits';
 import { realmSizes } from './realm-sizes';
@@ -78,6 +79,7 @@ export async function graphQLContext(deps: AppDeps, req: Request, res: Response)
     return context;
   } catch (error) {
     if (error instanceof ApiError) throw apiErrorToGraphQL(error);
+    if (isDatabaseUnavailable(error)) throw apiErrorToGraphQL(apiErrors.databaseUnavailable());
     throw error;
   }
 }
@@ -96,7 +98,7 @@ export async function graphQLHandler(deps: AppDeps, metrics?: Metrics): Promise<
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError,
     // Browsers get GraphiQL from this server (src/web/graphiql.ts), not Apollo's page from a CDN.
-    plugins: [limitsPlugin(schema, deps, metrics), ApolloServerPluginLandingPageDisabled()],
+    plugins: [limitsPlugin(schema, deps, metrics), databaseUnavailablePlugin, ApolloServerPluginLandingPageDisabled()],
     // Parsing and validation take time in proportion to the document: bound it (a 400 beyond).
     parseOptions: { maxTokens: deps.config.graphqlLimits.maxTokens },
   });

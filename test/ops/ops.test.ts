@@ -1,7 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { assertSuccess, client, graphql, TEST_USER_AGENT } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { ConfigError, loadConfig } from '../../src/config';
 import { isLoopback } from '../../src/ops/routes';
+import { answerWhileStarting } from '../../src/ops/health';
 import { parsePrometheus, Sample } from './prometheus';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -37,7 +40,7 @@ describe('health and metrics without a token', () => {
   });
 
   test('GET /health/ready checks the database', async () => {
-    expect(await getJson(`${ts.url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok' } } });
+    expect(await getJson(`${ts.url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok', ready: true, starting: false, checks: { database: 'ok' } } });
   });
 
   test('metrics count requests by route template, never by raw path', async () => {
@@ -160,7 +163,7 @@ describe('readiness', () => {
       try {
         await ts.server.db.knex.destroy();
         const ready = await getJson(`${ts.url}/health/ready`);
-        expect(ready).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'failed' } } });
+        expect(ready).toEqual({ status: 503, body: { status: 'unavailable', ready: false, starting: false, checks: { database: 'failed' } } });
         expect(await getJson(`${ts.url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
       } finally {
         await ts.close();
@@ -175,11 +178,14 @@ describe('readiness', () => {
     async () => {
       const ts = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:6379' });
       try {
-        expect(await getJson(`${ts.url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } });
+        expect(await getJson(`${ts.url}/health/ready`)).toEqual({
+          status: 200,
+          body: { status: 'ok', ready: true, starting: false, checks: { database: 'ok', redis: 'ok' } },
+        });
         await ts.server.deps.realtime!.close();
         expect(await getJson(`${ts.url}/health/ready`)).toEqual({
           status: 503,
-          body: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+          body: { status: 'unavailable', ready: false, starting: false, checks: { database: 'ok', redis: 'failed' } },
         });
       } finally {
         await ts.close();
@@ -187,6 +193,45 @@ describe('readiness', () => {
     },
     SERVER_HOOK_TIMEOUT,
   );
+});
+
+describe('before start-up has finished', () => {
+  // What the server answers between binding its port and finishing its start-up (the entry point's
+  // race is in test/process/readiness.test.ts): the same listener, on a socket of its own.
+  let url: string;
+  let server: http.Server;
+  beforeAll(async () => {
+    server = http.createServer(answerWhileStarting);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('liveness is ok, readiness says starting', async () => {
+    expect(await getJson(`${url}/health`)).toEqual({ status: 200, body: { status: 'ok' } });
+    const ready = await fetch(`${url}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('5');
+    expect(await ready.json()).toEqual({ status: 'unavailable', ready: false, starting: true, checks: {} });
+  });
+
+  test('REST, GraphQL and everything else: 503 SERVER_NOT_READY with Retry-After', async () => {
+    const requests: [string, RequestInit][] = [
+      ['/api/v1/server_settings', {}],
+      ['/api/v1/fetch_api_key', { method: 'POST', body: new URLSearchParams({ username: 'owner@example.com', password: 'x' }) }],
+      ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }],
+      ['/login/', {}],
+      ['/metrics', {}],
+    ];
+    for (const [path, init] of requests) {
+      const res = await fetch(`${url}${path}`, init);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toEqual({ result: 'error', msg: 'The server is starting; try again shortly.', code: 'SERVER_NOT_READY' });
+    }
+  });
 });
 
 describe('PARLEY_METRICS_TOKEN', () => {
