@@ -21,6 +21,7 @@ import {
   UploadFilePayload,
 } from '../schema/uploads';
 import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
+import { requireAvatarChangesAllowed } from '../core/users/name-policy';
 import { deleteRealmIcon, deleteRealmLogo, uploadRealmIcon, uploadRealmLogo } from '../core/uploads/realm-images';
 import { Realm } from '../core/realm/model';
 import { realmIconUrl, realmLogoUrl } from '../core/realm/queries';
@@ -77,6 +78,7 @@ export class UploadResolver {
   @Authorized()
   @Mutation(() => AvatarPayload, { description: 'Sets your avatar from an image (POST /users/me/avatar).' })
   async uploadAvatar(@Arg('input', () => AvatarInput) input: AvatarInput, @Ctx() ctx: GraphQLContext): Promise<AvatarPayload> {
+    await requireAvatarChangesAllowed(ctx.deps.knex, ctx.deps.realmId, me(ctx));
     const avatarUrl = await uploadAvatar(ctx.deps, me(ctx), [{ data: decodeBase64(input.contentBase64) }]);
     return Object.assign(new AvatarPayload(), { avatarUrl });
   }
@@ -84,6 +86,7 @@ export class UploadResolver {
   @Authorized()
   @Mutation(() => AvatarPayload, { description: 'Goes back to the gravatar of your address (DELETE /users/me/avatar).' })
   async deleteAvatar(@Ctx() ctx: GraphQLContext): Promise<AvatarPayload> {
+    await requireAvatarChangesAllowed(ctx.deps.knex, ctx.deps.realmId, me(ctx));
     return Object.assign(new AvatarPayload(), { avatarUrl: await deleteAvatar(ctx.deps, me(ctx)) });
   }
 

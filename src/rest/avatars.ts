@@ -4,6 +4,7 @@ import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
 import { avatarKey } from '../core/uploads/avatars';
 import { fileStore } from '../core/uploads/stores';
 import { User } from '../core/users/model';
+import { requireAvatarChangesAllowed } from '../core/users/name-policy';
 import { gravatarUrl, mediumAvatarUrl, userDict } from '../core/users/view';
 import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
@@ -18,7 +19,10 @@ export const avatarRoutes: Route[] = [
     path: '/users/me/avatar',
     endpoint: endpoint({
       params: {},
-      handler: async ({ deps, user, req }) => ({ avatar_url: await uploadAvatar(deps, user, req.files ?? []) }),
+      handler: async ({ deps, user, req }) => {
+        await requireAvatarChangesAllowed(deps.knex, deps.realmId, user);
+        return { avatar_url: await uploadAvatar(deps, user, req.files ?? []) };
+      },
     }),
   },
   {
@@ -26,7 +30,10 @@ export const avatarRoutes: Route[] = [
     path: '/users/me/avatar',
     endpoint: endpoint({
       params: {},
-      handler: async ({ deps, user }) => ({ avatar_url: await deleteAvatar(deps, user) }),
+      handler: async ({ deps, user }) => {
+        await requireAvatarChangesAllowed(deps.knex, deps.realmId, user);
+        return { avatar_url: await deleteAvatar(deps, user) };
+      },
     }),
   },
 ];

@@ -1,7 +1,7 @@
 import { createUser, deactivateUser, reactivateUser, regenerateApiKey, updateUser } from '../core/users/actions';
 import { loginWithPassword } from '../core/users/authenticate';
 import { deactivateOwnAccount } from '../core/accounts/leave';
-import { getUserForViewer, listUsersForViewer } from '../core/users/queries';
+import { getUserForViewer, listUsersForViewer, userIdForKey } from '../core/users/queries';
 import { ownMaxMessageId, ownProfileData } from '../core/users/own-values';
 import { ROLE_VALUES } from '../core/users/roles';
 import { ownUserDict } from '../core/users/view';
@@ -104,14 +104,16 @@ export const userRoutes: Route[] = [
     path: '/users/:user_id',
     endpoint: endpoint({
       params: {
-        user_id: p.path.int(),
+        // An id, or an address (Zulip's PATCH /users/{email}).
+        user_id: p.path.string(),
         full_name: p.string().optional(),
         role: p.intIn(ROLE_VALUES).optional(),
         profile_data: p.json(profileDataValidator(true)).optional(),
       },
       handler: async ({ deps, user, params }) => {
-        await updateUser(deps, user, params.user_id, { fullName: params.full_name, role: params.role });
-        if (params.profile_data) await updateUserProfileData(deps, user, params.user_id, params.profile_data);
+        const userId = await userIdForKey(deps, user, params.user_id);
+        await updateUser(deps, user, userId, { fullName: params.full_name, role: params.role });
+        if (params.profile_data) await updateUserProfileData(deps, user, userId, params.profile_data);
       },
     }),
   },

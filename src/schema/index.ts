@@ -5,6 +5,7 @@ import { errors } from '../errors';
 import { ChannelResolver } from '../resolvers/channels';
 import { EventsResolver } from '../resolvers/events';
 import { UserResolver } from '../resolvers/user';
+import { UserByEmailResolver } from '../resolvers/users-by-email';
 import { UserGroupResolver } from '../resolvers/groups';
 import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
@@ -43,6 +44,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }) => {
 
 export const resolvers = [
   UserResolver,
+  UserByEmailResolver,
   UserGroupResolver,
   ChannelFolderResolver,
   ProfileFieldResolver,

@@ -11,6 +11,7 @@ import { generateApiKey } from '../users/credentials';
 import { User } from '../users/model';
 import { isAdminRole, isOwnerRole, Role } from '../users/roles';
 import { checkEmail, checkFullName } from '../users/validation';
+import { checkUniqueName } from '../users/name-policy';
 import { placeholderDomain } from '../users/view';
 import { accessBotById, botAdministratorIds, checkBotCreationPolicy, checkValidBotType, requireMemberForBots } from './access';
 import { BOT_INTERFACES, BotInterface, BotType } from './constants';
@@ -52,6 +53,7 @@ export async function createBot(deps: AppDeps, actor: User, input: NewBot) {
   if (shortName === '') throw badName();
   const serviceName = input.serviceName || shortName;
   const fullName = checkFullName(input.fullName);
+  await checkUniqueName(deps.knex, deps.realmId, fullName, null);
   let email: string;
   try {
     email = checkEmail(`${shortName}-bot@${placeholderDomain(deps.config)}`);
@@ -140,6 +142,7 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
       uow.emit({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } }, await botAdministratorIds(uow.trx, deps.realmId, bot));
     if (changes.fullName !== undefined) {
       const fullName = checkFullName(changes.fullName);
+      await checkUniqueName(uow.trx, deps.realmId, fullName, bot.id);
       if (fullName !== bot.full_name) {
         await checkNameAvailable(deps, uow.trx, fullName, bot.id);
         await User.query(uow.trx).patch({ full_name: fullName }).where({ id: bot.id });

@@ -16,6 +16,7 @@ import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps, run
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
+import { checkUniqueName, requireNameChangesAllowed } from './name-policy';
 import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
 import { deleteUserSessions } from '../accounts/sessions';
@@ -40,6 +41,7 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
   if (actor) requireCanCreateUsers(actor);
   // Checked in the order Zulip checks them, so the first problem reported is the same.
   const fullName = checkFullName(input.fullName);
+  await checkUniqueName(deps.knex, deps.realmId, fullName, null);
   const email = checkEmail(input.email);
   if (await emailInUse(deps.knex, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
   const passwordHash = input.password === null ? null : await hashPassword(checkPassword(input.password));
@@ -132,6 +134,7 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
     // A blank name is ignored rather than refused, as Zulip does.
     if (changes.fullName !== undefined && changes.fullName.trim() !== '') {
       const fullName = checkFullName(changes.fullName);
+      await checkUniqueName(uow.trx, deps.realmId, fullName, target.id);
       if (fullName !== target.full_name) patch.full_name = fullName;
     }
     if (Object.keys(patch).length === 0) return;
@@ -170,8 +173,10 @@ async function emitAddressAccessChange(deps: AppDeps, uow: UnitOfWork, user: Use
 
 /** A user renaming themselves (PATCH /settings): told to everyone, as an administrator's rename is. */
 export async function renameSelf(deps: AppDeps, uow: UnitOfWork, user: User, rawName: string): Promise<boolean> {
+  if (rawName.trim() === user.full_name) return false;
+  await requireNameChangesAllowed(uow.trx, deps.realmId, user);
   const fullName = checkFullName(rawName);
-  if (fullName === user.full_name) return false;
+  await checkUniqueName(uow.trx, deps.realmId, fullName, user.id);
   await User.query(uow.trx).patch({ full_name: fullName }).where({ id: user.id });
   const recipients = await activeUserIds(uow.trx, deps.realmId);
   uow.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, recipients);

@@ -22,6 +22,16 @@ export async function getUserForViewer(
   });
 }
 
+/**
+ * The user a path segment names, as Zulip's routes under /users/{user_id} and /users/{email}
+ * accept either: a number is an id, anything else an address the viewer may use.
+ */
+export async function userIdForKey(deps: AppDeps, viewer: User, key: string): Promise<number> {
+  const target = /^[0-9]+$/.test(key) ? await userById(deps, Number(key)) : await userByEmailForViewer(deps, viewer, key);
+  if (!target) throw errors.noSuchUser();
+  return target.id;
+}
+
 async function userById(deps: AppDeps, id: number): Promise<User | undefined> {
   if (!isRowId(id)) return undefined;
   return User.query(deps.knex).where({ realm_id: deps.realmId, id }).first();
