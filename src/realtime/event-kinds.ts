@@ -90,6 +90,10 @@ export const EVENT_KINDS = {
       is_web_public: 'Boolean',
     },
   },
+  submessage: {
+    description: "A submessage was added to a message: an action on its widget (a poll's vote, a checked task).",
+    fields: { msg_type: 'String', content: 'String', message_id: 'Int', sender_id: 'Int', submessage_id: 'Int' },
+  },
   subscription: {
     description: 'Your subscriptions, or the subscribers of channels you can see, changed.',
     fields: { op: 'String', subscriptions: 'JSON', stream_id: 'Int', stream_ids: '[Int]', user_ids: '[Int]', property: 'String', value: 'JSON' },

@@ -20,6 +20,7 @@ import { presenceRoutes } from './presence';
 import { messageRoutes } from './messages';
 import { messageReportRoutes } from './message-reports';
 import { reactionRoutes } from './reactions';
+import { submessageRoutes } from './submessages';
 import { userTopicRoutes } from './user-topics';
 import { userStatusRoutes } from './user-status';
 import { mutedUserRoutes } from './muted-users';
@@ -59,6 +60,7 @@ export const routes: Route[] = [
   ...messageRoutes,
   ...messageReportRoutes,
   ...reactionRoutes,
+  ...submessageRoutes,
   ...userTopicRoutes,
   ...userStatusRoutes,
   ...mutedUserRoutes,

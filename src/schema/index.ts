@@ -22,6 +22,7 @@ import { PresenceResolver } from '../resolvers/presence';
 import { MessageResolver } from '../resolvers/messages';
 import { UserPreferencesResolver } from '../resolvers/user-preferences';
 import { MessageExtrasResolver } from '../resolvers/message-extras';
+import { SubmessageResolver } from '../resolvers/submessages';
 import { MessageReportResolver } from '../resolvers/message-reports';
 import { RealmResolver } from '../resolvers/realm';
 import { RealmConfigResolver } from '../resolvers/realm-config';
@@ -63,6 +64,7 @@ export const resolvers = [
   MessageResolver,
   UserPreferencesResolver,
   MessageExtrasResolver,
+  SubmessageResolver,
   MessageReportResolver,
   RealmResolver,
   RealmConfigResolver,

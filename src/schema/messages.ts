@@ -1,5 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType, ID } from 'type-graphql';
 import type { Snapshot } from '../core/messages/history';
+import { SubmessageType } from './submessages';
 
 @ObjectType('Reaction', { description: 'An emoji reaction: one user, one emoji.' })
 export class MessageReactionType {
@@ -38,6 +39,7 @@ export class MessageType {
   @Field(() => Int, { description: 'UNIX seconds.' }) timestamp!: number;
   @Field() isMeMessage!: boolean;
   @Field(() => [MessageReactionType]) reactions!: MessageReactionType[];
+  @Field(() => [SubmessageType], { description: 'Widget data (polls, to-do lists); empty for other messages.' }) submessages!: SubmessageType[];
   @Field(() => [String]) flags!: string[];
   @Field(() => Int, { nullable: true, description: 'Last content edit.' }) lastEditTimestamp!: number | null;
   @Field(() => Int, { nullable: true, description: 'Last move to another topic or channel.' }) lastMovedTimestamp!: number | null;
@@ -71,6 +73,7 @@ export class MessageType {
       reactions: dict.reactions.map((r: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }) =>
         Object.assign(new MessageReactionType(), { emojiName: r.emoji_name, emojiCode: r.emoji_code, reactionType: r.reaction_type, userId: r.user_id }),
       ),
+      submessages: (dict.submessages ?? []).map(SubmessageType.from),
       flags: dict.flags,
       lastEditTimestamp: dict.last_edit_timestamp ?? null,
       lastMovedTimestamp: dict.last_moved_timestamp ?? null,

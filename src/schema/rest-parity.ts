@@ -104,6 +104,7 @@ export const REST_PARITY: Record<string, string> = {
   'POST /streams/:stream_id/delete_topic': 'Mutation.deleteTopic',
   'POST /messages/:message_id/reactions': 'Mutation.addReaction',
   'DELETE /messages/:message_id/reactions': 'Mutation.removeReaction',
+  'POST /submessage': 'Mutation.sendSubmessage',
   'POST /user_topics': 'Mutation.updateUserTopic',
   'PATCH /users/me/subscriptions/muted_topics': 'Mutation.updateUserTopic',
   'GET /users/me/:stream_id/topics': 'Query.topics',

@@ -58,6 +58,12 @@ const actions: Partial<Record<EventKind, () => Promise<unknown>>> = {
   update_message: async () => client(ts, owner).patch(`/messages/${await send(owner, 'to edit')}`, { content: 'edited' }),
   delete_message: async () => client(ts, owner).delete(`/messages/${await send(owner, 'to delete')}`),
   reaction: () => client(ts, bob).post(`/messages/${messageId}/reactions`, { emoji_name: 'smile' }),
+  submessage: async () =>
+    client(ts, bob).post('/submessage', {
+      message_id: await send(owner, '/poll Which?\nThis'),
+      msg_type: 'widget',
+      content: '{"type":"vote","key":"canned,0","vote":1}',
+    }),
   update_message_flags: () => client(ts, owner).post('/messages/flags', { messages: [messageId], op: 'add', flag: 'starred' }),
   typing: () => client(ts, bob).post('/typing', { op: 'start', type: 'direct', to: [owner.id] }),
   typing_edit_message: async () => client(ts, bob).post(`/messages/${await send(bob, 'mine to edit')}/typing`, { op: 'start' }),

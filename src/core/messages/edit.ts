@@ -28,6 +28,7 @@ import { queueRemovalsForLostMentions } from '../notifications/queue';
 import { mayLinkUploads, syncMessageClaims } from '../uploads/claims';
 import { settleImagePreviews } from '../uploads/thumbnail-rewrite';
 import type { AttachmentDict } from '../uploads/view';
+import { isWidgetMessage } from '../submessages/queries';
 
 /**
  * Editing a message (PATCH /messages/{id}): its content (the sender, within the organization's
@@ -154,6 +155,8 @@ export async function editMessage(deps: AppDeps, user: User, messageId: number, 
     }
     if (rawTopic !== null) checkTopicPrintable(rawTopic);
     if (streamId !== null && content !== null) throw errors.badRequest('Cannot change message content while changing channel');
+    // A widget's state lives in its submessages, which new content could not carry over (as in Zulip).
+    if (content !== null && (await isWidgetMessage(db, message.id))) throw errors.badRequest('Widgets cannot be edited.');
 
     const newContent = content === null ? null : normalizeMessageContent(content.trimEnd() === '' ? '(deleted)' : content);
     const plan: Plan = { message, origStream: stream, targetStream: stream, newContent, newTopic: null, topicResolved: false, topicUnresolved: false };

@@ -34,6 +34,8 @@ import { hasMessageSentListeners, notifyMessageSent } from './sent-listeners';
 import { alertWordIndex } from '../alert-words/store';
 import { usersAlertedBy } from '../alert-words/matching';
 import { sendOnce } from './send-idempotency';
+import { WidgetContent, widgetFromContent } from '../submessages/widget';
+import { createWidgetSubmessage } from '../submessages/actions';
 
 /**
  * Sending a message (POST /messages): the addressee is resolved and checked, the content
@@ -187,6 +189,7 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   // mention also write elsewhere, in one transaction with the message.
   const alsoWrites =
     mayLinkUploads(prepared.rendering.html) ||
+    prepared.widget !== null ||
     (target.stream !== null &&
       (needsChannelActivation(target.stream) ||
         mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
@@ -398,6 +401,8 @@ interface PreparedMessage {
   mentioned: Set<number>;
   rows: { userId: number; flags: number }[];
   realmStr: string;
+  /** The poll or to-do list the content makes, stored as the message's first submessage. */
+  widget: WidgetContent | null;
 }
 
 async function prepareMessage(
@@ -442,7 +447,7 @@ async function prepareMessage(
     if (mentions.topicWildcard && topicParticipants?.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
     return { userId, flags };
   });
-  return { target, content, rendering, recipientIds, mentioned, rows, realmStr: await realmString(db, deps) };
+  return { target, content, rendering, recipientIds, mentioned, rows, realmStr: await realmString(db, deps), widget: widgetFromContent(content) };
 }
 
 async function storeAndPublish(
@@ -490,6 +495,7 @@ async function storeAndPublish(
     people,
     streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
     reactions: new Map(),
+    submessages: new Map(prepared.widget ? [[messageId, [await createWidgetSubmessage(uow, messageId, sender.id, prepared.widget)]]] : []),
     edits: new Map(),
     realmStr: prepared.realmStr,
     editHistoryVisibility: 1,

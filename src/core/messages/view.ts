@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { reactionsForMessages } from '../reactions/queries';
+import { submessagesForMessages } from '../submessages/queries';
+import type { SubmessageDict } from '../submessages/view';
 import { inParallel } from '../../db/in-parallel';
 import { MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';
 import { apiEmail, avatarUrl, displayRecipientEntry, hasPublicGravatar, loadPeople, PersonRow } from './people';
@@ -45,7 +47,7 @@ export interface WideMessage {
   topic_links: { text: string; url: string }[];
   is_me_message: boolean;
   reactions: ReactionDict[];
-  submessages: unknown[];
+  submessages: SubmessageDict[];
   sender_full_name: string;
   sender_email: string;
   sender_realm_str: string;
@@ -84,6 +86,7 @@ export interface WideContext {
   people: Map<number, PersonRow>;
   streamNames: Map<number, string>;
   reactions: Map<number, ReactionDict[]>;
+  submessages: Map<number, SubmessageDict[]>;
   edits: Map<number, MessageEditRow[]>;
   realmStr: string;
   editHistoryVisibility: number;
@@ -100,8 +103,8 @@ export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, 
   }
   const ids = messages.map((m) => m.id);
   const edited = messages.filter((m) => m.last_edit_time !== null).map((m) => m.id);
-  const [people, streams, reactions, editRows, realmStr] = await inParallel<
-    [Map<number, PersonRow>, { id: number; name: string }[], Map<number, ReactionDict[]>, MessageEditRow[], string]
+  const [people, streams, reactions, submessages, editRows, realmStr] = await inParallel<
+    [Map<number, PersonRow>, { id: number; name: string }[], Map<number, ReactionDict[]>, Map<number, SubmessageDict[]>, MessageEditRow[], string]
   >(db, [
     () => loadPeople(db, deps.realmId, personIds),
     async () =>
@@ -111,6 +114,7 @@ export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, 
             .whereRaw(...anyOf('id', [...streamIds]))
             .select('id', 'name'),
     () => reactionsForMessages(db, ids),
+    () => submessagesForMessages(db, ids),
     async () =>
       edited.length === 0
         ? []
@@ -130,6 +134,7 @@ export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, 
     people,
     streamNames: new Map(streams.map((s) => [s.id, s.name])),
     reactions,
+    submessages,
     edits,
     realmStr,
     editHistoryVisibility,
@@ -178,7 +183,7 @@ export function wideMessage(message: MessageRow, ctx: WideContext, config: AppDe
     topic_links: [],
     is_me_message: isMeMessage(message.content),
     reactions: ctx.reactions.get(message.id) ?? [],
-    submessages: [],
+    submessages: ctx.submessages.get(message.id) ?? [],
     sender_full_name: sender?.full_name ?? '',
     sender_email: sender ? apiEmail(config, sender) : '',
     sender_realm_str: ctx.realmStr,
