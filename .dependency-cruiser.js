@@ -1,12 +1,12 @@
 /**
  * Parley's layers, top to bottom; a module may import its own layer or any layer below, never above.
- *   1. entry points: main, cli, server, app, bootstrap, startup-errors, operator/
+ *   1. entry points: main, cli, server, app, bootstrap, startup-errors, startup-checks, operator/
  *   2. API faces: rest/, schema/ + resolvers/ (GraphQL), graphql-ws/, web/, ops/
  *   3. core/ (actions, register state, the dependency container core/deps.ts)
  *   4. infrastructure: db/ above realtime/ (the unit of work publishes onto the event bus)
  *   5. base: config/, errors, log, failure-log, version, types/, validation/
  */
-const ENTRY = '^src/(main|cli|server|app|bootstrap|startup-errors)\\.ts$|^src/operator/';
+const ENTRY = '^src/(main|cli|server|app|bootstrap|startup-errors|startup-checks)\\.ts$|^src/operator/';
 const FACES = '^src/(rest|schema|resolvers|graphql-ws|web|ops)/';
 const CORE = '^src/core/';
 const DB = '^src/db/';

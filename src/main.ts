@@ -6,7 +6,8 @@ import { describeFailure } from './failure-log';
 import { configureLog, flushLog, log } from './log';
 import { operatorSocketPath } from './operator/socket';
 import { startServer } from './server';
-import { startupFailure } from './startup-errors';
+import { checkServices } from './startup-checks';
+import { type StartupFailure, startupFailure } from './startup-errors';
 import { PARLEY_VERSION } from './version';
 
 /** Left in DATA_DIR while a newly created owner's password has not been shown (see StartOptions). */
@@ -34,6 +35,14 @@ function printOwner(owner: NonNullable<Awaited<ReturnType<typeof startServer>>['
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
+function exitWith(logger: ReturnType<typeof configureLog>, failure: StartupFailure): never {
+  logger.fatal(failure.message);
+  flushLog();
+  // The log may be silent or elsewhere: the reason also goes to stderr, on one line.
+  if (!logger.isLevelEnabled('fatal') || !process.stdout.isTTY) console.error(failure.message);
+  process.exit(failure.exitCode);
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -50,6 +59,8 @@ async function main(): Promise<void> {
   logger.info({ version: PARLEY_VERSION, node: process.version }, `Parley ${PARLEY_VERSION} starting (${database})`);
   const unseenOwnerFile = path.join(config.dataDir, UNSEEN_OWNER);
   const earlierOwner = readUnseenOwner(unseenOwnerFile);
+  const unusable = await checkServices(config);
+  if (unusable) exitWith(logger, unusable);
   let server;
   try {
     server = await startServer(config, {
@@ -59,13 +70,7 @@ async function main(): Promise<void> {
       unseenOwnerFile,
     });
   } catch (error) {
-    const known = startupFailure(error, config);
-    const message = known?.message ?? `Parley failed to start: ${describeFailure(error)}`;
-    logger.fatal(message);
-    flushLog();
-    // The log may be silent or elsewhere: the reason also goes to stderr, on one line.
-    if (!logger.isLevelEnabled('fatal') || !process.stdout.isTTY) console.error(message);
-    process.exit(known?.exitCode ?? 1);
+    exitWith(logger, startupFailure(error, config) ?? { message: `Parley failed to start: ${describeFailure(error)}`, exitCode: 1 });
   }
   if (server.owner) printOwner(server.owner, server.url);
   else if (earlierOwner) {

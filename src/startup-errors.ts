@@ -7,6 +7,9 @@ export const EXIT_PORT_IN_USE = 3;
 export const EXIT_DATA_DIR_LOCKED = 4;
 export const EXIT_DATABASE_UNREACHABLE = 5;
 export const EXIT_FILE_STORE_UNAVAILABLE = 6;
+export const EXIT_REDIS_UNREACHABLE = 7;
+export const EXIT_SMTP_UNREACHABLE = 8;
+export const EXIT_LDAP_UNREACHABLE = 9;
 
 export interface StartupFailure {
   message: string;
@@ -55,6 +58,14 @@ export function startupFailure(error: unknown, config: Config): StartupFailure |
   }
   if (codes.includes('EADDRNOTAVAIL')) {
     return { message: `Cannot listen on ${config.host}: no such address on this machine. Check HOST.`, exitCode: EXIT_PORT_IN_USE };
+  }
+  // Redis checked at start (startup-checks.ts) but lost again before the server opened it.
+  if (config.redisUrl && error instanceof Error && error.name === 'MaxRetriesPerRequestError') {
+    const url = new URL(config.redisUrl);
+    return {
+      message: `Cannot reach Redis at ${url.hostname}:${url.port || '6379'}. Check REDIS_URL and that Redis is running.`,
+      exitCode: EXIT_REDIS_UNREACHABLE,
+    };
   }
   if (config.databaseUrl) {
     const where = describeDatabaseUrl(config.databaseUrl);

@@ -103,3 +103,45 @@ test('an owner whose password was never shown: the next start says how to set on
     await again.exited;
   }
 }, 180_000);
+
+describe('a service that cannot be reached at start: one line naming it without its password, its own exit code', () => {
+  const cases: [string, (port: number) => Record<string, string>, number, (port: number) => string][] = [
+    [
+      'Redis',
+      (port) => ({ REDIS_URL: `redis://:secret-pw@127.0.0.1:${port}` }),
+      7,
+      (port) => `Cannot reach Redis at 127.0.0.1:${port} (ECONNREFUSED). Check REDIS_URL and that Redis is running.`,
+    ],
+    [
+      'the SMTP server',
+      (port) => ({ SMTP_URL: `smtp://parley:secret-pw@127.0.0.1:${port}` }),
+      8,
+      (port) => `Cannot reach the SMTP server at 127.0.0.1:${port} (ECONNREFUSED). Check SMTP_URL and that the mail server is running.`,
+    ],
+    [
+      'the directory server',
+      (port) => ({
+        PARLEY_LDAP_URL: `ldap://127.0.0.1:${port}`,
+        PARLEY_LDAP_SEARCH_BASE: 'dc=example,dc=com',
+        PARLEY_LDAP_BIND_DN: 'cn=parley,dc=example,dc=com',
+        PARLEY_LDAP_BIND_PASSWORD: 'secret-pw',
+      }),
+      9,
+      (port) => `Cannot reach the directory server at 127.0.0.1:${port} (ECONNREFUSED). Check PARLEY_LDAP_URL and that the directory server is running.`,
+    ],
+  ];
+  test.each(cases)(
+    '%s',
+    async (_name, env, exitCode, line) => {
+      const closedPort = await freePort();
+      const result = await runToExit(await freePort(), { DATA_DIR: dataDir, ...env(closedPort) });
+      expect(result.code).toBe(exitCode);
+      expect(result.output).toContain(line(closedPort));
+      expect(result.output).not.toContain('secret-pw');
+      noStack(result.output);
+      // Stopped before the database was opened: nothing was created.
+      expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+    },
+    60_000,
+  );
+});
