@@ -65,6 +65,9 @@ test('PostgreSQL restart under load: no hang, nothing lost, both processes serve
   const result = await runFault(cluster, 'postgres-restart', () => cluster.postgres.restart());
   expectNothingLost(result);
   expect(result.load.calls.filter((c) => c.status === -1)).toEqual([]);
+  // While it restarts, a request waits or is answered 503 with Retry-After; never a 500.
+  const failures = result.load.calls.filter((c) => c.kind !== 'ready' && (c.status <= 0 || c.status >= 500));
+  expect(failures.filter((c) => c.status !== 503 || !c.retryAfter)).toEqual([]);
 });
 
 test('Redis restart: queues held only in Redis are lost, clients register again, delivery resumes', async () => {

@@ -1,4 +1,4 @@
-import { Figures, measure, untilEachSends } from './checks';
+import { Figures, measure, SideEffect, untilEachSends } from './checks';
 import { Load } from './load';
 import { OWNER_EMAIL, OWNER_PASSWORD, ParleyProcess, parleyProcess, stopAll } from './parley';
 import { Postgres, RedisServer, startPostgres, startRedis } from './services';
@@ -46,16 +46,9 @@ export async function startCluster(env: Record<string, string> = {}): Promise<Cl
     if (login.status !== 200 || !apiKey) throw new Error(`the owner could not log in: ${login.status}`);
     const auth = { email: OWNER_EMAIL, apiKey };
     const stream = 'faults';
-    const subscribed = await fetch(`${base}/users/me/subscriptions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${OWNER_EMAIL}:${apiKey}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ subscriptions: JSON.stringify([{ name: stream }]) }),
-    });
-    if (subscribed.status !== 200) throw new Error(`could not create the channel: ${await subscribed.text()}`);
-    return { postgres, redis, processes, auth, stream, close };
+    const cluster = { postgres, redis, processes, auth, stream, close };
+    await ownerCall(cluster, processes[0], 'POST', '/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: stream }]) });
+    return cluster;
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
@@ -75,7 +68,13 @@ export interface FaultResult {
  * when the service is back: the process listens again, the server restarted), lets every process
  * serve sends again, then measures.
  */
-export async function runFault(cluster: Cluster, fault: string, inject: () => Promise<void>): Promise<FaultResult> {
+export async function runFault(
+  cluster: Cluster,
+  fault: string,
+  inject: () => Promise<void>,
+  /** Waits (bounded) for the fault's side effects to arrive, then counts them. */
+  sideEffects?: () => Promise<Record<string, SideEffect>>,
+): Promise<FaultResult> {
   const load = new Load({ processes: cluster.processes, auth: cluster.auth, stream: cluster.stream });
   const names = cluster.processes.map((p) => p.name);
   await load.start();
@@ -85,10 +84,26 @@ export async function runFault(cluster: Cluster, fault: string, inject: () => Pr
     await inject();
     const end = Date.now();
     await untilEachSends(load, names, end);
-    const figures = await measure(fault, { load, processes: names, start, end, databaseUrl: cluster.postgres.url });
+    const effects = await sideEffects?.();
+    const figures = await measure(fault, { load, processes: names, start, end, databaseUrl: cluster.postgres.url, sideEffects: effects });
     return { figures, load, start, end };
   } finally {
     await load.stopSending();
     await load.stopPolling();
   }
+}
+
+/** One REST call as the owner through `process`; the answer's body, or an error unless it succeeds. */
+export async function ownerCall(cluster: Cluster, process: ParleyProcess, method: string, path: string, params: Record<string, string>) {
+  const response = await fetch(`${process.url}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${cluster.auth.email}:${cluster.auth.apiKey}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(params),
+  });
+  const body = (await response.json()) as Record<string, any>;
+  if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
 }

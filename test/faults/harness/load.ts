@@ -18,6 +18,8 @@ export interface Call {
   /** HTTP status; 0: no connection or the connection broke; -1: no answer within the client's bound. */
   status: number;
   code?: string;
+  /** The Retry-After header of a 429 or 503. */
+  retryAfter?: string;
 }
 
 export interface Sent {
@@ -134,15 +136,17 @@ export class Load {
     const signal = AbortSignal.any([this.stopPolls.signal, AbortSignal.timeout(boundMs)]);
     let status: number;
     let json: Record<string, any> | null = null;
+    let retryAfter: string | undefined;
     try {
       const response = await fetch(url, { method, headers, body, signal });
       status = response.status;
+      retryAfter = response.headers.get('retry-after') ?? undefined;
       json = (await response.json().catch(() => null)) as Record<string, any> | null;
     } catch (error) {
       if (this.stopPolls.signal.aborted) return null;
       status = (error as Error).name === 'TimeoutError' ? -1 : 0;
     }
-    this.calls.push({ process: p.name, kind, start, end: Date.now(), status, code: json?.code });
+    this.calls.push({ process: p.name, kind, start, end: Date.now(), status, code: json?.code, retryAfter });
     return { status, body: json };
   }
 
