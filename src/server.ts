@@ -12,6 +12,7 @@ import { attachSubscriptions } from './graphql-ws/subscriptions';
 import { AuthCache, watchWrites } from './core/users/auth-cache';
 import { connectFeatures } from './core/connect';
 import { startRetentionJob } from './core/realm/retention';
+import { startUploadSweep } from './core/uploads/orphan-sweep';
 import { startFullMemberJob } from './core/groups/full-members';
 import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
@@ -86,6 +87,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const built = await buildApp(deps);
   const stopRetention = startRetentionJob(deps, config.retentionIntervalSeconds);
   const stopFullMembers = startFullMemberJob(deps, config.fullMemberIntervalSeconds);
+  const stopUploadSweep = startUploadSweep(deps, config.uploadSweepIntervalSeconds, config.uploadSweepGraceSeconds);
   // Responses not yet finished, so a shutdown can tell their connections not to stay open.
   const unfinished = new Set<http.ServerResponse>();
   let stopping = false;
@@ -138,6 +140,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     (closing ??= (async () => {
       stopRetention();
       stopFullMembers();
+      stopUploadSweep();
       // Stop accepting; in-flight responses close their connections instead of idling in
       // keep-alive; waiting long-polls are answered; then the event queues and the database go.
       stopping = true;

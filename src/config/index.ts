@@ -54,6 +54,10 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** Total size of the organization's uploaded files, in MiB; null sets no quota. */
   uploadQuotaMib: number | null;
+  /** How often stored files no row names are removed (PARLEY_UPLOAD_SWEEP_INTERVAL_SECONDS); 0: never. */
+  uploadSweepIntervalSeconds: number;
+  /** Files younger than this are never swept, so an upload still being recorded is safe (PARLEY_UPLOAD_SWEEP_GRACE_SECONDS). */
+  uploadSweepGraceSeconds: number;
   /** Where uploaded files go: an S3-compatible bucket, or DATA_DIR/uploads when null. */
   s3: S3Config | null;
   /** Bounds on one GraphQL operation (HTTP and WebSocket). */
@@ -205,6 +209,8 @@ export function loadConfig(env: Env = process.env): Config {
     retentionIntervalSeconds: intVar(env, 'PARLEY_RETENTION_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     fullMemberIntervalSeconds: intVar(env, 'PARLEY_FULL_MEMBER_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
+    uploadSweepIntervalSeconds: intVar(env, 'PARLEY_UPLOAD_SWEEP_INTERVAL_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
+    uploadSweepGraceSeconds: intVar(env, 'PARLEY_UPLOAD_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),
     uploadQuotaMib:
       env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === ''
         ? null

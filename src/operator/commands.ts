@@ -5,6 +5,7 @@ import type { AppDeps } from '../core/deps';
 import { exportOrganization } from './zulip-format/export';
 import { importOrganization } from './zulip-format/import';
 import { organizationDeps } from './organization';
+import { sweepOrphanedFiles } from '../core/uploads/orphan-sweep';
 import { progressFor } from './progress';
 import { connectFeatures } from '../core/connect';
 import { isRowId } from '../db/ids';
@@ -364,6 +365,29 @@ export const COMMANDS: Command[] = [
           out(
             `Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`,
           );
+        },
+      };
+    },
+  },
+  {
+    name: 'sweep-uploads',
+    usage: 'sweep-uploads [--grace-seconds N]',
+    summary:
+      'Remove stored files (uploads, thumbnails, avatars, organization images) that no row names, older than the grace period (default PARLEY_UPLOAD_SWEEP_GRACE_SECONDS); prints each one removed.',
+    options: { 'grace-seconds': { type: 'string' } },
+    positionals: [],
+    failure: 'could not sweep the stored files',
+    parse({ values }) {
+      const raw = values['grace-seconds'];
+      const grace = typeof raw === 'string' ? Number(raw) : null;
+      if (grace !== null && !(Number.isSafeInteger(grace) && grace >= 0)) throw new UsageError('--grace-seconds must be a whole number of seconds');
+      return {
+        needs: 'organization',
+        async run(deps, out) {
+          const graceSeconds = grace ?? deps.config.uploadSweepGraceSeconds;
+          const { examined, removed } = await sweepOrphanedFiles(deps, { graceSeconds });
+          for (const key of removed) out(`removed ${key}`);
+          out(`Removed ${removed.length} orphaned file(s) of ${examined} stored more than ${graceSeconds} seconds ago.`);
         },
       };
     },

@@ -1,6 +1,5 @@
 import busboy from 'busboy';
-import { errors } from '../errors';
-import type { ApiError } from '../errors';
+import { ApiError, errors } from '../errors';
 import type { FileStore, StagedFile } from '../core/uploads/storage';
 import type { ApiRequest } from './body';
 import { bodyTooLarge, watchBodySize } from './body-limits';
@@ -67,8 +66,9 @@ export function receiveOneFile(req: ApiRequest, store: FileStore, maxFileMib: nu
       stream.on('limit', () => fail(errors.badRequest(`Uploaded file is larger than the allowed limit of ${maxFileMib} MiB`)));
       staging.push(
         // One byte past the limit is read, so that a file of exactly the limit is allowed.
-        store.stage(stream).catch(() => {
-          fail(errors.badRequest('Malformed payload'));
+        // A full disk is the server's (507); otherwise the body stopped short or broke off.
+        store.stage(stream).catch((error: unknown) => {
+          fail(error instanceof ApiError ? error : errors.badRequest('Malformed payload'));
           return null;
         }),
       );

@@ -109,6 +109,34 @@ describe('uploaded files', () => {
   });
 });
 
+describe('a bucket unreachable mid-request', () => {
+  test('an upload is refused with 503 and Retry-After, nothing recorded or staged; once back, uploads work again', async () => {
+    const before = assertSuccess(await client(ts, alice).get('/attachments')).attachments;
+    const earlier = assertSuccess(await upload(ts, alice, [{ name: 'earlier.txt', data: 'stored before', type: 'text/plain' }]));
+    const keys = await bucket.keys();
+    bucket.cutOff(true);
+    try {
+      const res = await upload(ts, alice, [{ name: 'dropped.txt', data: 'never stored', type: 'text/plain' }]);
+      assertError(res, 'STORAGE_UNAVAILABLE', 'The file storage is temporarily unavailable. Please try again shortly.', 503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      // Reading a stored file meets the same answer, not a failure of the server.
+      const got = await download(ts, earlier.url, alice);
+      expect(got.status).toBe(503);
+      expect(got.headers.get('retry-after')).toBe('30');
+      // Everything that does not need the bucket goes on.
+      assertSuccess(await client(ts, alice).get('/users/me'));
+    } finally {
+      bucket.cutOff(false);
+    }
+    const after = assertSuccess(await client(ts, alice).get('/attachments')).attachments;
+    expect(after.map((a: { name: string }) => a.name)).toEqual([...before.map((a: { name: string }) => a.name), 'earlier.txt']);
+    expect(await bucket.keys()).toEqual(keys);
+    expect(staged()).toEqual([]);
+    const again = assertSuccess(await upload(ts, alice, [{ name: 'later.txt', data: 'stored after', type: 'text/plain' }]));
+    expect((await bucket.read(pathIdOf(again.url)))?.toString()).toBe('stored after');
+  });
+});
+
 describe('the store', () => {
   test('a staged file is invisible until committed under its key; a discarded one leaves nothing', async () => {
     const store = fileStore(ts.server.deps.config);

@@ -72,8 +72,9 @@ export async function createAttachment(deps: AppDeps, user: User, staged: Staged
     });
     return { url: uploadUrl(pathId), filename: fileName, attachmentId: id };
   } catch (error) {
-    if (committedKey) await store.delete(committedKey);
-    else await staged.discard();
+    // Best effort: the request is answered with its own error; a file left behind because the
+    // store is unreachable is found by the orphan sweep.
+    await (committedKey ? store.delete(committedKey) : staged.discard()).catch(() => undefined);
     throw error;
   }
 }
@@ -110,6 +111,7 @@ export async function deleteAttachment(deps: AppDeps, user: User, attachmentId: 
     uow.emit({ type: 'attachment', op: 'remove', attachment: { id: attachment.id }, upload_space_used: await uploadSpaceUsed(db, deps.realmId) }, [user.id]);
     return attachment.path_id;
   });
-  // The row is gone, so nothing serves the file any more; its bytes and thumbnails go too.
-  await deleteStoredUpload(fileStore(deps.config), pathId);
+  // The row is gone, so nothing serves the file any more; its bytes and thumbnails go too (or,
+  // when the store cannot be reached now, with the orphan sweep).
+  await deleteStoredUpload(fileStore(deps.config), pathId).catch(() => undefined);
 }

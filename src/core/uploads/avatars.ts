@@ -24,7 +24,7 @@ export async function storeBytes(deps: AppDeps, key: string, bytes: Buffer): Pro
   try {
     await staged.commit(key);
   } catch (error) {
-    await staged.discard();
+    await staged.discard().catch(() => undefined);
     throw error;
   }
 }
@@ -51,10 +51,12 @@ async function changeAvatar(deps: AppDeps, user: User, source: 'U' | 'G', write:
     uow.emit({ type: 'realm_user', op: 'update', person }, await activeUserIds(uow.trx, deps.realmId));
     return person;
   }).catch(async (error: unknown) => {
-    if (version > 0 && source === 'U') for (const size of ['small', 'medium'] as const) await store.delete(avatarKey(user.id, version, size));
+    // Best effort: what cannot be deleted now, the orphan sweep finds.
+    if (version > 0 && source === 'U')
+      for (const size of ['small', 'medium'] as const) await store.delete(avatarKey(user.id, version, size)).catch(() => undefined);
     throw error;
   });
-  if (previous > 0) for (const size of ['small', 'medium'] as const) await store.delete(avatarKey(user.id, previous, size));
+  if (previous > 0) for (const size of ['small', 'medium'] as const) await store.delete(avatarKey(user.id, previous, size)).catch(() => undefined);
   return fields.avatar_url;
 }
 

@@ -61,8 +61,9 @@ async function change(deps: AppDeps, actor: User, image: RealmImage, bytes: Buff
     return data;
   } finally {
     // The files the organization's row does not name (any more) go.
-    if (!done && written) await store.delete(written);
-    if (done && previous > 0) await store.delete(realmImageKey(deps.realmId, image, previous));
+    // Best effort: what cannot be deleted now, the orphan sweep finds.
+    if (!done && written) await store.delete(written).catch(() => undefined);
+    if (done && previous > 0) await store.delete(realmImageKey(deps.realmId, image, previous)).catch(() => undefined);
   }
 }
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import { PassThrough, Readable, pipeline } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../config';
-import { DiskStaging, FileStore, FileStoreUnavailableError, isSafeKey, StagedFile, StoredFile } from './storage';
+import { log } from '../../log';
+import { DiskStaging, FileStore, FileStoreUnavailableError, isSafeKey, ListedFile, StagedFile, StoredFile } from './storage';
+import { storeUnavailable } from './store-errors';
 
 const MIB = 1024 * 1024;
 /** Parts of a multipart upload: 8 MiB, two in flight, so one upload holds at most 16 MiB. */
@@ -74,7 +76,13 @@ export class S3FileStore implements FileStore {
           partSize: PART_SIZE,
           queueSize: PARTS_IN_FLIGHT,
         });
-        await upload.done();
+        try {
+          await upload.done();
+        } catch (error) {
+          // A multipart upload that fails is aborted by lib-storage; a single PUT that fails left
+          // nothing readable. Either way the caller discards, and no row is written.
+          throw this.unavailable('storing a file', error);
+        }
         await discard();
       },
       discard,
@@ -89,7 +97,7 @@ export class S3FileStore implements FileStore {
       size = head.ContentLength ?? 0;
     } catch (error) {
       if (statusOf(error) === 404) return null;
-      throw error;
+      throw this.unavailable('reading a file', error);
     }
     return { size, open: () => this.body(key) };
   }
@@ -97,7 +105,26 @@ export class S3FileStore implements FileStore {
   async delete(key: string): Promise<void> {
     if (!isSafeKey(key)) return;
     // Answers success for a key that is already gone, so this is idempotent.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
+    } catch (error) {
+      throw this.unavailable('deleting a file', error);
+    }
+  }
+
+  async *list(): AsyncIterable<ListedFile> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.config.bucket, ContinuationToken: token }));
+      for (const item of page.Contents ?? []) if (item.Key && item.LastModified) yield { key: item.Key, modified: item.LastModified };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** The operator hears why (in the log); the request is answered 503 with Retry-After. */
+  private unavailable(doing: string, error: unknown) {
+    log().warn(`file store: ${doing} failed: ${whyRefused(error)}`);
+    return storeUnavailable();
   }
 
   /**

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { asStorageError } from './store-errors';
 
 /**
  * Where uploaded files' bytes live, by key (an attachment's path_id). Writing is two steps so the
@@ -12,13 +13,23 @@ import type { Readable } from 'node:stream';
  * names, never a row naming no file.
  */
 export interface FileStore {
-  /** Streams `source` to a staging area; the returned handle is committed or discarded. */
+  /**
+   * Streams `source` to a staging area; the returned handle is committed or discarded. A full
+   * disk fails with the API's 507 error (store-errors.ts), nothing left behind.
+   */
   stage(source: Readable): Promise<StagedFile>;
   read(key: string): Promise<StoredFile | null>;
   /** Removes the file; reading the key answers null from then on. Idempotent. */
   delete(key: string): Promise<void>;
   /** At start-up: throws FileStoreUnavailableError when the store cannot be used; tidies staging. */
   check(): Promise<void>;
+  /** Every stored key with the time it was written, in no particular order (staging excluded). */
+  list(): AsyncIterable<ListedFile>;
+}
+
+export interface ListedFile {
+  key: string;
+  modified: Date;
 }
 
 export interface StagedFile {
@@ -49,9 +60,11 @@ const ABANDONED_MS = 24 * 3600 * 1000;
 export class DiskStaging {
   constructor(readonly dir: string) {}
 
-  /** Streams `source` to a new file; on failure nothing is left. */
+  /** Streams `source` to a new file; on failure nothing is left (a full disk: the API's 507). */
   async write(source: Readable): Promise<{ file: string; size: number }> {
-    await fs.promises.mkdir(this.dir, { recursive: true });
+    await fs.promises.mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      throw asStorageError(error);
+    });
     const file = path.join(this.dir, crypto.randomBytes(16).toString('hex'));
     let size = 0;
     source.on('data', (chunk: Buffer) => (size += chunk.length));
@@ -59,7 +72,7 @@ export class DiskStaging {
       await pipeline(source, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
     } catch (error) {
       await fs.promises.rm(file, { force: true });
-      throw error;
+      throw asStorageError(error);
     }
     return { file, size };
   }
@@ -101,8 +114,12 @@ export class LocalFileStore implements FileStore {
       size,
       commit: async (key) => {
         const target = this.pathOf(key);
-        await fs.promises.mkdir(path.dirname(target), { recursive: true });
-        await fs.promises.rename(temp, target);
+        try {
+          await fs.promises.mkdir(path.dirname(target), { recursive: true });
+          await fs.promises.rename(temp, target);
+        } catch (error) {
+          throw asStorageError(error);
+        }
       },
       discard: () => fs.promises.rm(temp, { force: true }),
     };
@@ -123,6 +140,46 @@ export class LocalFileStore implements FileStore {
   async delete(key: string): Promise<void> {
     if (!isSafeKey(key)) return;
     await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<ListedFile> {
+    yield* this.walk(this.root, []);
+  }
+
+  private async *walk(dir: string, prefix: string[]): AsyncIterable<ListedFile> {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      // Staging has a sweep of its own, which knows the files there are not stored ones.
+      if (prefix.length === 0 && entry.name === '.staging') continue;
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* this.walk(file, [...prefix, entry.name]);
+      else if (entry.isFile()) {
+        const stat = await fs.promises.stat(file).catch(() => null);
+        if (stat) yield { key: [...prefix, entry.name].join('/'), modified: stat.mtime };
+      }
+    }
+  }
+
+  /**
+   * Removes the empty directories last changed before `before` (deleted files leave them behind).
+   * A younger one may be one an upload has just made for the file it is about to move in.
+   */
+  async pruneEmptyDirectories(before: Date, dir = this.root): Promise<boolean> {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => null);
+    if (!entries) return false;
+    let empty = true;
+    for (const entry of entries) {
+      const skip = dir === this.root && entry.name === '.staging';
+      if (!skip && entry.isDirectory() && (await this.pruneEmptyDirectories(before, path.join(dir, entry.name)))) continue;
+      empty = false;
+    }
+    if (!empty || dir === this.root) return false;
+    const stat = await fs.promises.stat(dir).catch(() => null);
+    if (!stat || stat.mtime >= before) return false;
+    return fs.promises.rmdir(dir).then(
+      () => true,
+      () => false,
+    );
   }
 
   private pathOf(key: string): string {

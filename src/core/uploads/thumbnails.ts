@@ -7,6 +7,7 @@ import { log } from '../../log';
 import { readAll } from './image-probe';
 import { imageRowById, ImageRow, previewOf, toStoredJson } from './previews';
 import type { FileStore } from './storage';
+import { isStoreFailure } from './store-errors';
 import { fileStore } from './stores';
 import {
   formatName,
@@ -68,6 +69,8 @@ export async function ensureThumbnails(deps: AppDeps, attachmentId: number): Pro
         await store(files, thumbnailKey(row.pathId, format), data);
         made.push(thumbnail);
       } catch (error) {
+        // Not the image's fault: left claimed, so it is tried again once the claim runs out.
+        if (isStoreFailure(error)) throw error;
         log().warn(`could not thumbnail attachment ${attachmentId} as ${formatName(format)}: ${describeFailure(error)}`);
         failed = true;
         break;

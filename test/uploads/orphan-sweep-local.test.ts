@@ -1,0 +1,4 @@
+import { localBackend } from './files';
+import { orphanSweepSuite } from './orphan-sweep';
+
+orphanSweepSuite('local', async () => localBackend());
