@@ -27,6 +27,7 @@ import * as imageAttachments from './20261127100000_image_attachments';
 import * as notificationIndexes from './20261127300000_notification_indexes';
 import * as pushServiceRegistration from './20261128100000_push_service_registration';
 import * as sendIdempotencyKeys from './20261129060000_send_idempotency_keys';
+import * as deliveries from './20261206082000_deliveries';
 import * as submessages from './20261206085000_submessages';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
@@ -59,5 +60,6 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261127300000_notification_indexes', module: notificationIndexes },
   { name: '20261128100000_push_service_registration', module: pushServiceRegistration },
   { name: '20261129060000_send_idempotency_keys', module: sendIdempotencyKeys },
+  { name: '20261206082000_deliveries', module: deliveries },
   { name: '20261206085000_submessages', module: submessages },
 ];

@@ -18,6 +18,8 @@ import { describeFailure } from './failure-log';
 import { RateLimits } from './core/rate-limits/limiter';
 import { forgetLinkifiersFromDeliveries } from './core/linkifiers/cache';
 import { NotificationWorker } from './core/notifications/worker';
+import { DeliveryWorker } from './core/deliveries/worker';
+import { observeDeliveries } from './core/deliveries/attempt';
 import { ThumbnailWorker } from './core/uploads/thumbnail-worker';
 import { Scheduler } from './core/scheduled-messages/scheduler';
 import { listenOperatorSocket } from './operator/socket';
@@ -34,6 +36,8 @@ export interface RunningServer {
   owner: OwnerCredentials | null;
   /** Decides and delivers email and mobile notifications. */
   notifications: NotificationWorker;
+  /** Sends the outbox: outgoing-webhook calls, emails and pushes. */
+  outbox: DeliveryWorker;
   /** Makes thumbnails of uploaded images. */
   thumbnails: ThumbnailWorker;
   /** Delivers scheduled messages and reminders when they fall due. */
@@ -115,12 +119,15 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   server.keepAliveTimeout = 65_000;
   const notifications = new NotificationWorker(deps);
+  observeDeliveries(deps, built.metrics.outbox(deps));
+  const outbox = new DeliveryWorker(deps);
   const thumbnails = new ThumbnailWorker(deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   notifications.start();
+  outbox.start();
   if (config.thumbnailWorker) thumbnails.start();
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
@@ -146,6 +153,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       stopping = true;
       for (const res of unfinished) res.on('finish', onFinish);
       await notifications.stop();
+      await outbox.stop();
       await thumbnails.stop();
       await operator?.close();
       for (const res of unfinished) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -166,7 +174,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await realtime.close();
       if (!options.database) await db.close();
     })());
-  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, thumbnails, scheduler, close };
+  return { deps, db, http: server, url: `http://${host}:${port}`, owner, notifications, outbox, thumbnails, scheduler, close };
 }
 
 /**

@@ -75,6 +75,10 @@ export interface Config {
    * (PARLEY_THUMBNAIL_WORKER); off, pending images wait for another process or a thumbnail request.
    */
   thumbnailWorker: boolean;
+  /** The outbox's first retry delay (PARLEY_OUTBOX_RETRY_BASE_MS); each further retry waits twice as long. */
+  outboxRetryBaseMs: number;
+  /** Attempts before an outbox item is dead (PARLEY_OUTBOX_MAX_ATTEMPTS); null: each kind's own limit. */
+  outboxMaxAttempts: number | null;
   /** Password logins checked against a directory server; null when PARLEY_LDAP_URL is unset. */
   ldap: LdapConfig | null;
   /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
@@ -220,6 +224,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     schedulerPollMs: intVar(env, 'PARLEY_SCHEDULER_POLL_MS', 5000, 10, 3_600_000),
     thumbnailWorker: boolVar(env, 'PARLEY_THUMBNAIL_WORKER', true),
+    outboxRetryBaseMs: intVar(env, 'PARLEY_OUTBOX_RETRY_BASE_MS', 1000, 1, 3_600_000),
+    outboxMaxAttempts: env.PARLEY_OUTBOX_MAX_ATTEMPTS?.trim() ? intVar(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 1, 1, 100) : null,
     ldap: ldapConfig(env),
     oidc: oidcConfig(env),
   };

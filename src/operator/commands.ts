@@ -20,6 +20,7 @@ import type { Database } from '../db/connect';
 import { restoreBackup, writeBackup } from './backup';
 import type { Progress } from './progress';
 import { CommandError, Out, UsageError } from './types';
+import { parseOutboxArgs, runOutbox } from './outbox';
 
 /**
  * Operator commands. Each parses its arguments first (a mistake there is a usage error, before the
@@ -390,6 +391,18 @@ export const COMMANDS: Command[] = [
           out(`Removed ${removed.length} orphaned file(s) of ${examined} stored more than ${graceSeconds} seconds ago.`);
         },
       };
+    },
+  },
+  {
+    name: 'outbox',
+    usage: 'outbox [--retry ID | --retry-all-dead]',
+    summary: 'Outgoing webhooks, emails and pushes waiting, sent and dead (given up), and the dead ones with their last error; --retry sends dead ones again.',
+    options: { retry: { type: 'string' }, 'retry-all-dead': { type: 'boolean' } },
+    positionals: [],
+    failure: 'could not read or change the outbox',
+    parse({ values }) {
+      const action = parseOutboxArgs(values);
+      return { needs: 'organization', run: (deps, out) => runOutbox(deps, action, out) };
     },
   },
 ];

@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Realtime } from '../realtime/realtime';
+import type { AppDeps } from '../core/deps';
+import type { DeliveryObserver } from '../core/deliveries/attempt';
+import { countDeliveries, DELIVERY_KINDS } from '../core/deliveries/store';
 
 type Observer = { observe(value: number): void };
 
@@ -84,6 +87,48 @@ export class Metrics {
     let recorder = this.recorders.get(template);
     if (!recorder) this.recorders.set(template, (recorder = new RouteRecorder(this.httpDuration, template)));
     return recorder;
+  }
+
+  /**
+   * The outbox: items by kind and state (read from the database, so every process reports the
+   * same), and this process's attempts (sent, retried, given up) with the duplicate window, from
+   * the receiver's answer to the commit marking the item sent. Answers the observer the delivery
+   * attempts report to.
+   */
+  outbox(deps: Pick<AppDeps, 'knex' | 'realmId'>): DeliveryObserver {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'parley_outbox_items',
+      help: 'Outbox items (outgoing webhooks, emails, pushes) by kind and state (pending, sent, dead)',
+      labelNames: ['kind', 'state'],
+      registers,
+      async collect() {
+        const counts = await countDeliveries(deps.knex, deps.realmId).catch(() => null);
+        if (!counts) return;
+        this.reset();
+        for (const kind of DELIVERY_KINDS) for (const state of ['pending', 'sent', 'dead']) this.set({ kind, state }, 0);
+        for (const row of counts) this.set({ kind: row.kind, state: row.state }, row.count);
+      },
+    });
+    const counter = (name: string, help: string) => new Counter({ name, help, labelNames: ['kind'], registers });
+    const sent = counter('parley_outbox_sent_total', 'Outbox items this process sent');
+    const retries = counter('parley_outbox_retries_total', 'Failed outbox attempts this process scheduled to try again');
+    const dead = counter('parley_outbox_dead_total', 'Outbox items this process gave up on (moved to dead)');
+    const window = new Histogram({
+      name: 'parley_outbox_duplicate_window_seconds',
+      help: "From a receiver's answer to the commit marking the item sent: a crash in between sends it again",
+      labelNames: ['kind'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    return {
+      sent(kind, windowMs) {
+        sent.inc({ kind });
+        window.observe({ kind }, windowMs / 1000);
+      },
+      retried: (kind) => retries.inc({ kind }),
+      dead: (kind) => dead.inc({ kind }),
+    };
   }
 
   graphqlOperation(type: string, transport: 'http' | 'ws'): void {

@@ -1,9 +1,9 @@
-import { backgroundCallsSettled } from '../../src/core/bots/outgoing/deliver';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
+import { metricValue, outboxCommand, UUID } from '../outbox/helpers';
 
 // Outgoing webhooks against a real HTTP service on loopback: what the service receives, and what
 // the bot posts back from its answer.
@@ -11,6 +11,10 @@ interface Received {
   path: string;
   contentType: string;
   body: string;
+  /** The outbox item's key (X-Parley-Delivery). */
+  delivery: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 let ts: TestServer;
@@ -20,15 +24,25 @@ let service: http.Server;
 let serviceUrl: string;
 const received: Received[] = [];
 /** How the service answers each path. */
-const answers: Record<string, { status: number; body: string; delayMs?: number }> = {};
+const answers: Record<string, { status: number; body: string; delayMs?: number; failFirst?: number }> = {};
 
 beforeAll(async () => {
   service = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '', body });
-      const answer = answers[req.url ?? ''] ?? { status: 200, body: '{}' };
+      received.push({
+        path: req.url ?? '',
+        contentType: req.headers['content-type'] ?? '',
+        body,
+        delivery: String(req.headers['x-parley-delivery'] ?? ''),
+        at: Date.now(),
+      });
+      let answer = answers[req.url ?? ''] ?? { status: 200, body: '{}' };
+      if (answer.failFirst) {
+        answer.failFirst -= 1;
+        answer = { status: 500, body: 'not yet' };
+      }
       setTimeout(() => {
         res.writeHead(answer.status, { 'content-type': 'application/json' });
         res.end(answer.body);
@@ -37,7 +51,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-  ts = await startTestServer();
+  // Retries 20 ms, 40 ms, 80 ms apart: the backoff's shape at a test's pace.
+  ts = await startTestServer({ PARLEY_OUTBOX_RETRY_BASE_MS: '20' });
   alice = await makeUser(ts, 400, { fullName: 'Alice Caller' });
   bob = await makeUser(ts, 400, { fullName: 'Bob Bystander' });
   for (const who of [alice, bob]) assertSuccess(await client(ts, who).post('/users/me/subscriptions', { subscriptions: [{ name: 'lounge' }] }));
@@ -143,8 +158,16 @@ test('response_not_required and empty content post nothing', async () => {
   const bot = await outgoingBot('/silent');
   assertSuccess(await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'silence', content: `@**${bot.name}** hush` }));
   await waitUntil(() => requestsTo('/silent').length === 1);
-  // Once the call has ended, a wrongly posted reply would be there.
-  await backgroundCallsSettled();
+  // Once the item is marked sent, a wrongly posted reply would be there (it commits with the mark).
+  await waitUntil(
+    async () =>
+      (
+        await ts.server.deps
+          .knex('deliveries')
+          .where({ key: requestsTo('/silent')[0].delivery })
+          .first()
+      )?.state === 'sent',
+  );
   expect((await messagesIn(alice, [{ operator: 'topic', operand: 'silence' }])).filter((m) => m.sender_id === bot.id)).toEqual([]);
 });
 
@@ -170,6 +193,37 @@ test('a service answering 5xx is tried again before the failure is reported', as
   expect(failure).toMatchObject({ content: 'Failure! Bot is unavailable' });
   await waitUntil(async () => (await messagesIn(alice, [{ operator: 'dm', operand: [bot.id] }])).length > 0);
   expect((await messagesIn(alice, [{ operator: 'dm', operand: [bot.id] }])).pop()!.content).toContain('\nInternal server error at third party');
+  // One outbox item, the same key on every attempt, now dead: operators see it, with its error.
+  const keys = new Set(requestsTo('/flaky').map((r) => r.delivery));
+  expect(keys.size).toBe(1);
+  const [key] = keys;
+  expect(key).toMatch(UUID);
+  const item = await ts.server.deps.knex('deliveries').where({ key }).first();
+  expect(item).toMatchObject({ kind: 'webhook', state: 'dead', attempts: 4, last_error: 'Internal server error at third party' });
+  const listing = await outboxCommand(ts);
+  expect(listing).toMatch(/^webhook\tdead\t\d+$/m);
+  expect(listing).toContain(`${key}\tInternal server error at third party`);
+  expect(await metricValue(ts, 'parley_outbox_items{kind="webhook",state="dead"}')).toBeGreaterThanOrEqual(1);
+  expect(await metricValue(ts, 'parley_outbox_dead_total{kind="webhook"}')).toBeGreaterThanOrEqual(1);
+  expect(await metricValue(ts, 'parley_outbox_retries_total{kind="webhook"}')).toBeGreaterThanOrEqual(3);
+});
+
+test('a service failing twice, then answering: three calls with one delivery key, a growing wait between, one reply', async () => {
+  answers['/recovering'] = { status: 200, body: JSON.stringify({ content: 'back again' }), failFirst: 2 };
+  const bot = await outgoingBot('/recovering');
+  assertSuccess(await client(ts, bob).post('/messages', { type: 'stream', to: 'lounge', topic: 'recovering', content: `@**${bot.name}** there?` }));
+  await waitUntil(async () => (await messagesIn(bob, [{ operator: 'topic', operand: 'recovering' }])).some((m) => m.sender_id === bot.id));
+  const calls = requestsTo('/recovering');
+  expect(calls).toHaveLength(3);
+  expect(calls[0].delivery).toMatch(UUID);
+  expect(calls.map((c) => c.delivery)).toEqual([calls[0].delivery, calls[0].delivery, calls[0].delivery]);
+  // Backoff: 20 ms, then 40 ms (timers may fire a millisecond early).
+  expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(18);
+  expect(calls[2].at - calls[1].at).toBeGreaterThanOrEqual(38);
+  // The reply commits with the item's mark: once sent, it is there, once.
+  expect(await ts.server.deps.knex('deliveries').where({ key: calls[0].delivery }).first()).toMatchObject({ state: 'sent', attempts: 3, last_error: null });
+  const replies = (await messagesIn(bob, [{ operator: 'topic', operand: 'recovering' }])).filter((m) => m.sender_id === bot.id);
+  expect(replies.map((m) => m.content)).toEqual(['back again']);
 });
 
 test('a service nobody listens on: retried, then reported', async () => {

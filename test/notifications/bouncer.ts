@@ -20,6 +20,8 @@ export interface BouncerRequest {
   authorization: string;
   contentType: string;
   body: any;
+  /** The outbox item's key (X-Parley-Delivery), when the request is one. */
+  delivery: string | null;
 }
 
 /** A legacy token as a server registered it. */
@@ -189,7 +191,14 @@ export async function startBouncer(): Promise<Bouncer> {
     req.on('end', () => {
       const contentType = req.headers['content-type'] ?? '';
       const body = contentType.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(data)) : JSON.parse(data || '{}');
-      const request = { path: req.url ?? '', authorization: req.headers.authorization ?? '', contentType, body };
+      const delivery = req.headers['x-parley-delivery'];
+      const request = {
+        path: req.url ?? '',
+        authorization: req.headers.authorization ?? '',
+        contentType,
+        body,
+        delivery: typeof delivery === 'string' ? delivery : null,
+      };
       requests.push(request);
       for (const problem of checkRequest(request, devices)) violations.push(`${request.path}: ${problem}`);
       const failure = failWith.shift();

@@ -6,7 +6,7 @@ import { describeWithRedis, REDIS_URL, removeKeys } from '../helpers/redis';
 import { makeUser, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect } from '../messages/helpers';
-import { Bouncer, openPayload, startBouncer } from './bouncer';
+import { Bouncer, BouncerRequest, openPayload, startBouncer } from './bouncer';
 import { Device, e2eePayloads, mailsTo, messagePushes, notificationEnv, registerDevice, serviceKeys, ServiceKeys, setSettings, waitForQuiet } from './helpers';
 import { CapturedMail, startSmtp } from './smtp';
 
@@ -124,22 +124,31 @@ describe('the push service failing', () => {
   });
 
   /** Requests that carried the message's notification for the device, failed or not. */
-  async function attemptsFor(messageId: number): Promise<number> {
-    let count = 0;
+  async function requestsFor(messageId: number): Promise<BouncerRequest[]> {
+    const out: BouncerRequest[] = [];
     for (const request of bouncer.requests) {
       if (!request.path.endsWith('/e2ee/notify')) continue;
       for (const push of request.body.push_requests) {
         if (push.device_id !== device.deviceId) continue;
         const payload = await openPayload(push.payload.encrypted_data, device.keys);
-        if (payload.message_id === messageId) count++;
+        if (payload.message_id === messageId) out.push(request);
       }
     }
-    return count;
+    return out;
   }
 
-  /** Whether a notification job for Bob about the message is still waiting (or being retried). */
+  const attemptsFor = async (messageId: number) => (await requestsFor(messageId)).length;
+
+  /** Whether a notification job for Bob about the message, or a push for Bob, is still waiting (or being retried). */
   async function jobPending(messageId: number): Promise<boolean> {
-    return (await ts.server.deps.knex('notification_jobs').where({ user_id: bob.id, message_id: messageId }).first()) !== undefined;
+    const { knex } = ts.server.deps;
+    if ((await knex('notification_jobs').where({ user_id: bob.id, message_id: messageId }).first()) !== undefined) return true;
+    return (await pushItems('pending')).length > 0;
+  }
+
+  /** Bob's pushes in the outbox, in the state. */
+  async function pushItems(state: string): Promise<{ attempts: number; last_error: string | null }[]> {
+    return ts.server.deps.knex('deliveries').where({ kind: 'push', state }).whereRaw("(payload->>'user_id')::int = ?", [bob.id]).orderBy('id');
   }
 
   test('is retried after server errors, and the notification arrives once', async () => {
@@ -147,8 +156,11 @@ describe('the push service failing', () => {
     const id = await sendDirect(ts, alice, [bob], 'retried');
     await waitUntil(async () => (await attemptsFor(id)) === 3);
     await waitUntil(async () => !(await jobPending(id)));
-    // Two failures, then the success.
-    expect(await attemptsFor(id)).toBe(3);
+    // Two failures, then the success: one outbox item, its key on each attempt.
+    const requests = await requestsFor(id);
+    expect(requests).toHaveLength(3);
+    expect(requests[0].delivery).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requests.map((r) => r.delivery)).toEqual([requests[0].delivery, requests[0].delivery, requests[0].delivery]);
     expect(bouncer.failWith).toHaveLength(0);
   });
 
@@ -156,10 +168,11 @@ describe('the push service failing', () => {
     bouncer.failWith.push(500, 500, 500, 500);
     const id = await sendDirect(ts, alice, [bob], 'given up');
     await waitUntil(async () => (await attemptsFor(id)) === 4);
-    // Given up: the job is gone, so nothing comes after the fourth attempt.
+    // Given up: the push is dead, so nothing comes after the fourth attempt.
     await waitUntil(async () => !(await jobPending(id)));
     expect(await attemptsFor(id)).toBe(4);
     expect(bouncer.failWith).toHaveLength(0);
+    expect(await pushItems('dead')).toEqual([expect.objectContaining({ attempts: 4 })]);
   });
 
   test('a refusal (4xx) is not retried', async () => {
@@ -168,6 +181,8 @@ describe('the push service failing', () => {
     await waitUntil(async () => (await attemptsFor(id)) === 1);
     await waitUntil(async () => !(await jobPending(id)));
     expect(await attemptsFor(id)).toBe(1);
+    const dead = await pushItems('dead');
+    expect(dead[dead.length - 1]).toMatchObject({ attempts: 1 });
   });
 });
 

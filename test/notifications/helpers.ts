@@ -105,7 +105,7 @@ export async function waitForPush(bouncer: Bouncer, device: Device, messageId: n
 
 /**
  * Waits until the worker has decided every message up to `messageId` and nothing is left to deliver
- * to the user, then runs one more pass on each server: from then on nothing more comes for those
+ * to the user, then runs one more pass of each worker on each server: from then on nothing more comes for those
  * messages, so what has arrived is final (no fixed wait for what might still come).
  */
 export async function waitForQuiet(servers: TestServer | TestServer[], who: TestUser, messageId: number): Promise<void> {
@@ -116,9 +116,12 @@ export async function waitForQuiet(servers: TestServer | TestServer[], who: Test
     if (!cursor || Number(cursor.last_message_id) < messageId) return false;
     const gaps: [number, number][] = typeof cursor.gaps === 'string' ? JSON.parse(cursor.gaps) : cursor.gaps;
     if (gaps.some(([id]) => Number(id) === messageId)) return false;
-    return (await knex('notification_jobs').where({ user_id: who.id }).first()) === undefined;
+    if ((await knex('notification_jobs').where({ user_id: who.id }).first()) !== undefined) return false;
+    // Nor anything queued for delivery (the outbox) still waiting to be sent.
+    return (await knex('deliveries').where({ realm_id: realmId, state: 'pending' }).first()) === undefined;
   };
   await waitUntil(quiet);
   for (const ts of all) await ts.server.notifications.runNow();
+  for (const ts of all) await ts.server.outbox.runNow();
   await waitUntil(quiet);
 }

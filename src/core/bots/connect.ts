@@ -1,6 +1,6 @@
 import { registerMessageSentListener } from '../messages/sent-listeners';
 import { registerAccountLifecycleSteps } from '../users/lifecycle';
-import { onMessageSent } from './outgoing/trigger';
+import { outgoingWebhookCalls } from './outgoing/trigger';
 import { botLifecycleSteps } from './lifecycle';
 
 /**
@@ -9,5 +9,5 @@ import { botLifecycleSteps } from './lifecycle';
  */
 export function connectBots(): void {
   registerAccountLifecycleSteps(botLifecycleSteps);
-  registerMessageSentListener(onMessageSent);
+  registerMessageSentListener(outgoingWebhookCalls);
 }

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
-import { sendEmail } from '../email/outbox';
+import { deliverNow } from '../deliveries/attempt';
+import { insertDeliveries } from '../deliveries/store';
 import { Realm } from '../realm/model';
 import { createUser } from '../users/actions';
 import { User } from '../users/model';
@@ -26,8 +27,6 @@ import { Invitation, InviteStatus, isUsable } from './model';
 import { notifyReferrerOfJoin } from './notify';
 import { inviteLink } from './view';
 import { listParam } from '../../db/lists';
-import { log } from '../../log';
-import { describeFailure } from '../../failure-log';
 import { isValidEmail } from '../../validation/email';
 
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
@@ -96,24 +95,28 @@ async function recordSend(deps: AppDeps, db: Knex, invitationId: number): Promis
   await db('invitation_sends').insert({ realm_id: deps.realmId, invitation_id: invitationId });
 }
 
-/** Emails go out after the commit; a delivery failure is logged and the invitation stands. */
-async function deliverInvitations(deps: AppDeps, referrer: User, invites: Invitation[]): Promise<void> {
-  const realm = await Realm.query(deps.knex).findById(deps.realmId);
-  for (const invite of invites) {
-    const email = invitationEmail(deps.config, {
+/**
+ * The invitation emails, as outbox items written with the invitations (in `db`, their
+ * transaction); they are sent right after the commit (deliverNow), and retried by the delivery
+ * worker if that fails. The invitation stands either way.
+ */
+async function queueInvitations(deps: AppDeps, db: Knex, referrer: User, invites: Invitation[]): Promise<number[]> {
+  const realm = await Realm.query(db).findById(deps.realmId);
+  const emails = invites.map((invite) =>
+    invitationEmail(deps.config, {
       to: invite.email!,
       key: invite.key,
       referrerName: referrer.full_name,
       referrerEmail: referrer.delivery_email,
       realmName: realm?.name ?? deps.config.realmName,
       expiryDate: invite.expiry_date ? new Date(invite.expiry_date) : null,
-    });
-    try {
-      await sendEmail(deps.config, email);
-    } catch (error) {
-      log().error(`could not send an invitation email: ${describeFailure(error)}`);
-    }
-  }
+    }),
+  );
+  return insertDeliveries(
+    db,
+    deps.realmId,
+    emails.map((email) => ({ kind: 'email' as const, payload: { ...email } })),
+  );
 }
 
 const listColumn = (ids: number[]) => JSON.stringify(ids) as unknown as number[];
@@ -139,7 +142,7 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
   const emails = parseInviteeEmails(request.inviteeEmails);
   if (emails.length === 0) throw errors.badRequest('You must specify at least one email address.');
 
-  const { created, skipped } = await inTransaction(deps, deps.realmId, async (uow) => {
+  const { created, skipped, mailIds } = await inTransaction(deps, deps.realmId, async (uow) => {
     const { streamIds, groupIds } = await checkOptions(uow.trx, deps, actor, request);
     await checkDailyLimit(deps, uow.trx, emails.length);
 
@@ -202,11 +205,12 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
       await recordSend(deps, uow.trx, invite.id);
       created.push(invite);
     }
+    const mailIds = await queueInvitations(deps, uow.trx, actor, created);
     await notifyInvitesChanged(uow, actor.id);
-    return { created, skipped };
+    return { created, skipped, mailIds };
   });
 
-  await deliverInvitations(deps, actor, created);
+  await deliverNow(deps, mailIds);
   if (skipped.length > 0) {
     throw invitationFailed({
       msg: "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
@@ -285,15 +289,15 @@ export async function revokeInvitationsBy(uow: UnitOfWork, referrerId: number): 
  */
 export async function resendEmailInvite(deps: AppDeps, actor: User, inviteId: number): Promise<Invitation> {
   requireMemberOrAdmin(actor);
-  const invite = await inTransaction(deps, deps.realmId, async (uow) => {
+  const { invite, emails } = await inTransaction(deps, deps.realmId, async (uow) => {
     const found = await findManageableEmailInvite(uow.trx, actor, inviteId);
     if (!isUsable(found)) throw errors.badRequest('No such invitation');
     await checkDailyLimit(deps, uow.trx, 1);
     await recordSend(deps, uow.trx, found.id);
-    return found;
+    const referrer = (await User.query(uow.trx).findById(found.referred_by_id)) ?? actor;
+    return { invite: found, emails: await queueInvitations(deps, uow.trx, referrer, [found]) };
   });
-  const referrer = (await User.query(deps.knex).findById(invite.referred_by_id)) ?? actor;
-  await deliverInvitations(deps, referrer, [invite]);
+  await deliverNow(deps, emails);
   return invite;
 }
 

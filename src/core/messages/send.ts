@@ -30,7 +30,7 @@ import { checkDirectMessagePermissions } from './direct-permissions';
 import { NewMessageRow, storeIfChannelUnchanged, storeMessage, StoredMessage } from './send-store';
 import { forgetSendSnapshot, recallSendSnapshot, rememberSendSnapshot, SendSnapshot } from './send-snapshots';
 import { mutersOf } from '../muted-users/store';
-import { hasMessageSentListeners, notifyMessageSent } from './sent-listeners';
+import { hasMessageSentListeners, listenersFor, MessageSentListener } from './sent-listeners';
 import { alertWordIndex } from '../alert-words/store';
 import { usersAlertedBy } from '../alert-words/matching';
 import { sendOnce } from './send-idempotency';
@@ -184,28 +184,26 @@ async function send(deps: AppDeps, sender: User, request: SendMessageRequest, at
   // Everything is read first, on the pool: under read committed each statement sees the latest
   // commits whether or not it runs in a transaction, so this changes no answer.
   const { target, prepared } = await checkSend(deps, deps.knex, sender, request, attempt);
+  // Bots' messages trigger nothing (no loops between bots), as in Zulip.
+  const sent = { sender, stream: target.stream, topic: target.topic, participants: target.participants, mentioned: prepared.mentioned };
+  const reactions: MessageSentListener[] = !sender.is_bot && hasMessageSentListeners() ? await listenersFor(deps, sent) : [];
   // Most messages need one write, the statement storing them, which is atomic by itself: they
-  // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change or a
-  // mention also write elsewhere, in one transaction with the message.
+  // skip the BEGIN and COMMIT round trips. A channel's first message, a topic policy change, a
+  // mention or a reaction to the message (an outgoing-webhook call) also write elsewhere, in one
+  // transaction with the message.
   const alsoWrites =
+    reactions.length > 0 ||
     mayLinkUploads(prepared.rendering.html) ||
     prepared.widget !== null ||
     (target.stream !== null &&
       (needsChannelActivation(target.stream) ||
         mayChangeTopicPolicies(sender, target.snapshot?.senderTopic ?? null, prepared.mentioned, prepared.recipientIds)));
   const unit = alsoWrites ? inTransaction : inSingleStatement;
-  const result = await unit(deps, deps.realmId, (uow) => storeAndPublish(deps, uow, sender, prepared, request, attempt));
-  // Bots' messages trigger nothing (no loops between bots), as in Zulip.
-  if (!sender.is_bot && hasMessageSentListeners()) {
-    notifyMessageSent(deps, {
-      id: result.id,
-      sender,
-      stream: target.stream,
-      topic: target.topic,
-      participants: target.participants,
-      mentioned: prepared.mentioned,
-    });
-  }
+  const result = await unit(deps, deps.realmId, async (uow) => {
+    const stored = await storeAndPublish(deps, uow, sender, prepared, request, attempt);
+    for (const listener of reactions) await listener.write(deps, uow, { ...sent, id: stored.id });
+    return stored;
+  });
   if (target.snapshot && addressee.type === 'stream') {
     // The sender's state in the topic as this message left it.
     const before = target.snapshot.senderTopic;

@@ -38,6 +38,8 @@ export async function postToBouncer(
   endpoint: string,
   body: BouncerBody,
   encoding: 'json' | 'form' = 'json',
+  /** An outbox item's key, sent as X-Parley-Delivery (the service's protocol has no field for it). */
+  deliveryKey?: string,
 ): Promise<Record<string, unknown>> {
   const auth = Buffer.from(`${service.orgId}:${service.orgKey}`).toString('base64');
   const form = () => new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, String(value)])).toString();
@@ -49,6 +51,7 @@ export async function postToBouncer(
         authorization: `Basic ${auth}`,
         'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
         'user-agent': `ZulipServer/${SERVICE_VERSION}`,
+        ...(deliveryKey ? { 'x-parley-delivery': deliveryKey } : {}),
       },
       body: encoding === 'json' ? JSON.stringify(body) : form(),
       signal: AbortSignal.timeout(TIMEOUT_MS),

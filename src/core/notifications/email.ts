@@ -1,7 +1,9 @@
 import type { AppDeps } from '../deps';
 import { listParam } from '../../db/lists';
 import { describeFailure } from '../../failure-log';
-import { sendEmail } from '../email/outbox';
+import type { OutgoingEmail } from '../email/outbox';
+import { deliverNow } from '../deliveries/attempt';
+import { insertDeliveries } from '../deliveries/store';
 import { MissedMessagesInput, missedMessagesEmail } from '../email/templates';
 import { conversationKey, conversationUrl, loadNotifiedMessages, NotifiedMessage } from './messages';
 import { claimEmailJobs, finishJobs, JobRow, retryJobs } from './queue';
@@ -9,8 +11,10 @@ import { unsubscribeUrl } from './unsubscribe';
 
 /**
  * Missed-message emails. Once a user's first pending email is due, everything waiting for them is
- * sent, one email per conversation; messages read (or deleted) meanwhile are left out, and a batch
- * left empty sends nothing. A failed send is retried with backoff, then given up.
+ * rendered, one email per conversation; messages read (or deleted) meanwhile are left out, and a
+ * batch left empty sends nothing. The emails become outbox items in the transaction that deletes
+ * the jobs, and are sent at once; the delivery worker retries them. A batch that cannot be
+ * rendered (the database failing) is retried with backoff, then given up.
  */
 export const EMAIL_MAX_ATTEMPTS = 5;
 
@@ -27,37 +31,38 @@ export async function deliverDueEmails(deps: AppDeps, now = new Date()): Promise
   if (jobs.length === 0) return 0;
   const byUser = new Map<number, JobRow[]>();
   for (const job of jobs) byUser.set(job.user_id, [...(byUser.get(job.user_id) ?? []), job]);
-  let sent = 0;
+  let queued = 0;
+  const items: number[] = [];
   for (const [userId, userJobs] of byUser) {
+    const jobIds = userJobs.map((j) => j.id);
     try {
-      sent += await emailUser(deps, userId, userJobs);
-      await finishJobs(
-        deps.knex,
-        userJobs.map((j) => j.id),
-      );
+      const emails = await emailsFor(deps, userId, userJobs);
+      await deps.knex.transaction(async (trx) => {
+        items.push(
+          ...(await insertDeliveries(
+            trx,
+            deps.realmId,
+            emails.map((email) => ({ kind: 'email' as const, payload: { ...email } })),
+          )),
+        );
+        await finishJobs(trx, jobIds);
+      });
+      queued += emails.length;
     } catch (error) {
       const attempts = Math.max(...userJobs.map((j) => j.attempts)) + 1;
       console.error(`missed-message email to user ${userId} failed (attempt ${attempts}): ${describeFailure(error)}`);
-      if (attempts >= EMAIL_MAX_ATTEMPTS)
-        await finishJobs(
-          deps.knex,
-          userJobs.map((j) => j.id),
-        );
-      else
-        await retryJobs(
-          deps.knex,
-          userJobs.map((j) => j.id),
-          new Date(Date.now() + 2 ** attempts * 1000),
-        );
+      if (attempts >= EMAIL_MAX_ATTEMPTS) await finishJobs(deps.knex, jobIds);
+      else await retryJobs(deps.knex, jobIds, new Date(Date.now() + 2 ** attempts * 1000));
     }
   }
-  return sent;
+  await deliverNow(deps, items);
+  return queued;
 }
 
-async function emailUser(deps: AppDeps, userId: number, jobs: JobRow[]): Promise<number> {
+async function emailsFor(deps: AppDeps, userId: number, jobs: JobRow[]): Promise<OutgoingEmail[]> {
   const user = await deps.knex('users').where({ id: userId }).first();
   const settings = await deps.knex('user_settings').where({ user_id: userId }).first();
-  if (!user || !user.is_active || !settings) return 0;
+  if (!user || !user.is_active || !settings) return [];
   // Read since: cancelled.
   const unread = new Set(
     (
@@ -80,11 +85,12 @@ async function emailUser(deps: AppDeps, userId: number, jobs: JobRow[]): Promise
     entry.triggers.push(job.trigger);
     conversations.set(key, entry);
   }
-  if (conversations.size === 0) return 0;
+  if (conversations.size === 0) return [];
   const realm = await deps.knex('realms').where({ id: deps.realmId }).first();
   // 1 automatic (one organization per server: left out), 2 always, 3 never.
   const realmName = settings.realm_name_in_email_notifications_policy === 2 ? (realm?.name as string) : null;
   const unsubscribe = await unsubscribeUrl(deps, userId, 'missed_messages');
+  const emails: OutgoingEmail[] = [];
   for (const { messages: list, triggers } of conversations.values()) {
     const first = list[0];
     const conversation: MissedMessagesInput['conversation'] =
@@ -92,8 +98,7 @@ async function emailUser(deps: AppDeps, userId: number, jobs: JobRow[]): Promise
         ? { kind: 'channel', channel: first.streamName ?? '', topic: first.topic }
         : { kind: 'direct', names: first.dmUserIds.filter((id) => id !== userId).map((id) => first.names.get(id) ?? '') };
     if (conversation.kind === 'direct' && conversation.names.length === 0) conversation.names.push(user.full_name);
-    await sendEmail(
-      deps.config,
+    emails.push(
       missedMessagesEmail({
         to: user.delivery_email,
         conversation,
@@ -108,5 +113,5 @@ async function emailUser(deps: AppDeps, userId: number, jobs: JobRow[]): Promise
       }),
     );
   }
-  return conversations.size;
+  return emails;
 }

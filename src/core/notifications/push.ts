@@ -20,15 +20,22 @@ import {
   realmIdentity,
 } from './push-payloads';
 import { claimPushJobs, finishJobs, JobRow, retryJobs } from './queue';
+import { MAX_RETRIES, PushRequestPayload } from './push-send';
+import { insertDeliveries } from '../deliveries/store';
+import { deliverNow } from '../deliveries/attempt';
+import { describeFailure } from '../../failure-log';
 
 /**
  * Mobile notifications through the push service: E2EE payloads, sealed to each device's
  * push_public_key, for devices registered with POST /mobile_push/register and active at the
  * service (each named by the service's device id: only the service knows the token), and Zulip's
- * legacy payloads for the user, which the service sends to the tokens registered there for them. As Zulip's server: up to MAX_RETRIES retries when the service
- * is unreachable or failing, then the notification is given up; a refusal is not retried.
+ * legacy payloads for the user, which the service sends to the tokens registered there for them.
+ * A due job becomes the outbox items of its requests to the service (push-send.ts), written in
+ * the transaction that deletes the job, and sent at once; the delivery worker retries them. A job
+ * that cannot be prepared (or a token forgetting the service refuses for now) is retried here,
+ * up to MAX_RETRIES times.
  */
-export const MAX_RETRIES = 3;
+export { MAX_RETRIES };
 /** Seconds before retry n (1-based): 1, 2, 4... */
 export const retryDelayMs = (attempt: number) => 2 ** (attempt - 1) * 1000;
 
@@ -43,6 +50,7 @@ async function seal(plaintext: Record<string, unknown>, publicKeyBase64: string)
   return Buffer.from(sealed).toString('base64');
 }
 
+/** Queues (and sends at once) the due mobile notifications and removals; answers how many jobs brought requests. */
 export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise<number> {
   const service = deps.config.pushService;
   if (!service) return 0;
@@ -50,25 +58,52 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
   if (jobs.length === 0) return 0;
   const realm = await deps.knex('realms').where({ id: deps.realmId }).first();
   const identity = realmIdentity(deps.config, deps.realmId, realm?.name ?? deps.config.realmName);
-  let sent = 0;
+  let queued = 0;
+  const items: number[] = [];
   // Finished jobs are deleted together, once the batch is through.
   const finished: number[] = [];
   try {
     for (const job of jobs) {
       try {
-        if (await deliverOne(deps, service, identity, job)) sent += 1;
-        finished.push(job.id);
+        if (job.kind === 'push_forget') {
+          const user = await User.query(deps.knex).findById(job.user_id);
+          if (user) await unregisterAllWithService(service, user);
+          finished.push(job.id);
+          continue;
+        }
+        const prepared = await prepare(deps, service, identity, job);
+        await deps.knex.transaction(async (trx) => {
+          if (prepared?.flagMessageId !== undefined) {
+            // Flagged with the queuing, as Zulip flags before sending: a read from now on takes
+            // the notification back (the removal is queued after this one, so it follows it).
+            await trx.raw('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?', [
+              FLAG_BITS.active_mobile_push_notification,
+              job.user_id,
+              prepared.flagMessageId,
+            ]);
+          }
+          const requests = prepared?.requests ?? [];
+          items.push(
+            ...(await insertDeliveries(
+              trx,
+              deps.realmId,
+              requests.map((payload) => ({ kind: 'push' as const, payload: { ...payload } })),
+            )),
+          );
+          await finishJobs(trx, [job.id]);
+        });
+        if (prepared) queued += 1;
       } catch (error) {
         // A service not yet told of the organization takes it on the worker's next pass.
         const missingRealm = error instanceof BouncerError && error.code === 'MISSING_REMOTE_REALM';
         if (missingRealm) requestRealmUpload(deps);
         const what = job.kind === 'push_forget' ? 'forgetting the push tokens' : 'push notification';
-        if (error instanceof BouncerError && (error.retryable || missingRealm) && job.attempts < MAX_RETRIES) {
-          console.warn(`${what} for user ${job.user_id} will be retried: ${error.message}`);
+        const retryable = !(error instanceof BouncerError) || error.retryable || missingRealm;
+        if (retryable && job.attempts < MAX_RETRIES) {
+          console.warn(`${what} for user ${job.user_id} will be retried: ${describeFailure(error).split('\n')[0]}`);
           await retryJobs(deps.knex, [job.id], new Date(Date.now() + retryDelayMs(job.attempts + 1)));
         } else {
-          const reason = error instanceof Error ? error.message : String(error);
-          console.warn(`${what} for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${reason}`);
+          console.warn(`${what} for user ${job.user_id} given up after ${job.attempts + 1} attempts: ${describeFailure(error).split('\n')[0]}`);
           finished.push(job.id);
         }
       }
@@ -76,7 +111,8 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
   } finally {
     await finishJobs(deps.knex, finished);
   }
-  return sent;
+  await deliverNow(deps, items);
+  return queued;
 }
 
 async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: PushDevice[]; legacy: LegacyToken[] }> {
@@ -85,113 +121,77 @@ async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: PushDev
   return { e2ee, legacy };
 }
 
-async function deliverOne(deps: AppDeps, service: PushServiceConfig, realm: RealmIdentity, job: JobRow): Promise<boolean> {
-  if (job.kind === 'push_forget') {
-    const user = await User.query(deps.knex).findById(job.user_id);
-    if (user) await unregisterAllWithService(service, user);
-    return false;
-  }
-  const devices = await devicesOf(deps, job.user_id);
-  if (devices.e2ee.length === 0 && devices.legacy.length === 0) return false;
-  if (job.kind === 'push_remove') {
-    const ids = job.message_ids ?? [];
-    if (ids.length === 0) return false;
-    await send(
-      deps,
-      service,
-      realm,
-      job.user_id,
-      devices,
-      (userId) => e2eeRemovePayload(realm, userId, ids),
-      () => {
-        const { gcm, apns } = legacyRemovePayloads(realm, job.user_id, ids);
-        return { gcm, apns, priority: 'normal' };
-      },
-    );
-    return true;
-  }
-  const row = await deps.knex('user_messages').where({ user_id: job.user_id, message_id: job.message_id }).first();
-  if (!row || (row.flags & FLAG_BITS.read) !== 0) return false;
-  const message = (await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [job.message_id!])).get(job.message_id!);
-  if (!message) return false;
-  const group = await mentionedGroup(deps.knex, deps.realmId, job.user_id, row.flags, message.html);
-  // Flagged before sending, as Zulip does: a read from now on takes the notification back (the
-  // removal is queued after this job, so it follows it), and a crash after the send cannot leave
-  // a notification showing that no removal would ever find.
-  await deps.knex.raw('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?', [
-    FLAG_BITS.active_mobile_push_notification,
-    job.user_id,
-    job.message_id,
-  ]);
-  await send(
-    deps,
-    service,
-    realm,
-    job.user_id,
-    devices,
-    (userId) => e2eeMessagePayload(realm, userId, message, group),
-    () => ({
-      gcm: legacyGcmPayload(realm, job.user_id, message, group),
-      apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
-      priority: 'high',
-    }),
-  );
-  return true;
+/** What a due job sends: the requests to the service, and the message to flag as notified; null when nothing. */
+interface PreparedPush {
+  requests: PushRequestPayload[];
+  flagMessageId?: number;
 }
 
-async function send(
-  deps: AppDeps,
+async function prepare(deps: AppDeps, service: PushServiceConfig, realm: RealmIdentity, job: JobRow): Promise<PreparedPush | null> {
+  const devices = await devicesOf(deps, job.user_id);
+  if (devices.e2ee.length === 0 && devices.legacy.length === 0) return null;
+  if (job.kind === 'push_remove') {
+    const ids = job.message_ids ?? [];
+    if (ids.length === 0) return null;
+    const requests = await requestsFor(service, realm, job.user_id, devices, e2eeRemovePayload(realm, job.user_id, ids), () => {
+      const { gcm, apns } = legacyRemovePayloads(realm, job.user_id, ids);
+      return { gcm, apns, priority: 'normal' };
+    });
+    return { requests };
+  }
+  const row = await deps.knex('user_messages').where({ user_id: job.user_id, message_id: job.message_id }).first();
+  if (!row || (row.flags & FLAG_BITS.read) !== 0) return null;
+  const message = (await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [job.message_id!])).get(job.message_id!);
+  if (!message) return null;
+  const group = await mentionedGroup(deps.knex, deps.realmId, job.user_id, row.flags, message.html);
+  const requests = await requestsFor(service, realm, job.user_id, devices, e2eeMessagePayload(realm, job.user_id, message, group), () => ({
+    gcm: legacyGcmPayload(realm, job.user_id, message, group),
+    apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
+    priority: 'high',
+  }));
+  return { requests, flagMessageId: job.message_id! };
+}
+
+/** One request for the user's E2EE devices and one for their legacy tokens, as they have them. */
+async function requestsFor(
   service: PushServiceConfig,
   realm: RealmIdentity,
   userId: number,
   devices: { e2ee: PushDevice[]; legacy: LegacyToken[] },
-  e2ee: (userId: number) => Record<string, unknown>,
+  e2ee: Record<string, unknown>,
   legacy: () => { gcm: Record<string, unknown>; apns: Record<string, unknown>; priority: 'high' | 'normal' },
-): Promise<void> {
-  const realmId = realmUuid(service, realm.realmId);
-  if (devices.e2ee.length > 0) await sendE2ee(deps, service, realm.realmId, userId, devices.e2ee, e2ee(userId));
+): Promise<PushRequestPayload[]> {
+  const requests: PushRequestPayload[] = [];
+  if (devices.e2ee.length > 0) {
+    requests.push({ user_id: userId, endpoint: 'push/e2ee/notify', body: await e2eeRequestBody(service, realm.realmId, devices.e2ee, e2ee) });
+  }
   if (devices.legacy.length > 0) {
     const { gcm, apns, priority } = legacy();
-    const answer = await postToBouncer(service, 'push/notify', {
+    requests.push({
       user_id: userId,
-      user_uuid: userUuid(service, realm.realmId, userId),
-      realm_uuid: realmId,
-      android_devices: devices.legacy.filter((d) => d.kind === 'fcm').map((d) => d.token),
-      apple_devices: devices.legacy.filter((d) => d.kind === 'apns').map((d) => d.token),
-      gcm_payload: gcm,
-      gcm_options: { priority },
-      apns_payload: apns,
+      endpoint: 'push/notify',
+      body: {
+        user_id: userId,
+        user_uuid: userUuid(service, realm.realmId, userId),
+        realm_uuid: realmUuid(service, realm.realmId),
+        android_devices: devices.legacy.filter((d) => d.kind === 'fcm').map((d) => d.token),
+        apple_devices: devices.legacy.filter((d) => d.kind === 'apns').map((d) => d.token),
+        gcm_payload: gcm,
+        gcm_options: { priority },
+        apns_payload: apns,
+      },
     });
-    const deleted = (answer.deleted_devices ?? {}) as { android_devices?: unknown; apple_devices?: unknown };
-    for (const [kind, list] of [
-      ['fcm', deleted.android_devices],
-      ['apns', deleted.apple_devices],
-    ] as const) {
-      const tokens = Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string') : [];
-      if (tokens.length > 0) {
-        await deps.knex.raw('DELETE FROM push_device_tokens WHERE user_id = ? AND kind = ? AND token = ANY(?::text[])', [
-          userId,
-          kind,
-          listParam(tokens, 'text'),
-        ]);
-      }
-    }
   }
+  return requests;
 }
 
-/**
- * Sends one plaintext to each of the user's E2EE devices through the service, sealed to each
- * device's key; devices the service no longer has (the app was uninstalled, the token expired)
- * are forgotten.
- */
-export async function sendE2ee(
-  deps: AppDeps,
+/** The push/e2ee/notify body: the plaintext encrypted with each device's push key. */
+async function e2eeRequestBody(
   service: PushServiceConfig,
   realmId: number,
-  userId: number,
   devices: PushDevice[],
   plaintext: Record<string, unknown>,
-): Promise<void> {
+): Promise<Record<string, unknown>> {
   const priority = plaintext.type === 'remove' ? 'normal' : 'high';
   const pushRequests = await Promise.all(
     devices.map(async (device) => {
@@ -212,7 +212,23 @@ export async function sendE2ee(
       };
     }),
   );
-  const answer = await postToBouncer(service, 'push/e2ee/notify', { realm_uuid: realmUuid(service, realmId), push_requests: pushRequests });
+  return { realm_uuid: realmUuid(service, realmId), push_requests: pushRequests };
+}
+
+/**
+ * Sends one plaintext to each of the user's E2EE devices through the service, encrypted with each
+ * device's push key; devices the service no longer has (the app was uninstalled, the token expired)
+ * are forgotten.
+ */
+export async function sendE2ee(
+  deps: AppDeps,
+  service: PushServiceConfig,
+  realmId: number,
+  userId: number,
+  devices: PushDevice[],
+  plaintext: Record<string, unknown>,
+): Promise<void> {
+  const answer = await postToBouncer(service, 'push/e2ee/notify', await e2eeRequestBody(service, realmId, devices, plaintext));
   const gone = Array.isArray(answer.delete_device_ids) ? (answer.delete_device_ids as unknown[]).filter((id): id is number => typeof id === 'number') : [];
   if (gone.length > 0) {
     await deps.knex.raw('DELETE FROM push_devices WHERE user_id = ? AND bouncer_device_id = ANY(?::bigint[])', [userId, listParam(gone, 'bigint')]);

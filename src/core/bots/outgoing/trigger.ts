@@ -1,30 +1,43 @@
 import type { AppDeps } from '../../deps';
-import type { SentMessage } from '../../messages/sent-listeners';
-import { callOutgoingWebhook, runInBackground } from './deliver';
+import { queueDeliveries } from '../../deliveries/store';
+import type { MessageSentListener, UnsentMessage } from '../../messages/sent-listeners';
+import type { WebhookPayload } from './deliver';
 import type { Trigger } from './payload';
 import { OutgoingBots, outgoingBotsCache } from './registry';
 
 /**
  * Zulip's service-bot triggers: a channel message that mentions an outgoing-webhook bot, or a
- * direct message to one. Checked from memory when the message is sent; the calls run afterwards.
+ * direct message to one. Checked from memory when the message is sent; each call is an outbox
+ * item written in the message's transaction, and made afterwards by the delivery worker.
  */
-export function onMessageSent(deps: AppDeps, sent: SentMessage): void {
-  const cache = outgoingBotsCache(deps);
-  const bots = cache.current();
-  if (bots !== undefined) {
-    startCalls(deps, sent, bots);
-    return;
+function callsFor(message: UnsentMessage, bots: OutgoingBots): [number, Trigger][] {
+  if (bots.size === 0) return [];
+  const calls: [number, Trigger][] = [];
+  if (message.stream) {
+    for (const id of message.mentioned) if (bots.has(id)) calls.push([id, 'mention']);
+  } else {
+    for (const user of message.participants) if (user.id !== message.sender.id && bots.has(user.id)) calls.push([user.id, 'direct_message']);
   }
-  runInBackground(cache.get().then((loaded) => startCalls(deps, sent, loaded)));
+  return calls;
 }
 
-function startCalls(deps: AppDeps, sent: SentMessage, bots: OutgoingBots): void {
-  if (bots.size === 0) return;
-  const calls: [number, Trigger][] = [];
-  if (sent.stream) {
-    for (const id of sent.mentioned) if (bots.has(id)) calls.push([id, 'mention']);
-  } else {
-    for (const user of sent.participants) if (user.id !== sent.sender.id && bots.has(user.id)) calls.push([user.id, 'direct_message']);
-  }
-  for (const [id, trigger] of calls) runInBackground(callOutgoingWebhook(deps, sent, bots.get(id)!, trigger));
+async function bots(deps: AppDeps, db = deps.knex): Promise<OutgoingBots> {
+  const cache = outgoingBotsCache(deps);
+  return cache.current() ?? cache.get(db);
 }
+
+export const outgoingWebhookCalls: MessageSentListener = {
+  async wants(deps, message) {
+    return callsFor(message, await bots(deps)).length > 0;
+  },
+  async write(deps, uow, message) {
+    const calls = callsFor(message, await bots(deps, uow.trx));
+    await queueDeliveries(
+      uow,
+      calls.map(([botId, trigger]) => {
+        const payload: WebhookPayload = { message_id: message.id, bot_id: botId, trigger };
+        return { kind: 'webhook' as const, payload: { ...payload } };
+      }),
+    );
+  },
+};
