@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { imageRowById } from '../../src/core/uploads/previews';
+import { ensureThumbnails } from '../../src/core/uploads/thumbnails';
 import { assertError, assertSuccess, basicAuth, client } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { pathIdOf, postFiles, upload } from '../uploads/files';
+import { solidPng } from '../uploads/images';
 
 /**
  * DATA_DIR/uploads on a 256 KiB tmpfs that is then filled: an upload that does not fit is refused
@@ -31,7 +34,8 @@ beforeAll(async () => {
     throw new Error(`Cannot mount a 256 KiB tmpfs on ${uploadsDir} (the disk-full test needs root, as CI runs the fault suite): ${why}`);
   }
   mounted = true;
-  ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '1' });
+  // Thumbnails are made when the test says (ensureThumbnails), not by the background worker.
+  ts = await startTestServer({ DATA_DIR: dataDir, PARLEY_MAX_FILE_UPLOAD_SIZE_MIB: '1', PARLEY_THUMBNAIL_WORKER: 'false' });
   alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
 }, SERVER_HOOK_TIMEOUT);
 
@@ -108,4 +112,20 @@ test('a full disk refuses the upload with 507, leaves nothing behind, and the se
   const later = assertSuccess(await upload(ts, alice, [{ name: 'too-big.bin', data: Buffer.alloc(200 * KIB, 7) }]));
   expect(fs.statSync(path.join(uploadsDir, ...pathIdOf(later.url).split('/'))).size).toBe(200 * KIB);
   expect(await attachmentNames()).toEqual(['before.txt', 'too-big.bin']);
+});
+
+test('thumbnails that cannot be stored for want of space stay pending, and are made once there is room', async () => {
+  const { url } = assertSuccess(await upload(ts, alice, [{ name: 'photo.png', data: await solidPng(64, 32), type: 'image/png' }]));
+  const { attachments } = assertSuccess(await client(ts, alice).get('/attachments'));
+  const id = attachments.find((a: { path_id: string }) => a.path_id === pathIdOf(url)).id as number;
+  fill('filler-3');
+  try {
+    await expect(ensureThumbnails(ts.server.deps, id)).rejects.toMatchObject({ code: 'STORAGE_FULL', httpStatus: 507 });
+    // Not taken for an image that cannot be decoded: still an image, still waiting.
+    expect((await imageRowById(ts.server.deps.knex, id))?.thumbnails).toEqual([]);
+  } finally {
+    fs.rmSync(path.join(uploadsDir, 'filler-3'));
+  }
+  await ensureThumbnails(ts.server.deps, id);
+  expect((await imageRowById(ts.server.deps.knex, id))?.thumbnails.map((t) => `${t.maxWidth}x${t.maxHeight}`)).toEqual(['840x560']);
 });

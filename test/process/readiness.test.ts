@@ -10,6 +10,8 @@ import { freshPostgresDatabase } from '../helpers/postgres';
  * Nothing is served as ready before start-up has finished: a client that polls server_settings and
  * logs in with the owner's password from the moment the port opens never gets a 401, and once
  * server_settings answers, the login succeeds. Whatever came before is a 503 with Retry-After.
+ * The race shows on PostgreSQL, where a login's lookup can run on another connection before the
+ * owner's row is committed; PGlite's one connection queues it behind the owner's creation.
  */
 const root = path.resolve(__dirname, '../..');
 const PASSWORD = 'owner-password-123';
