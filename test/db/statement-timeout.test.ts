@@ -103,30 +103,42 @@ test(
 );
 
 test(
-  'backends terminated while requests wait on them: 503, never 500, and the next requests succeed',
+  'a pool whose connections all wait: the next request gets 503 once the acquire timeout passes; terminated backends: 503, never 500',
   async () => {
     if (!onPostgres) {
       assertSuccess(await send('no backend to terminate'));
       return;
     }
     // Long enough that the statements wait to be terminated, not to time out.
-    const slow = await startTestServer({ PARLEY_DB_STATEMENT_TIMEOUT_MS: '60000' });
+    const slow = await startTestServer({ PARLEY_DB_STATEMENT_TIMEOUT_MS: '60000', PARLEY_DB_ACQUIRE_TIMEOUT_MS: '500' });
     const bob = await makeUser(slow, 400);
     const other = knexFactory({ client: 'pg', connection: slow.server.deps.config.databaseUrl!, pool: { min: 0, max: 2 } });
+    const dm = (content: string) => client(slow, bob).post('/messages', { type: 'private', to: [slow.owner.id], content });
     try {
       const trx = await other.transaction();
       await trx.raw('LOCK TABLE messages IN ACCESS EXCLUSIVE MODE');
-      const burst = Array.from({ length: 4 }, (_, i) => client(slow, bob).post('/messages', { type: 'private', to: [slow.owner.id], content: `burst ${i}` }));
+      // As many sends as the pool has connections (10), each holding one while it waits.
+      const burst = Array.from({ length: 10 }, (_, i) => dm(`burst ${i}`));
       const waiting = async () =>
         (await other.raw("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows as { pid: number }[];
-      await waitUntil(async () => (await waiting()).length === 4);
+      await waitUntil(async () => (await waiting()).length === 10);
+
+      const started = Date.now();
+      const users = await client(slow, bob).get('/users');
+      assertError(users, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly.', 503);
+      expect(Date.now() - started).toBeLessThan(5000);
+      // Credentials never seen: checking them needs the database, before any resolver runs.
+      const gql = await graphql(slow, { email: 'nobody@example.com', apiKey: 'k'.repeat(32) }, '{ me { id } }');
+      expect(gql.status).toBe(503);
+      expect(gql.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+
       for (const { pid } of await waiting()) await other.raw('SELECT pg_terminate_backend(?)', [pid]);
       for (const res of await Promise.all(burst)) {
         assertError(res, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again shortly.', 503);
         expect(res.headers.get('retry-after')).toBe('5');
       }
       await trx.rollback();
-      for (let i = 0; i < 12; i++) assertSuccess(await client(slow, bob).post('/messages', { type: 'private', to: [slow.owner.id], content: `again ${i}` }));
+      for (let i = 0; i < 12; i++) assertSuccess(await dm(`again ${i}`));
     } finally {
       await other.destroy();
       await slow.close();
