@@ -214,7 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullMemberIntervalSeconds: intVar(env, 'PARLEY_FULL_MEMBER_INTERVAL_SECONDS', 3600, 0, 7 * 24 * 3600),
     maxFileUploadSizeMib,
     uploadSweepIntervalSeconds: intVar(env, 'PARLEY_UPLOAD_SWEEP_INTERVAL_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
-    uploadSweepGraceSeconds: intVar(env, 'PARLEY_UPLOAD_SWEEP_GRACE_SECONDS', 3600, 60, 30 * 24 * 3600),
+    uploadSweepGraceSeconds: intVar(env, 'PARLEY_UPLOAD_SWEEP_GRACE_SECONDS', 3600, 300, 30 * 24 * 3600),
     uploadQuotaMib:
       env.PARLEY_UPLOAD_QUOTA_MIB === undefined || env.PARLEY_UPLOAD_QUOTA_MIB.trim() === ''
         ? null

@@ -374,7 +374,7 @@ export const COMMANDS: Command[] = [
     name: 'sweep-uploads',
     usage: 'sweep-uploads [--grace-seconds N]',
     summary:
-      'Remove stored files (uploads, thumbnails, avatars, organization images) that no row names, older than the grace period (default PARLEY_UPLOAD_SWEEP_GRACE_SECONDS); prints each one removed.',
+      'Remove stored files (uploads, thumbnails, avatars, organization images) that no row names, older than the grace period (default PARLEY_UPLOAD_SWEEP_GRACE_SECONDS; a shorter one may take the file of an upload in progress); prints each one removed.',
     options: { 'grace-seconds': { type: 'string' } },
     positionals: [],
     failure: 'could not sweep the stored files',

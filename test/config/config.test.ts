@@ -232,7 +232,7 @@ describe('bad values are refused with a message naming the variable', () => {
     ],
     [{ PARLEY_UPLOAD_QUOTA_MIB: '-1' }, 'PARLEY_UPLOAD_QUOTA_MIB must be a whole number, got "-1"'],
     // A shorter grace could take the file of an upload whose row is still being written.
-    [{ PARLEY_UPLOAD_SWEEP_GRACE_SECONDS: '5' }, 'PARLEY_UPLOAD_SWEEP_GRACE_SECONDS must be between 60 and 2592000, got 5'],
+    [{ PARLEY_UPLOAD_SWEEP_GRACE_SECONDS: '5' }, 'PARLEY_UPLOAD_SWEEP_GRACE_SECONDS must be between 300 and 2592000, got 5'],
     [{ PARLEY_S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'PARLEY_S3_BUCKET must be set when PARLEY_S3_ENDPOINT is'],
     [{ PARLEY_S3_SECRET_ACCESS_KEY: 'secret' }, 'PARLEY_S3_BUCKET must be set when PARLEY_S3_SECRET_ACCESS_KEY is'],
     [{ PARLEY_S3_BUCKET: 'files' }, 'PARLEY_S3_REGION must be set when PARLEY_S3_BUCKET is (or PARLEY_S3_ENDPOINT for a non-Amazon store)'],

@@ -25,8 +25,8 @@ export function orphanSweepSuite(kind: UploadBackend['name'], makeBackend: () =>
 
   beforeAll(async () => {
     backend = await makeBackend();
-    // The periodic sweep runs every second here; only files older than a minute are its concern.
-    ts = await startTestServer({ ...backend.env, PARLEY_UPLOAD_SWEEP_INTERVAL_SECONDS: '1', PARLEY_UPLOAD_SWEEP_GRACE_SECONDS: '60' });
+    // The periodic sweep runs every second here; only files older than five minutes are its concern.
+    ts = await startTestServer({ ...backend.env, PARLEY_UPLOAD_SWEEP_INTERVAL_SECONDS: '1', PARLEY_UPLOAD_SWEEP_GRACE_SECONDS: '300' });
     alice = await makeUser(ts, 400, { fullName: 'Alice Liddell' });
   }, SERVER_HOOK_TIMEOUT);
   afterAll(async () => {
@@ -109,7 +109,7 @@ export function orphanSweepSuite(kind: UploadBackend['name'], makeBackend: () =>
     expect(output).toContain(`removed ${lost}`);
     expect(output[output.length - 1]).toMatch(/^Removed 1 orphaned file\(s\) of \d+ stored more than 0 seconds ago\.$/);
     expect(await backend.storedFiles()).not.toContain(lost);
-    expect(await sweepCommand({})).toEqual([expect.stringMatching(/^Removed 0 orphaned file\(s\) of \d+ stored more than 60 seconds ago\.$/)]);
+    expect(await sweepCommand({})).toEqual([expect.stringMatching(/^Removed 0 orphaned file\(s\) of \d+ stored more than 300 seconds ago\.$/)]);
     expect(() => COMMANDS.find((c) => c.name === 'sweep-uploads')!.parse({ values: { 'grace-seconds': 'soon' }, positionals: [] })).toThrow(
       '--grace-seconds must be a whole number of seconds',
     );

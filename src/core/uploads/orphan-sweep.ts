@@ -11,7 +11,9 @@ import { fileStore } from './stores';
  * the row that names it (an upload, an avatar, an organization image), or between deleting a row
  * and deleting its file. Only files older than a grace period are looked at, so a file stored for
  * a row not yet committed is never taken; and only keys of the shapes this server writes, so
- * anything else sharing the bucket or directory is left alone.
+ * anything else sharing the bucket or directory is left alone. A file's age is its modification
+ * time on disk, its LastModified in S3 (for a multipart upload, when the upload began), so the
+ * grace period must outlast sending the largest file to the bucket.
  */
 export const DEFAULT_SWEEP_GRACE_SECONDS = 3600;
 const BATCH = 500;
