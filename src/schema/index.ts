@@ -29,6 +29,7 @@ import { RealmConfigResolver } from '../resolvers/realm-config';
 import { ReadStateResolver } from '../resolvers/read-state';
 import { ServerResolver } from '../resolvers/server';
 import { MessageLinksResolver, ReactionLinksResolver, UserGroupLinksResolver, UserLinksResolver } from '../resolvers/links';
+import { MessageTopicLinksResolver } from '../resolvers/topic-links';
 import { RealmAdminResolver } from '../resolvers/realm-admin';
 import { AccountResolver } from '../resolvers/accounts';
 import { UploadResolver } from '../resolvers/uploads';
@@ -69,6 +70,7 @@ export const resolvers = [
   RealmResolver,
   RealmConfigResolver,
   MessageLinksResolver,
+  MessageTopicLinksResolver,
   ReactionLinksResolver,
   UserGroupLinksResolver,
   UserLinksResolver,

@@ -21,6 +21,8 @@ import { groupMemberIds, MessageRendering, renderMessageContent } from './render
 import { checkCanCreateTopic, checkTopicsPolicy, topicParticipantIds } from './send';
 import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, canonicalTopic, checkTopicPrintable, truncateTopic, unresolvedName } from './topics';
 import { isMeMessage } from './view';
+import { realmLinkifiers } from '../linkifiers/cache';
+import { topicLinks } from '../linkifiers/topic-links';
 import { sendTopicEditNotices } from './move-notices';
 import type { PropagateMode } from './propagate-mode';
 import { anyOf, listParam, noneOf } from '../../db/lists';
@@ -338,7 +340,7 @@ async function applyEdit(
     event.orig_subject = message.topic;
     if (movesTopic) {
       event.subject = plan.newTopic;
-      event.topic_links = [];
+      event.topic_links = topicLinks(plan.newTopic!, await realmLinkifiers(db, deps.realmId));
     }
     if (movesChannel) event.new_stream_id = target.id;
     targetTopicHadMessages = (await db('messages').where('stream_id', target.id).whereRaw('lower(topic) = lower(?)', [targetTopic]).first('id')) !== undefined;

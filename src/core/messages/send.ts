@@ -9,6 +9,7 @@ import { activeSubscriberIds, channelAudience, RealmUsers } from '../channels/au
 import { streamUpdate } from '../channels/events';
 import { cachedSystemGroupIds, holdsGroupSetting } from '../channels/group-settings';
 import { isGuestRole } from '../users/roles';
+import { realmLinkifiers } from '../linkifiers/cache';
 import { Stream } from '../channels/model';
 import { realmTopicsPolicy } from '../channels/realm-policy';
 import { normalizeMessageContent } from '../markdown';
@@ -497,6 +498,7 @@ async function storeAndPublish(
     edits: new Map(),
     realmStr: prepared.realmStr,
     editHistoryVisibility: 1,
+    linkifiers: await realmLinkifiers(db, deps.realmId),
   };
   const wide = wideMessage(row, ctx, deps.config);
 

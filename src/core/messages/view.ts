@@ -4,6 +4,9 @@ import { reactionsForMessages } from '../reactions/queries';
 import { submessagesForMessages } from '../submessages/queries';
 import type { SubmessageDict } from '../submessages/view';
 import { inParallel } from '../../db/in-parallel';
+import { realmLinkifiers } from '../linkifiers/cache';
+import type { CompiledLinkifier } from '../linkifiers/compiled';
+import { topicLinks } from '../linkifiers/topic-links';
 import { MessageEditRow, MessageRow, dmParticipants, unixTime } from './model';
 import { apiEmail, avatarUrl, displayRecipientEntry, hasPublicGravatar, loadPeople, PersonRow } from './people';
 import { EDIT_HISTORY_VISIBILITY } from './realm-settings';
@@ -90,6 +93,8 @@ export interface WideContext {
   edits: Map<number, MessageEditRow[]>;
   realmStr: string;
   editHistoryVisibility: number;
+  /** The organization's linkifiers, for topic_links. */
+  linkifiers: readonly CompiledLinkifier[];
 }
 
 /** Fetches everything a batch of messages needs to be presented: one query per kind. */
@@ -125,6 +130,7 @@ export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, 
     () => realmString(db, deps),
   ]);
   const edits = new Map<number, MessageEditRow[]>();
+  const linkifiers = await realmLinkifiers(db, deps.realmId);
   for (const row of editRows) {
     const list = edits.get(row.message_id) ?? [];
     list.push(row);
@@ -138,6 +144,7 @@ export async function loadWideContext(db: Knex, deps: Pick<AppDeps, 'realmId'>, 
     edits,
     realmStr,
     editHistoryVisibility,
+    linkifiers,
   };
 }
 
@@ -180,7 +187,7 @@ export function wideMessage(message: MessageRow, ctx: WideContext, config: AppDe
     timestamp: unixTime(message.date_sent),
     client: message.sending_client,
     subject: message.topic,
-    topic_links: [],
+    topic_links: topicLinks(message.topic, ctx.linkifiers),
     is_me_message: isMeMessage(message.content),
     reactions: ctx.reactions.get(message.id) ?? [],
     submessages: ctx.submessages.get(message.id) ?? [],
