@@ -2,6 +2,7 @@ import { assertError, assertSuccess, client, graphql } from '../helpers/api';
 import { getEvents, registerQueue, verifyAction } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { fetchMessages, sendDirect, sendToChannel, subscribe } from '../messages/helpers';
+import { countStatements } from '../helpers/statements';
 
 /**
  * Polls and to-do lists as Zulip stores them: a `/poll` or `/todo` message gets its widget as its
@@ -205,6 +206,21 @@ describe('clients stay in step', () => {
     const id = await sendToChannel(ts, alice, town, 'sync', '/poll Synced?\nYes\nNo');
     const events = await verifyAction(ts, dave, () => submit(bob, id, { type: 'vote', key: 'canned,1', vote: 1 }));
     expect(events.map((e) => [e.type, e.message_id, e.sender_id])).toEqual([['submessage', id, bob.id]]);
+  });
+
+  test('a page of messages reads the submessages of all of them in one statement', async () => {
+    for (let i = 0; i < 6; i++) await sendToChannel(ts, alice, town, 'page', i % 2 === 0 ? `/poll Page ${i}?\nA` : `text ${i}`);
+    const narrow = [{ operator: 'topic', operand: 'page' }];
+    let page: Dict[] = [];
+    const reads = await countStatements(
+      ts,
+      async () => {
+        page = (await fetchMessages(ts, dave, { narrow })).messages;
+      },
+      (sql) => /from "submessages"/i.test(sql),
+    );
+    expect(reads).toBe(1);
+    expect(page.map((m) => m.submessages.length)).toEqual([1, 0, 1, 0, 1, 0]);
   });
 
   test('a fetched message list plus the events since equals a fresh fetch', async () => {
