@@ -14,6 +14,7 @@ import { scheduledMessageRoutes } from './scheduled-messages';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
 import { pushRoutes } from './push';
+import { pushTestNotificationRoutes } from './push-test-notification';
 import { inviteRoutes } from './invites';
 import { settingsRoutes } from './settings';
 import { presenceRoutes } from './presence';
@@ -52,6 +53,7 @@ export const routes: Route[] = [
   ...savedSnippetRoutes,
   ...navigationViewRoutes,
   ...pushRoutes,
+  ...pushTestNotificationRoutes,
   ...inviteRoutes,
   ...settingsRoutes,
   ...presenceRoutes,

@@ -16,6 +16,7 @@ import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
 import { NavigationViewResolver } from '../resolvers/navigation-views';
 import { PushResolver } from '../resolvers/push';
+import { PushTestNotificationResolver } from '../resolvers/push-test-notification';
 import { InvitationResolver } from '../resolvers/invites';
 import { SettingsResolver } from '../resolvers/settings';
 import { PresenceResolver } from '../resolvers/presence';
@@ -58,6 +59,7 @@ export const resolvers = [
   SavedSnippetResolver,
   NavigationViewResolver,
   PushResolver,
+  PushTestNotificationResolver,
   InvitationResolver,
   SettingsResolver,
   PresenceResolver,

@@ -100,6 +100,7 @@ export const REST_PARITY: Record<string, string> = {
   'GET /messages/:message_id/history': 'Query.messageHistory',
   'GET /messages/:message_id/read_receipts': 'Query.readReceipts',
   'POST /messages/:message_id/report': 'Mutation.reportMessage',
+  'POST /mobile_push/test_notification': 'Mutation.sendTestPushNotification',
   'POST /messages/:message_id/typing': 'Mutation.setEditMessageTyping',
   'POST /streams/:stream_id/delete_topic': 'Mutation.deleteTopic',
   'POST /messages/:message_id/reactions': 'Mutation.addReaction',

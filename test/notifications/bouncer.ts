@@ -129,6 +129,10 @@ export async function startBouncer(): Promise<Bouncer> {
       const sent = (kind: string) => (body.push_requests ?? []).filter((p: any) => devices.find((d) => d.deviceId === p.device_id)?.tokenKind === kind).length;
       return ok({ android_successfully_sent_count: sent('fcm'), apple_successfully_sent_count: sent('apns'), delete_device_ids: [] });
     }
+    if (path === '/api/v1/remotes/push/test_notification') {
+      const known = tokens.some((t) => t.userUuid === body.user_uuid && t.token === body.token && t.tokenKind === Number(body.token_kind));
+      return known ? ok() : refuse('INVALID_REMOTE_PUSH_DEVICE_TOKEN', 'Device not recognized by the push bouncer');
+    }
     const mine = tokens.filter((t) => t.userUuid === body.user_uuid);
     const known = (list: unknown, kind: number) =>
       (Array.isArray(list) ? list : []).filter((token) => !mine.some((t) => t.token === token && t.tokenKind === kind));
@@ -288,6 +292,12 @@ function checkRequest({ path, authorization, contentType, body }: BouncerRequest
     if (!isStringList(body.android_devices) || !isStringList(body.apple_devices)) problems.push('device lists are not lists of tokens');
     if (!isObject(body.gcm_payload) || !isObject(body.apns_payload)) problems.push('gcm_payload or apns_payload missing');
     if (!['high', 'normal'].includes(body.gcm_options?.priority)) problems.push('gcm_options.priority is not high or normal');
+  } else if (path === '/api/v1/remotes/push/test_notification') {
+    if (form) problems.push('not JSON');
+    if (!Number.isInteger(body.user_id) || typeof body.user_uuid !== 'string' || !UUID.test(body.user_uuid)) problems.push('user_id or user_uuid missing');
+    if (typeof body.token !== 'string' || body.token === '') problems.push('no token');
+    if (![1, 2].includes(body.token_kind)) problems.push('token_kind is not 1 (APNs) or 2 (FCM)');
+    if (!isObject(body.base_payload)) problems.push('base_payload missing');
   } else {
     problems.push('not an endpoint of the service');
   }
