@@ -45,7 +45,11 @@ export interface Figures {
   refetchedAfterReRegister: number;
   reRegistrations: number;
   restartEvents: number;
+  /** Clients left without a queue at the end (a register that never succeeded again). */
+  clientsWithoutQueue: number;
   sideEffects: Record<string, SideEffect>;
+  /** The processes' error log lines while the fault's test ran (failures answered 500). */
+  serverErrors: string[];
 }
 
 export interface FaultRun {
@@ -56,6 +60,7 @@ export interface FaultRun {
   end: number;
   databaseUrl: string;
   sideEffects?: Record<string, SideEffect>;
+  serverErrors: () => string[];
 }
 
 const failed = (c: Call) => c.status <= 0 || c.status >= 500;
@@ -100,7 +105,11 @@ function received(poller: Load['pollers'][number]): Map<number, number> {
 export async function measure(fault: string, run: FaultRun): Promise<Figures> {
   const { load } = run;
   await load.stopSending();
-  await waitUntil(() => owed(load).every(({ poller, ids }) => ids.every((id) => received(poller).has(id))), 60_000).catch(() => undefined);
+  // Every client holds a live queue again (a re-register may still be under way), and has it all.
+  const live = (poller: Load['pollers'][number]) => poller.generations.at(-1)?.lostAt === null;
+  await waitUntil(() => load.pollers.every(live) && owed(load).every(({ poller, ids }) => ids.every((id) => received(poller).has(id))), 60_000).catch(
+    () => undefined,
+  );
   await load.stopPolling();
 
   const firstAfter = (process: string, ok: (c: Call) => boolean) => {
@@ -149,7 +158,9 @@ export async function measure(fault: string, run: FaultRun): Promise<Figures> {
     refetchedAfterReRegister: refetched,
     reRegistrations: load.pollers.reduce((n, p) => n + p.generations.length - 1, 0),
     restartEvents: load.pollers.reduce((n, p) => n + p.restartEvents, 0),
+    clientsWithoutQueue: load.pollers.filter((p) => !live(p)).length,
     sideEffects: run.sideEffects ?? {},
+    serverErrors: run.serverErrors(),
   };
   report(figures);
   return figures;

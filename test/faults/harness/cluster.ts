@@ -77,6 +77,16 @@ export async function runFault(
 ): Promise<FaultResult> {
   const load = new Load({ processes: cluster.processes, auth: cluster.auth, stream: cluster.stream });
   const names = cluster.processes.map((p) => p.name);
+  const logFrom = cluster.processes.map((p) => p.output().length);
+  const serverErrors = () =>
+    cluster.processes.flatMap((p, i) =>
+      p
+        .output()
+        .slice(logFrom[i])
+        .split('\n')
+        .filter((line) => /^\{"level":(50|60).*\}$/.test(line))
+        .map((line) => `${p.name}: ${String((JSON.parse(line) as { msg?: string }).msg).slice(0, 300)}`),
+    );
   await load.start();
   try {
     await untilEachSends(load, names, 0);
@@ -85,7 +95,7 @@ export async function runFault(
     const end = Date.now();
     await untilEachSends(load, names, end);
     const effects = await sideEffects?.();
-    const figures = await measure(fault, { load, processes: names, start, end, databaseUrl: cluster.postgres.url, sideEffects: effects });
+    const figures = await measure(fault, { load, processes: names, start, end, databaseUrl: cluster.postgres.url, sideEffects: effects, serverErrors });
     return { figures, load, start, end };
   } finally {
     await load.stopSending();
