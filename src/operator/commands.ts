@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config';
 import type { AppDeps } from '../core/deps';
-import { exportOrganization } from './zulip-format/export';
-import { importOrganization } from './zulip-format/import';
+import { exportOrganization } from '../core/exports/zulip-format/export';
+import { importOrganization } from '../core/exports/zulip-format/import';
+import { fileStore } from '../core/uploads/stores';
 import { organizationDeps } from './organization';
 import { sweepOrphanedFiles } from '../core/uploads/orphan-sweep';
 import { progressFor } from './progress';
@@ -340,10 +341,13 @@ export const COMMANDS: Command[] = [
     parse({ positionals: [file] }) {
       return {
         needs: 'database',
-        async run(knex, out) {
+        async run(knex, out, config) {
           await migrateLatest(knex);
-          const summary = await exportOrganization(knex, file, progressFor(process.stderr));
-          out(`Exported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages (${summary.files} message files) to ${file}.`);
+          const summary = await exportOrganization(knex, file, progressFor(process.stderr), fileStore(config));
+          out(
+            `Exported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages (${summary.files} message files), ` +
+              `${summary.attachments} uploaded files, ${summary.avatars} avatars and ${summary.emoji} custom emoji to ${file}.`,
+          );
         },
       };
     },
@@ -366,6 +370,7 @@ export const COMMANDS: Command[] = [
           out(
             `Imported ${summary.users} users, ${summary.channels} channels and ${summary.messages} messages; ${summary.keysCarried} users kept their API keys.`,
           );
+          out(`Also ${summary.groups} user groups, ${summary.attachments} uploaded files, ${summary.avatars} avatars and ${summary.emoji} custom emoji.`);
         },
       };
     },

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Command, CommandError, COMMANDS, Out, Parsed, Runner, UsageError } from './commands';
 import { organizationDeps } from './organization';
 import { Progress, progressBar } from './progress';
-import { ImportError } from './zulip-format/import';
+import { ImportError } from '../core/exports/zulip-format/import';
 import { OperatorMessage, OperatorRequest, operatorSocketPath, sendToServer } from './socket';
 
 export interface CliIO {

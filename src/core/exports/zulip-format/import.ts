@@ -3,17 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../../core/deps';
-import { CHANNEL_PERMISSION_SETTING_NAMES, CHANNEL_PERMISSION_SETTINGS } from '../../core/channels/constants';
-import { cachedSystemGroupIds } from '../../core/channels/group-settings';
-import { channelRecipientId, directRecipientId, dmKey } from '../../core/messages/model';
-import { SYSTEM_REALM_STRING_ID } from '../../core/system-bots/notification-bot';
-import { ensureSystemGroups } from '../../core/groups/system-groups';
-import { createUser } from '../../core/users/actions';
-import { API_KEY_RE, hashApiKey } from '../../core/users/credentials';
-import { Role } from '../../core/users/roles';
-import type { StepProgress as Progress } from '../progress';
+import type { AppDeps } from '../../deps';
+import { CHANNEL_PERMISSION_SETTING_NAMES, CHANNEL_PERMISSION_SETTINGS, TOPICS_POLICIES } from '../../channels/constants';
+import { cachedSystemGroupIds } from '../../channels/group-settings';
+import { channelRecipientId, directRecipientId, dmKey } from '../../messages/model';
+import { ensureSystemBots, SYSTEM_REALM_STRING_ID } from '../../system-bots/notification-bot';
+import { ensureSystemGroups } from '../../groups/system-groups';
+import { createUser } from '../../users/actions';
+import { API_KEY_RE, hashApiKey } from '../../users/credentials';
+import { Role } from '../../users/roles';
+import { fileStore } from '../../uploads/stores';
+import type { StepProgress as Progress } from './layout';
+import { importFiles } from './files';
+import { GroupImport } from './groups';
+import { EARLY_TABLES, IdMaps, importRecords } from './records';
+import { importRealmSettings, importRealmUserDefaults, importUserSettings } from './settings';
 import {
+  ATTACHMENT_FILE,
   fromDjangoHash,
   fromSeconds,
   MESSAGE_FILE_RE,
@@ -22,6 +28,8 @@ import {
   RECIPIENT_HUDDLE,
   RECIPIENT_PERSONAL,
   RECIPIENT_STREAM,
+  relinkUploads,
+  remapRenderedIds,
   Row,
   Tables,
 } from './layout';
@@ -34,6 +42,10 @@ export interface ImportSummary {
   channels: number;
   messages: number;
   keysCarried: number;
+  groups: number;
+  attachments: number;
+  avatars: number;
+  emoji: number;
 }
 
 /** The export's directory: `source` itself, or the one directory inside a .tar.gz. */
@@ -80,7 +92,9 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
     const extras = fs.existsSync(path.join(dir, PARLEY_FILE)) ? readJson(path.join(dir, PARLEY_FILE)) : {};
     const realmId = await createRealm(knex, zRealm);
     await ensureSystemGroups(knex, realmId);
+    await importRealmUserDefaults(knex, realmId, tables.zerver_realmuserdefault);
     const deps = makeDeps(realmId);
+    const relink = (text: string) => relinkUploads(text, Number(zRealm.id), realmId);
 
     // Users, through the action that creates accounts (settings, groups), then their imported state.
     const zUsers = list(tables, 'zerver_userprofile').filter((u) => u.realm === undefined || u.realm === zRealm.id);
@@ -101,9 +115,12 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           bot_type: zUser.bot_type ?? null,
           timezone: typeof zUser.timezone === 'string' ? zUser.timezone : '',
           date_joined: fromSeconds(zUser.date_joined) ?? new Date(),
-          // Uploaded avatars are not carried: those users show their Gravatar.
+          // Uploaded avatars are set once their files are in (see importFiles).
           avatar_source: zUser.avatar_source === 'U' ? 'G' : (zUser.avatar_source ?? 'G'),
+          ...(typeof zUser.can_create_users === 'boolean' ? { can_create_users: zUser.can_create_users } : {}),
+          ...(typeof zUser.default_all_public_streams === 'boolean' ? { default_all_public_streams: zUser.default_all_public_streams } : {}),
         });
+      await importUserSettings(knex, realmId, user.id, zUser);
       // The account's keys: the hashes a Parley export carries, or the key a Zulip export holds.
       const hashes: string[] =
         extras.api_key_hashes?.[String(zUser.id)] ?? (typeof zUser.api_key === 'string' && API_KEY_RE.test(zUser.api_key) ? [hashApiKey(zUser.api_key)] : []);
@@ -123,7 +140,36 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
       }
     }
 
-    const streamIds = await importStreams(knex, realmId, list(tables, 'zerver_stream'), userIds);
+    const importedUsers = userIds.size;
+    // Messages from the server's own bots keep their sender.
+    await ensureSystemBots(knex);
+    for (const bot of list(tables, 'zerver_userprofile_crossrealm')) {
+      const row = await knex('users')
+        .where({ delivery_email: String(bot.email), is_system_bot: true })
+        .first('id');
+      if (row) userIds.set(bot.id as number, row.id);
+    }
+    const groups = new GroupImport(tables, userIds);
+    const groupsCreated = await groups.load(knex, realmId);
+    await importRealmSettings(knex, realmId, zRealm, groups);
+    const ids: IdMaps = { user: userIds, stream: new Map(), field: new Map(), folder: new Map(), message: new Map() };
+    await importRecords(knex, realmId, tables, ids, EARLY_TABLES);
+    const streamIds = await importStreams(knex, realmId, list(tables, 'zerver_stream'), userIds, groups, ids.folder);
+    ids.stream = streamIds;
+    const rerender = (html: string) => remapRenderedIds(relink(html), { user: userIds, stream: streamIds, group: groups.ids });
+    for (const zUser of zUsers) {
+      const patch: Row = {};
+      for (const [field, column] of [
+        ['default_sending_stream', 'default_sending_stream_id'],
+        ['default_events_register_stream', 'default_events_register_stream_id'],
+      ]) {
+        if (typeof zUser[field] === 'number' && streamIds.has(zUser[field] as number)) patch[column] = streamIds.get(zUser[field] as number);
+      }
+      if (Object.keys(patch).length > 0)
+        await knex('users')
+          .where({ id: userIds.get(zUser.id as number) })
+          .update(patch);
+    }
     const recipients = new Map(list(tables, 'zerver_recipient').map((r) => [r.id as number, r]));
     // Group conversations' members are the subscribers of their recipient.
     const huddleMembers = new Map<number, number[]>();
@@ -179,8 +225,8 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           realm_id: realmId,
           sender_id: senderId,
           topic: String(m.subject ?? m.topic ?? ''),
-          content: String(m.content),
-          rendered_content: String(m.rendered_content ?? ''),
+          content: relink(String(m.content)),
+          rendered_content: rerender(String(m.rendered_content ?? '')),
           sending_client: (clients.get(m.sending_client as number) ?? 'Unspecified').slice(0, 30),
           date_sent: fromSeconds(m.date_sent) ?? new Date(),
           last_edit_time: fromSeconds(m.last_edit_time),
@@ -200,7 +246,10 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           Object.assign(row, { stream_id: null, dm_key: dmKey(participants), recipient_id: await directRecipientId(knex, realmId, participants) });
         }
         const [inserted] = await knex('messages').insert(row).returning('id');
-        messageIds.set(m.id as number, Number(typeof inserted === 'object' ? inserted.id : inserted));
+        const messageId = Number(typeof inserted === 'object' ? inserted.id : inserted);
+        messageIds.set(m.id as number, messageId);
+        const edits = editRows(m.edit_history, messageId, realmId, userIds, streamIds, relink, rerender);
+        if (edits.length > 0) await knex('message_edits').insert(edits);
       }
       const userMessages = list(batch, 'zerver_usermessage')
         .map((um) => ({
@@ -216,6 +265,8 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
           .onConflict(['user_id', 'message_id'])
           .ignore();
       }
+      // Zulip's exports may carry a batch's submessages beside its messages.
+      tables.zerver_submessage = [...list(tables, 'zerver_submessage'), ...list(batch, 'zerver_submessage')];
       progress.advance(messages.length);
     }
     progress.stop();
@@ -231,9 +282,18 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
       }))
       .filter((r) => r.user_id !== undefined && r.message_id !== undefined);
     if (reactions.length > 0) await knex('reactions').insert(reactions).onConflict(['message_id', 'user_id', 'emoji_code', 'reaction_type']).ignore();
+    ids.message = messageIds;
+    await importRecords(knex, realmId, tables, ids);
+    const attachmentTables: Tables = fs.existsSync(path.join(dir, ATTACHMENT_FILE)) ? readJson(path.join(dir, ATTACHMENT_FILE)) : {};
+    const fileCounts = await importFiles(
+      { knex, store: fileStore(deps.config), dir, realmId, exportRealmId: Number(zRealm.id), userIds, messageIds, zUsers },
+      attachmentTables,
+      tables,
+      zRealm,
+    );
     // Each channel's first message, as sending would have recorded it.
     await knex.raw('UPDATE streams SET first_message_id = (SELECT min(id) FROM messages WHERE messages.stream_id = streams.id) WHERE realm_id = ?', [realmId]);
-    return { users: userIds.size, channels: streamIds.size, messages: messageIds.size, keysCarried };
+    return { users: importedUsers, channels: streamIds.size, messages: messageIds.size, keysCarried, groups: groupsCreated, ...fileCounts };
   } finally {
     cleanup();
   }
@@ -251,8 +311,15 @@ async function createRealm(knex: Knex, zRealm: Row): Promise<number> {
   return Number(typeof row === 'object' ? row.id : row);
 }
 
-/** Channels with Parley's default permission groups (Zulip's group settings are not carried over). */
-async function importStreams(knex: Knex, realmId: number, zStreams: Row[], userIds: Map<number, number>): Promise<Map<number, number>> {
+/** Channels, with their permission settings where the export names known groups (else the defaults). */
+async function importStreams(
+  knex: Knex,
+  realmId: number,
+  zStreams: Row[],
+  userIds: Map<number, number>,
+  groups: GroupImport,
+  folderIds: Map<number, number>,
+): Promise<Map<number, number>> {
   const sys = await cachedSystemGroupIds(knex, knex, realmId);
   const ids = new Map<number, number>();
   for (const s of zStreams) {
@@ -270,15 +337,53 @@ async function importStreams(knex: Knex, realmId: number, zStreams: Row[], userI
       date_created: fromSeconds(s.date_created) ?? new Date(),
       deactivated: s.deactivated === true,
       is_recently_active: s.is_recently_active !== false,
+      folder_id: typeof s.folder === 'number' ? (folderIds.get(s.folder) ?? null) : null,
+      ...(TOPICS_POLICIES.includes(s.topics_policy as never) ? { topics_policy: s.topics_policy } : {}),
     };
     for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
       const fallback = CHANNEL_PERMISSION_SETTINGS[setting].defaultGroup;
       row[setting] = JSON.stringify(
-        fallback === 'channel_creator' ? { direct_members: creator === null ? [] : [creator], direct_subgroups: [] } : sys[fallback],
+        groups.valueOf(s[setting]) ??
+          (fallback === 'channel_creator' ? { direct_members: creator === null ? [] : [creator], direct_subgroups: [] } : sys[fallback]),
       );
     }
     const [inserted] = await knex('streams').insert(row).returning('id');
     ids.set(s.id as number, Number(typeof inserted === 'object' ? inserted.id : inserted));
   }
   return ids;
+}
+
+/** message_edits rows from Zulip's edit_history (a JSON list, newest first). */
+function editRows(
+  history: unknown,
+  messageId: number,
+  realmId: number,
+  userIds: Map<number, number>,
+  streamIds: Map<number, number>,
+  relink: (text: string) => string,
+  rerender: (html: string) => string,
+): Row[] {
+  let entries: Row[];
+  try {
+    entries = typeof history === 'string' ? JSON.parse(history) : Array.isArray(history) ? history : [];
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(entries)) return [];
+  const stream = (id: unknown) => (typeof id === 'number' ? (streamIds.get(id) ?? null) : null);
+  return entries
+    .slice()
+    .reverse()
+    .map((e) => ({
+      realm_id: realmId,
+      message_id: messageId,
+      user_id: typeof e.user_id === 'number' ? (userIds.get(e.user_id) ?? null) : null,
+      edit_time: fromSeconds(e.timestamp) ?? new Date(),
+      prev_content: typeof e.prev_content === 'string' ? relink(e.prev_content) : null,
+      prev_rendered_content: typeof e.prev_rendered_content === 'string' ? rerender(e.prev_rendered_content) : null,
+      prev_topic: typeof e.prev_topic === 'string' ? e.prev_topic : null,
+      topic: typeof e.prev_topic === 'string' ? String(e.topic ?? '') : null,
+      prev_stream_id: stream(e.prev_stream),
+      stream_id: stream(e.stream),
+    }));
 }
