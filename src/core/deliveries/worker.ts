@@ -67,8 +67,8 @@ export class DeliveryWorker {
     } catch (error) {
       log().error(`delivery worker: ${describeFailure(error)}`);
     }
-    // A wake heard while this looked ahead found the run finishing: the timer takes it over.
-    if (this.loop.takeWake()) wait = 0;
+    // A wake heard while this looked ahead is left pending: the loop runs again as this run ends
+    // (so runNow's caller waits for that run too).
     return wait;
   }
 }
