@@ -40,6 +40,8 @@ const DATABASE_FREE = [
   'rest/form-body',
   'webapp/search-parse',
   'webapp/feed-logic',
+  'webapp/widgets',
+  'submessages/widget',
 ];
 const databaseFree = DATABASE_FREE.map((name) => `/test/${name}\\.test\\.ts$`);
 

@@ -187,6 +187,13 @@ export function reduce(state: AppState, e: AppEvent): Partial<AppState> | null {
           reactions: ev.op === 'add' ? [...rest, { emojiName: ev.emojiName, emojiCode: ev.emojiCode, reactionType: ev.reactionType, userId: ev.userId }] : rest,
         };
       });
+    case 'SubmessageEvent':
+      return patchMessages(state, [ev.messageId], (m) => {
+        const known = m.submessages ?? [];
+        if (known.some((s) => s.id === ev.submessageId)) return m;
+        const added = { id: ev.submessageId, senderId: ev.senderId, msgType: ev.msgType, content: ev.content };
+        return { ...m, submessages: [...known, added].sort((a, b) => a.id - b.id) };
+      });
     case 'TypingEvent': {
       const senderId: number = ev.sender?.user_id;
       if (senderId === state.me) return null;

@@ -23,6 +23,7 @@ export function fromGraphQL(m: GraphQLMessage): Msg {
     isMeMessage: m.isMeMessage,
     recipients: (m.directRecipients ?? []).map((r) => ({ id: Number(r.id), email: r.email, fullName: r.fullName })),
     reactions: m.reactions.map((r) => ({ emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType, userId: r.userId })),
+    submessages: m.submessages.map((s) => ({ id: Number(s.id), senderId: s.senderId, msgType: s.msgType, content: s.content })),
     matchContent: m.matchContent,
     matchTopic: m.matchTopic,
   };
@@ -57,5 +58,6 @@ export function fromEvent(raw: Record<string, any>, flags: string[]): Msg {
       reactionType: r.reaction_type,
       userId: r.user_id ?? r.user?.id,
     })),
+    submessages: (raw.submessages ?? []).map((s: Record<string, any>) => ({ id: s.id, senderId: s.sender_id, msgType: s.msg_type, content: s.content })),
   };
 }

@@ -6,6 +6,14 @@ export interface Reaction {
   userId: number;
 }
 
+export interface Submessage {
+  id: number;
+  senderId: number;
+  msgType: string;
+  /** JSON text: the widget, or an action on it. */
+  content: string;
+}
+
 export interface Recipient {
   id: number;
   email: string;
@@ -31,6 +39,8 @@ export interface Msg {
   /** Participants of a direct message, the sender included. */
   recipients: Recipient[];
   reactions: Reaction[];
+  /** Poll and to-do list data, oldest first (absent on local echoes). */
+  submessages?: Submessage[];
   /** Search results: the content and topic with the matches marked. */
   matchContent?: string | null;
   matchTopic?: string | null;

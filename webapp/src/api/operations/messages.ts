@@ -21,6 +21,7 @@ export const MessageFields = graphql(`
     matchTopic
     directRecipients { id email fullName }
     reactions { emojiName emojiCode reactionType userId }
+    submessages { id senderId msgType content }
   }
 `);
 

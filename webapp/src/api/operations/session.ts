@@ -25,6 +25,7 @@ export const EventsSubscription = graphql(`
       ... on DeleteMessageEvent { messageId messageIds messageType streamId topic }
       ... on UpdateMessageFlagsEvent { all flag messages op operation messageDetails }
       ... on ReactionEvent { op messageId emojiCode emojiName reactionType userId }
+      ... on SubmessageEvent { messageId submessageId senderId msgType content }
       ... on TypingEvent { op messageType sender recipients streamId topic }
       ... on TypingEditMessageEvent { op messageId senderId recipient }
       ... on PresenceEvent { userId email presence presences serverTimestamp }

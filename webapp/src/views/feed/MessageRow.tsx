@@ -9,6 +9,7 @@ import { formatDate, formatTime, type RowHeaders } from './grouping';
 import { MessageContent } from './MessageContent';
 import { MessageMenu } from './MessageMenu';
 import { RecipientBar } from './RecipientBar';
+import { MessageWidget } from './widgets/MessageWidget';
 
 /** Only avatars this server serves: the page loads nothing from elsewhere (Gravatar's are drawn as an initial). */
 function localUrl(url: string | null | undefined): string | null {
@@ -94,7 +95,9 @@ export const MessageRow = memo(function MessageRow({ message, headers, listKey, 
             <EditForm messageId={message.id} onDone={() => setEditing(false)} />
           ) : (
             <div className={message.isMeMessage ? 'me-message' : undefined}>
-              <MessageContent html={message.matchContent ?? message.content} />
+              <MessageWidget message={message}>
+                <MessageContent html={message.matchContent ?? message.content} />
+              </MessageWidget>
               {message.lastEditTimestamp ? <span className="edited-mark">(edited)</span> : null}
               {message.lastMovedTimestamp && !message.lastEditTimestamp ? <span className="moved-mark">(moved)</span> : null}
               {message.flags.includes('starred') ? (
