@@ -98,6 +98,8 @@ function lost(item: ClaimedDelivery): void {
   log().warn(`outbox ${item.kind} ${item.id}: the claim ran out before the attempt ended`);
 }
 
+const NOW_BATCH = 20;
+
 /**
  * Sends the named items now, right after the commit that wrote them (a request that wants its
  * email out before it answers, a worker that just queued its notifications). Whatever fails is the
@@ -106,8 +108,12 @@ function lost(item: ClaimedDelivery): void {
 export async function deliverNow(deps: AppDeps, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   try {
-    const items = await claimIds(deps.knex, ids, new Date());
-    await Promise.all(items.map((item) => attemptDelivery(deps, item)));
+    // A batch at a time, each claimed just before it is sent: a long list (a day's digests) never
+    // holds claims that could run out before their turn.
+    for (let i = 0; i < ids.length; i += NOW_BATCH) {
+      const items = await claimIds(deps.knex, ids.slice(i, i + NOW_BATCH), new Date());
+      await Promise.all(items.map((item) => attemptDelivery(deps, item)));
+    }
   } catch (error) {
     log().error(`outbox: sending at once failed: ${describeFailure(error)}`);
   }
