@@ -94,4 +94,6 @@ test('Redis restart with its append-only file: what survives', async () => {
   }
   const result = await runFault(cluster, 'redis-restart-aof', () => cluster.redis.restart({ appendonly: true }));
   expectNothingLost(result);
+  // The queues come back with their events: no client has to register again.
+  expect(result.figures.reRegistrations).toBe(0);
 });
