@@ -35,7 +35,6 @@ import { describeFailure } from '../../failure-log';
  * that cannot be prepared (or a token forgetting the service refuses for now) is retried here,
  * up to MAX_RETRIES times.
  */
-export { MAX_RETRIES };
 /** Seconds before retry n (1-based): 1, 2, 4... */
 export const retryDelayMs = (attempt: number) => 2 ** (attempt - 1) * 1000;
 
