@@ -31,7 +31,7 @@ test('linkifier matches and web links of the topic, in message events and GET /m
   const id = await sendToChannel(ts, alice, town, topic, 'hello');
   events.stop();
   const [sent] = events.events('message');
-  expect((sent as { message: { topic_links: unknown } }).message.topic_links).toEqual(expected);
+  expect((sent.message as { topic_links: unknown }).topic_links).toEqual(expected);
   const { messages } = await fetchMessages(ts, owner, { narrow: [{ operator: 'channel', operand: town }], num_before: 1 });
   expect(messages[0].id).toBe(id);
   expect(messages[0].topic_links).toEqual(expected);
@@ -52,7 +52,7 @@ test('renaming a topic sends its new links with the update_message event', async
   assertSuccess(await client(ts, alice).patch(`/messages/${id}`, { topic: 'now about #7' }));
   events.stop();
   const [update] = events.events('update_message');
-  expect((update as { topic_links: unknown }).topic_links).toEqual([{ text: '#7', url: 'https://trac.example.com/ticket/7' }]);
+  expect(update.topic_links).toEqual([{ text: '#7', url: 'https://trac.example.com/ticket/7' }]);
 });
 
 test('GraphQL Message.topicLinks', async () => {
