@@ -5,6 +5,7 @@ import { externalAuthenticationMethods } from '../core/accounts/auth-methods';
 import { isValidOtp, mobileFlowRedirect } from '../core/accounts/otp';
 import { createSession, endSession, SESSION_MAX_AGE_SECONDS, sessionUser } from '../core/accounts/sessions';
 import { issueApiKey } from '../core/users/actions';
+import { loginApiKey } from '../core/accounts/login-keys';
 import { checkPasswordLogin } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
 import { getRealm } from '../core/realm/queries';
@@ -32,8 +33,9 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
 }
 
-export async function finishMobileFlow(deps: AppDeps, res: Response, user: User, otp: string): Promise<void> {
-  const apiKey = await issueApiKey(deps, user.id);
+/** `password`: the one the user just logged in with, which gives them their existing key (login-keys.ts). */
+export async function finishMobileFlow(deps: AppDeps, res: Response, user: User, otp: string, password?: string): Promise<void> {
+  const apiKey = password === undefined ? await issueApiKey(deps, user.id) : await loginApiKey(deps, user.id, password);
   // Express's redirect only takes http(s) URLs as given; the app's scheme is set directly.
   res.status(302).setHeader('Location', mobileFlowRedirect(deps.config, otp, apiKey, user));
   res.setHeader('Cache-Control', 'no-store');
@@ -116,7 +118,7 @@ export function loginRouter(deps: AppDeps): Router {
           .send(await loginForm(deps, req, res, { username, otp, next: field(req, 'next') || undefined, error: error.message }));
         return;
       }
-      if (otp) return finishMobileFlow(deps, res, user, otp);
+      if (otp) return finishMobileFlow(deps, res, user, otp, field(req, 'password'));
       await startBrowserSession(deps, res, user, safeNext(fieldsOf(req).next));
     }),
   );

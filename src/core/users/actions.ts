@@ -248,19 +248,27 @@ export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<s
   return apiKey;
 }
 
-/** Issues an additional key (a new login), leaving the user's other clients logged in. */
-export async function issueApiKey(deps: AppDeps, userId: number): Promise<string> {
+/**
+ * Issues an additional key (a new login), leaving the user's other clients logged in. `seal`, when
+ * given, makes the sealed copy the key is stored with (see accounts/login-keys.ts).
+ */
+export async function issueApiKey(deps: AppDeps, userId: number, seal?: (apiKey: string) => Promise<string>): Promise<string> {
   const apiKey = generateApiKey();
+  const sealed = seal ? await seal(apiKey) : null;
   await inTransaction(deps, deps.realmId, async (uow) => {
-    await storeKey(uow, userId, apiKey);
+    if (sealed !== null) {
+      // One sealed copy per user: older ones are left unsealed (their keys stay valid).
+      await ApiKey.query(uow.trx).patch({ sealed: null }).where({ user_id: userId }).whereNotNull('sealed');
+    }
+    await storeKey(uow, userId, apiKey, sealed);
     // Past the per-user limit the oldest key was retired, and it may be cached.
     forgetAuthAfterCommit(deps, uow, userId);
   });
   return apiKey;
 }
 
-async function storeKey(uow: UnitOfWork, userId: number, apiKey: string): Promise<void> {
-  await ApiKey.query(uow.trx).insert({ realm_id: uow.realmId, user_id: userId, key_hash: hashApiKey(apiKey) });
+async function storeKey(uow: UnitOfWork, userId: number, apiKey: string, sealed: string | null = null): Promise<void> {
+  await ApiKey.query(uow.trx).insert({ realm_id: uow.realmId, user_id: userId, key_hash: hashApiKey(apiKey), sealed });
   const stale = await ApiKey.query(uow.trx).select('id').where({ user_id: userId }).orderBy('id', 'desc').offset(MAX_KEYS_PER_USER);
   if (stale.length > 0)
     await ApiKey.query(uow.trx)

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors';
 import type { KeyOwner } from './auth-cache';
 import { API_KEY_RE, apiKeyMatches, hashApiKey, sha256Hex, verifyPassword } from './credentials';
 import { User } from './model';
-import { issueApiKey } from './actions';
+import { loginApiKey } from '../accounts/login-keys';
 import { placeholderEmail } from './view';
 import { ldapLogin } from '../accounts/ldap-login';
 import { readKeyOwner } from './key-owners';
@@ -98,7 +98,7 @@ export async function loginWithPassword(
   address?: string,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
   const user = await checkPasswordLogin(deps, username, password, address);
-  const apiKey = await issueApiKey(deps, user.id);
+  const apiKey = await loginApiKey(deps, user.id, password);
   return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
 }
 

@@ -37,5 +37,7 @@ export class ApiKey extends Model {
   realm_id!: number;
   user_id!: number;
   key_hash!: string;
+  /** The key sealed with the password of the login that issued it (accounts/login-keys.ts); null otherwise. */
+  sealed!: string | null;
   created_at!: Date;
 }
