@@ -30,6 +30,7 @@ import * as sendIdempotencyKeys from './20261129060000_send_idempotency_keys';
 import * as deliveries from './20261206082000_deliveries';
 import * as submessages from './20261206085000_submessages';
 import * as sealedApiKeys from './20261206084000_sealed_api_keys';
+import * as displaySettingsAndPushKeys from './20261206087000_display_settings_and_push_keys';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -64,4 +65,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206082000_deliveries', module: deliveries },
   { name: '20261206085000_submessages', module: submessages },
   { name: '20261206084000_sealed_api_keys', module: sealedApiKeys },
+  { name: '20261206087000_display_settings_and_push_keys', module: displaySettingsAndPushKeys },
 ];

@@ -40,6 +40,7 @@ export const EVENT_KINDS = {
     description: 'Messages were deleted.',
     fields: { message_id: 'Int', message_ids: '[Int]', message_type: 'String', stream_id: 'Int', topic: 'String' },
   },
+  device: { description: 'One of your client devices was added, changed or removed.', fields: { op: 'String', device_id: 'Int' } },
   drafts: { description: 'Your drafts changed.', fields: { op: 'String', drafts: 'JSON', draft: 'JSON', draft_id: 'Int' } },
   invites_changed: { description: 'The pending invitations changed; fetch them again.', fields: {} },
   message: { description: 'A new message you received.', fields: { message: 'JSON', flags: '[String]' } },

@@ -1,13 +1,15 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Mutation, Resolver } from 'type-graphql';
+import { registerClientDevice, removeClientDevice } from '../core/devices/actions';
 import { registerPushDevice } from '../core/push/actions';
 import { TOKEN_KINDS, TokenKind } from '../core/push/model';
+import { sendE2eeTestNotification } from '../core/push/test-notification';
 import { addDeviceToken, removeDeviceToken } from '../core/push/tokens';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { deviceTokenPayload, PushDeviceTokenPayload, RegisterPushDevicePayload } from '../schema/push';
+import { ClientDevicePayload, deviceTokenPayload, PushDeviceTokenPayload, RegisterPushDevicePayload } from '../schema/push';
 
 @Resolver()
 export class PushResolver {
@@ -18,7 +20,7 @@ export class PushResolver {
   async registerPushDevice(
     @Arg('tokenKind', { description: '"fcm" or "apns".' }) tokenKind: string,
     @Arg('pushAccountId', () => GraphQLSafeInt) pushAccountId: number,
-    @Arg('pushPublicKey') pushPublicKey: string,
+    @Arg('pushKey', { description: 'Base64 of the key the notifications are encrypted with (a 0x31 tag byte, then a 32-byte secretbox key).' }) pushKey: string,
     @Arg('bouncerPublicKey') bouncerPublicKey: string,
     @Arg('encryptedPushRegistration') encryptedPushRegistration: string,
     @Ctx() ctx: GraphQLContext,
@@ -27,11 +29,36 @@ export class PushResolver {
     await registerPushDevice(ctx.deps, ctx.user as User, {
       tokenKind: tokenKind as TokenKind,
       pushAccountId,
-      pushPublicKey,
+      pushKey,
       bouncerPublicKey,
       encryptedPushRegistration,
     });
     return Object.assign(new RegisterPushDevicePayload(), { tokenKind, pushAccountId });
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description: 'Sends an end-to-end-encrypted test notification to one of your push devices, or all (POST /mobile_push/e2ee/test_notification).',
+  })
+  async sendE2eeTestNotification(
+    @Arg('pushAccountId', () => GraphQLSafeInt, { nullable: true }) pushAccountId: number | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<boolean> {
+    await sendE2eeTestNotification(ctx.deps, ctx.user as User, pushAccountId ?? undefined);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => ClientDevicePayload, { description: 'Registers this signed-in app install as a client device (POST /register_client_device).' })
+  async registerClientDevice(@Ctx() ctx: GraphQLContext): Promise<ClientDevicePayload> {
+    return Object.assign(new ClientDevicePayload(), { deviceId: await registerClientDevice(ctx.deps, ctx.user as User) });
+  }
+
+  @Authorized()
+  @Mutation(() => DeletedPayload, { description: 'Removes one of your client devices, at sign-out (POST /remove_client_device); answers its id.' })
+  async removeClientDevice(@Arg('deviceId', () => Int) deviceId: number, @Ctx() ctx: GraphQLContext): Promise<DeletedPayload> {
+    await removeClientDevice(ctx.deps, ctx.user as User, deviceId);
+    return deleted(deviceId);
   }
 
   @Authorized()

@@ -1,3 +1,4 @@
+import { registerClientDevice, removeClientDevice } from '../core/devices/actions';
 import { registerPushDevice } from '../core/push/actions';
 import { TOKEN_KINDS } from '../core/push/model';
 import { sendE2eeTestNotification } from '../core/push/test-notification';
@@ -8,12 +9,30 @@ import type { Route } from './router';
 export const pushRoutes: Route[] = [
   {
     method: 'POST',
+    path: '/register_client_device',
+    endpoint: endpoint({
+      params: {},
+      handler: async ({ deps, user }) => ({ device_id: await registerClientDevice(deps, user) }),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/remove_client_device',
+    endpoint: endpoint({
+      params: { device_id: p.int() },
+      handler: async ({ deps, user, params }) => {
+        await removeClientDevice(deps, user, params.device_id);
+      },
+    }),
+  },
+  {
+    method: 'POST',
     path: '/mobile_push/register',
     endpoint: endpoint({
       params: {
         token_kind: p.enum(TOKEN_KINDS),
         push_account_id: p.int(),
-        push_public_key: p.string(),
+        push_key: p.string(),
         bouncer_public_key: p.string(),
         encrypted_push_registration: p.string(),
       },
@@ -21,7 +40,7 @@ export const pushRoutes: Route[] = [
         await registerPushDevice(deps, user, {
           tokenKind: params.token_kind,
           pushAccountId: params.push_account_id,
-          pushPublicKey: params.push_public_key,
+          pushKey: params.push_key,
           bouncerPublicKey: params.bouncer_public_key,
           encryptedPushRegistration: params.encrypted_push_registration,
         });

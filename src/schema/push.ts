@@ -1,5 +1,5 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('PushDeviceToken', { description: 'A device token push notifications are sent to.' })
 export class PushDeviceToken {
@@ -21,4 +21,9 @@ export class RegisterPushDevicePayload {
   @Field({ description: '"fcm" or "apns".' }) tokenKind!: string;
   @Field(() => GraphQLSafeInt, { description: 'The push account the device now stands for (an earlier device of it is replaced).' })
   pushAccountId!: number;
+}
+
+@ObjectType('ClientDevicePayload', { description: 'A client device just registered (POST /register_client_device).' })
+export class ClientDevicePayload {
+  @Field(() => Int, { description: 'The id the app keeps for this install, to name it when it signs out.' }) deviceId!: number;
 }

@@ -22,6 +22,8 @@ export class UserType {
   @Field() timezone!: string;
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
   @Field(() => Int) avatarVersion!: number;
+  @Field({ description: 'Whether the account is a stub made from imported data that was never signed into (never, here).' })
+  isImportedStub!: boolean;
 
   static from(dict: UserDict): UserType {
     return Object.assign(new UserType(), {
@@ -42,6 +44,7 @@ export class UserType {
       timezone: dict.timezone,
       avatarUrl: dict.avatar_url ?? null,
       avatarVersion: dict.avatar_version,
+      isImportedStub: dict.is_imported_stub,
     });
   }
 }

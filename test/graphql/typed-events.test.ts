@@ -65,6 +65,7 @@ const actions: Partial<Record<EventKind, () => Promise<unknown>>> = {
       content: '{"type":"vote","key":"canned,0","vote":1}',
     }),
   update_message_flags: () => client(ts, owner).post('/messages/flags', { messages: [messageId], op: 'add', flag: 'starred' }),
+  device: () => client(ts, owner).post('/register_client_device', {}),
   typing: () => client(ts, bob).post('/typing', { op: 'start', type: 'direct', to: [owner.id] }),
   typing_edit_message: async () => client(ts, bob).post(`/messages/${await send(bob, 'mine to edit')}/typing`, { op: 'start' }),
   presence: () => client(ts, bob).post('/users/me/presence', { status: 'active', new_user_input: true }),

@@ -715,6 +715,20 @@ export const reducers: Record<string, Reducer> = {
   push_device: (state, event) => {
     if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
   },
+  // As the mobile app keeps its devices map: a new device has no push registration yet.
+  device: (state, event) => {
+    if (!state.devices) return;
+    const key = String(event.device_id);
+    if (event.op === 'add') {
+      state.devices[key] = {
+        push_key_id: null,
+        push_token_id: null,
+        pending_push_token_id: null,
+        push_token_last_updated_timestamp: null,
+        push_registration_error_code: null,
+      };
+    } else if (event.op === 'remove') delete state.devices[key];
+  },
   // Invitations are not part of the register state; the event only tells clients to refetch them.
   invites_changed: () => {},
   // Uploaded files are not part of the register state either (GET /attachments lists them).

@@ -242,15 +242,23 @@ function isValidRegistration(r: any): boolean {
 }
 
 /**
- * Opens an E2EE payload with the device's key pair (the key it registered as push_public_key) and
- * reads it as the app does: a payload the app could not read fails here.
+ * Opens an E2EE payload as the app does, with the push key the device registered (a tag byte, then
+ * the secretbox key; the payload is the nonce followed by the box), and reads it as the app does:
+ * a payload the app could not read fails here.
  */
-export async function openPayload(encrypted: string, keys: { publicKey: Uint8Array; privateKey: Uint8Array }): Promise<any> {
-  await sodium.ready;
-  const plain = sodium.crypto_box_seal_open(Buffer.from(encrypted, 'base64'), keys.publicKey, keys.privateKey);
-  const json = JSON.parse(Buffer.from(plain).toString('utf8'));
+export async function openPayload(encrypted: string, pushKey: Uint8Array): Promise<any> {
+  const json = await decryptPayload(encrypted, pushKey);
   parseAppPayload(json);
   return json;
+}
+
+/** The JSON of an E2EE payload, opened with the device's push key. */
+export async function decryptPayload(encrypted: string, pushKey: Uint8Array): Promise<any> {
+  await sodium.ready;
+  const data = Buffer.from(encrypted, 'base64');
+  const nonce = data.subarray(0, sodium.crypto_secretbox_NONCEBYTES);
+  const plain = sodium.crypto_secretbox_open_easy(data.subarray(sodium.crypto_secretbox_NONCEBYTES), nonce, pushKey.subarray(1));
+  return JSON.parse(Buffer.from(plain).toString('utf8'));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

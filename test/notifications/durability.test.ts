@@ -130,7 +130,7 @@ describe('the push service failing', () => {
       if (!request.path.endsWith('/e2ee/notify')) continue;
       for (const push of request.body.push_requests) {
         if (push.device_id !== device.deviceId) continue;
-        const payload = await openPayload(push.payload.encrypted_data, device.keys);
+        const payload = await openPayload(push.payload.encrypted_data, device.pushKey);
         if (payload.message_id === messageId) out.push(request);
       }
     }

@@ -31,12 +31,18 @@ export function notificationEnv(keys: ServiceKeys, smtpUrl: string, bouncerUrl: 
 export interface Device {
   pushAccountId: number;
   token: string;
-  keys: { publicKey: Uint8Array; privateKey: Uint8Array };
+  /** The key the server encrypts the device's notifications with, as the app makes it. */
+  pushKey: Uint8Array;
   /** The service's id for the device, once it has registered it. */
   deviceId: number;
 }
 
 let nextAccount = 1000;
+
+/** A push key as the app makes one: the secretbox tag byte (0x31), then 32 random bytes. */
+export function newPushKey(): Uint8Array {
+  return Uint8Array.from([0x31, ...crypto.randomBytes(32)]);
+}
 
 /** A registration as the app seals it for the push service. */
 export function sealRegistration(bouncer: Bouncer, registration: unknown): string {
@@ -50,13 +56,13 @@ export function sealRegistration(bouncer: Bouncer, registration: unknown): strin
 export async function registerDevice(ts: TestServer, who: TestUser, bouncer: Bouncer): Promise<Device> {
   await sodium.ready;
   const pushAccountId = nextAccount++;
-  const device = { pushAccountId, token: `fcm-token-${pushAccountId}`, keys: sodium.crypto_box_keypair(), deviceId: 0 };
+  const device = { pushAccountId, token: `fcm-token-${pushAccountId}`, pushKey: newPushKey(), deviceId: 0 };
   const registration = { token: device.token, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
   assertSuccess(
     await client(ts, who).post('/mobile_push/register', {
       token_kind: 'fcm',
       push_account_id: device.pushAccountId,
-      push_public_key: b64(device.keys.publicKey),
+      push_key: b64(device.pushKey),
       bouncer_public_key: b64(bouncer.publicKey),
       encrypted_push_registration: sealRegistration(bouncer, registration),
     }),
@@ -75,7 +81,7 @@ export async function e2eePayloads(bouncer: Bouncer, device: Device): Promise<an
   for (const request of bouncer.requests) {
     if (!request.path.endsWith('/e2ee/notify')) continue;
     for (const push of request.body.push_requests) {
-      if (push.device_id === device.deviceId) out.push(await openPayload(push.payload.encrypted_data, device.keys));
+      if (push.device_id === device.deviceId) out.push(await openPayload(push.payload.encrypted_data, device.pushKey));
     }
   }
   return out;

@@ -1,7 +1,6 @@
-import { assertError, assertSuccess, client } from '../helpers/api';
+import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer } from '../helpers/server';
-import { Bouncer, startBouncer } from '../notifications/bouncer';
-import sodium from 'libsodium-wrappers';
+import { Bouncer, decryptPayload, startBouncer } from '../notifications/bouncer';
 import { Device, pushServiceEnv, registerDevice, serviceKeys } from '../notifications/helpers';
 
 // POST /mobile_push/e2ee/test_notification (feature level 420): a test notification, sealed to the
@@ -23,14 +22,13 @@ afterAll(async () => {
 
 // The app shows no test notification (it skips payload types it does not know), so these are
 // opened here rather than read as the app reads a message.
-function testPushes(device: Device): any[] {
+async function testPushes(device: Device): Promise<any[]> {
   const out: any[] = [];
   for (const request of bouncer.requests) {
     if (!request.path.endsWith('/e2ee/notify')) continue;
     for (const push of request.body.push_requests) {
       if (push.device_id !== device.deviceId) continue;
-      const plain = sodium.crypto_box_seal_open(Buffer.from(push.payload.encrypted_data, 'base64'), device.keys.publicKey, device.keys.privateKey);
-      const json = JSON.parse(Buffer.from(plain).toString('utf8'));
+      const json = await decryptPayload(push.payload.encrypted_data, device.pushKey);
       if (json.type === 'test') out.push(json);
     }
   }
@@ -43,7 +41,7 @@ test('a test notification reaches the named device only, or every device', async
   const tablet = await registerDevice(ts, me, bouncer);
   const before = Math.floor(Date.now() / 1000);
   assertSuccess(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: phone.pushAccountId }));
-  const [payload] = testPushes(phone);
+  const [payload] = await testPushes(phone);
   expect(payload).toEqual({
     realm_name: expect.any(String),
     realm_url: ts.server.deps.config.externalUrl,
@@ -52,11 +50,11 @@ test('a test notification reaches the named device only, or every device', async
     user_id: me.id,
   });
   expect(payload.time).toBeGreaterThanOrEqual(before);
-  expect(testPushes(tablet)).toEqual([]);
+  expect(await testPushes(tablet)).toEqual([]);
 
   assertSuccess(await client(ts, me).post('/mobile_push/e2ee/test_notification', {}));
-  expect(testPushes(phone)).toHaveLength(2);
-  expect(testPushes(tablet)).toHaveLength(1);
+  expect(await testPushes(phone)).toHaveLength(2);
+  expect(await testPushes(tablet)).toHaveLength(1);
   expect(bouncer.violations).toEqual([]);
 });
 
@@ -70,7 +68,7 @@ test('without an active device the request fails', async () => {
   assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: theirs.pushAccountId }), ...noDevice);
   const mine = await registerDevice(ts, me, bouncer);
   assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: mine.pushAccountId + 100000 }), ...noDevice);
-  expect(testPushes(theirs)).toEqual([]);
+  expect(await testPushes(theirs)).toEqual([]);
 });
 
 test('bots, bad parameters and a server without push service are refused', async () => {
@@ -98,4 +96,16 @@ test('a service that cannot be reached is reported as a bad gateway', async () =
   const res = await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: device.pushAccountId });
   expect(res.status).toBe(502);
   expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+});
+
+test('GraphQL sends the same test notification', async () => {
+  const me = await makeUser(ts, 400);
+  const device = await registerDevice(ts, me, bouncer);
+  const send = 'mutation ($id: SafeInt) { sendE2eeTestNotification(pushAccountId: $id) }';
+  expect((await graphql(ts, me, send, { id: device.pushAccountId })).data).toEqual({ sendE2eeTestNotification: true });
+  expect(await testPushes(device)).toHaveLength(1);
+  expect(graphqlError(await graphql(ts, me, send, { id: device.pushAccountId + 1 }))).toEqual({
+    code: 'NO_ACTIVE_PUSH_DEVICE',
+    message: 'No active registered push device',
+  });
 });

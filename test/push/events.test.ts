@@ -4,7 +4,7 @@ import { verifyActionFor, withoutIds } from '../helpers/events';
 import { makeUser, startTestServer, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { Bouncer, startBouncer } from '../notifications/bouncer';
-import { b64, pushServiceEnv, sealRegistration, serviceKeys } from '../notifications/helpers';
+import { b64, newPushKey, pushServiceEnv, sealRegistration, serviceKeys } from '../notifications/helpers';
 
 // A push device belongs to one account: every client of that account hears of it, nobody else.
 // The request makes it pending; the service's answer, after commit, makes it active or failed.
@@ -31,7 +31,7 @@ const now = () => Math.floor(Date.now() / 1000);
 const params = (pushAccountId: number, registration: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   token_kind: registration.token_kind,
   push_account_id: pushAccountId,
-  push_public_key: b64(sodium.crypto_box_keypair().publicKey),
+  push_key: b64(newPushKey()),
   bouncer_public_key: b64(bouncer.publicKey),
   encrypted_push_registration: sealRegistration(bouncer, registration),
   ...extra,

@@ -6,7 +6,7 @@ import { captureEvents, registerQueue } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { Bouncer, startBouncer } from '../notifications/bouncer';
-import { b64, pushServiceEnv, sealRegistration, serviceKeys } from '../notifications/helpers';
+import { b64, newPushKey, pushServiceEnv, sealRegistration, serviceKeys } from '../notifications/helpers';
 
 // POST /mobile_push/register: the server stores the device as pending and hands the sealed
 // registration to the push service, which alone can open it; the service's answer settles it.
@@ -19,7 +19,7 @@ let clientKey: string;
 beforeAll(async () => {
   await sodium.ready;
   bouncer = await startBouncer();
-  clientKey = b64(sodium.crypto_box_keypair().publicKey);
+  clientKey = b64(newPushKey());
   ts = await startTestServer(pushServiceEnv(await serviceKeys(), bouncer.url));
   unconfigured = await startTestServer();
   alice = await makeUser(ts, 400);
@@ -45,7 +45,7 @@ const apnsRegistration = (extra: Record<string, unknown> = {}) => ({
 const params = (extra: Record<string, unknown> = {}) => ({
   token_kind: 'fcm',
   push_account_id: 4242,
-  push_public_key: clientKey,
+  push_key: clientKey,
   bouncer_public_key: b64(bouncer.publicKey),
   encrypted_push_registration: seal(fcmRegistration()),
   ...extra,
@@ -116,7 +116,7 @@ test('registrations are handed to the service, which names the devices', async (
     [1, 'fcm-token-abc:123', 'fcm', null],
     [2, 'c0ffee00deadbeef', 'apns', 'org.example.chat'],
   ]);
-  expect(stored.map((d) => [d.token_kind, d.push_public_key, d.error_code, d.encrypted_push_registration])).toEqual([
+  expect(stored.map((d) => [d.token_kind, d.push_key, d.error_code, d.encrypted_push_registration])).toEqual([
     ['fcm', clientKey, null, null],
     ['apns', clientKey, null, null],
   ]);
@@ -156,7 +156,7 @@ test('registering a push account again while it is pending or active changes not
 });
 
 test('parameters are required and typed', async () => {
-  for (const name of ['token_kind', 'push_account_id', 'push_public_key', 'bouncer_public_key', 'encrypted_push_registration']) {
+  for (const name of ['token_kind', 'push_account_id', 'push_key', 'bouncer_public_key', 'encrypted_push_registration']) {
     const p = params();
     delete (p as Record<string, unknown>)[name];
     assertError(await client(ts, alice).post('/mobile_push/register', p), 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`);
@@ -169,10 +169,12 @@ test('parameters are required and typed', async () => {
   );
 });
 
-test('the client public key must be base64 of a NaCl public key', async () => {
+test('the push key must be base64 of the secretbox tag and a 32-byte key', async () => {
   const me = await makeUser(ts, 400);
-  for (const key of ['not base64!', b64(new Uint8Array(16)), 'AAAA', '']) {
-    assertError(await client(ts, me).post('/mobile_push/register', params({ push_public_key: key })), 'BAD_REQUEST', 'Invalid push_public_key');
+  const wrongTag = newPushKey();
+  wrongTag[0] = 0x32;
+  for (const key of ['not base64!', b64(new Uint8Array(16)), b64(newPushKey().subarray(1)), b64(wrongTag), 'AAAA', '']) {
+    assertError(await client(ts, me).post('/mobile_push/register', params({ push_key: key })), 'BAD_REQUEST', 'Invalid `push_key`');
   }
   expect(await devices(me.id)).toHaveLength(0);
 });
@@ -292,7 +294,7 @@ test('the server holds no key of the service: only its URL and registration', ()
 
 describe('GraphQL', () => {
   const mutation = `mutation($kind: String!, $id: SafeInt!, $key: String!, $bouncer: String!, $sealed: String!) {
-    registerPushDevice(tokenKind: $kind, pushAccountId: $id, pushPublicKey: $key, bouncerPublicKey: $bouncer, encryptedPushRegistration: $sealed) { tokenKind pushAccountId }
+    registerPushDevice(tokenKind: $kind, pushAccountId: $id, pushKey: $key, bouncerPublicKey: $bouncer, encryptedPushRegistration: $sealed) { tokenKind pushAccountId }
   }`;
   test('registers through the same checks', async () => {
     const me = await makeUser(ts, 400);
@@ -301,7 +303,7 @@ describe('GraphQL', () => {
     await settled(me.id, 2 ** 40);
     expect((await devices(me.id)).map((d) => [d.push_account_id, d.error_code])).toEqual([[2 ** 40, null]]);
     expect(graphqlError(await graphql(ts, me, mutation, { ...vars, kind: 'gcm' }))).toEqual({ code: 'BAD_REQUEST', message: 'Invalid token_kind' });
-    expect(graphqlError(await graphql(ts, me, mutation, { ...vars, key: 'AAAA' }))).toEqual({ code: 'BAD_REQUEST', message: 'Invalid push_public_key' });
+    expect(graphqlError(await graphql(ts, me, mutation, { ...vars, key: 'AAAA' }))).toEqual({ code: 'BAD_REQUEST', message: 'Invalid `push_key`' });
     const other = await makeUser(unconfigured, 400);
     expect(graphqlError(await graphql(unconfigured, other, mutation, vars)).code).toBe('PUSH_SERVICE_NOT_CONFIGURED');
   });

@@ -46,6 +46,7 @@ describe('GET /users/me', () => {
         'timezone',
         'date_joined',
         'max_message_id',
+        'is_imported_stub',
         'profile_data',
       ].sort(),
     );
@@ -117,6 +118,7 @@ describe('GET /users/{user_id}', () => {
         'timezone',
         'avatar_url',
         'avatar_version',
+        'is_imported_stub',
       ].sort(),
     );
     expect(body.user).toMatchObject({

@@ -1,9 +1,9 @@
-import sodium from 'libsodium-wrappers';
 import type { PushServiceConfig } from '../../config';
 import type { AppDeps } from '../deps';
 import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { PushDevice } from '../push/model';
+import { encryptForDevice } from '../push/registration';
 import { requestRealmUpload } from '../push/realm-upload';
 import { unregisterAllWithService } from '../push/service';
 import { User } from '../users/model';
@@ -26,8 +26,8 @@ import { deliverNow } from '../deliveries/attempt';
 import { describeFailure } from '../../failure-log';
 
 /**
- * Mobile notifications through the push service: E2EE payloads, sealed to each device's
- * push_public_key, for devices registered with POST /mobile_push/register and active at the
+ * Mobile notifications through the push service: E2EE payloads, encrypted with each device's
+ * push key, for devices registered with POST /mobile_push/register and active at the
  * service (each named by the service's device id: only the service knows the token), and Zulip's
  * legacy payloads for the user, which the service sends to the tokens registered there for them.
  * A due job becomes the outbox items of its requests to the service (push-send.ts), written in
@@ -41,12 +41,6 @@ export const retryDelayMs = (attempt: number) => 2 ** (attempt - 1) * 1000;
 interface LegacyToken {
   kind: 'apns' | 'fcm';
   token: string;
-}
-
-async function seal(plaintext: Record<string, unknown>, publicKeyBase64: string): Promise<string> {
-  await sodium.ready;
-  const sealed = sodium.crypto_box_seal(Buffer.from(JSON.stringify(plaintext), 'utf8'), Buffer.from(publicKeyBase64, 'base64'));
-  return Buffer.from(sealed).toString('base64');
 }
 
 /** Queues (and sends at once) the due mobile notifications and removals; answers how many jobs brought requests. */
@@ -195,7 +189,7 @@ async function e2eeRequestBody(
   const pushRequests = await Promise.all(
     devices.map(async (device) => {
       const common = { device_id: device.bouncer_device_id };
-      const encrypted = await seal(plaintext, device.push_public_key);
+      const encrypted = await encryptForDevice(plaintext, device.push_key);
       if (device.token_kind === 'fcm') {
         // FCM data messages carry only string values.
         return { ...common, fcm_priority: priority, payload: { push_account_id: String(device.push_account_id), encrypted_data: encrypted } };

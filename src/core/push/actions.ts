@@ -3,12 +3,12 @@ import { inTransaction } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
 import type { User } from '../users/model';
 import { PushDevice, TokenKind } from './model';
-import { checkPushPublicKey } from './registration';
+import { checkPushKey } from './registration';
 
 export interface PushRegistrationRequest {
   tokenKind: TokenKind;
   pushAccountId: number;
-  pushPublicKey: string;
+  pushKey: string;
   bouncerPublicKey: string;
   encryptedPushRegistration: string;
 }
@@ -25,14 +25,14 @@ export const pushNotConfigured = () => new ApiError('PUSH_SERVICE_NOT_CONFIGURED
 export async function registerPushDevice(deps: AppDeps, user: User, request: PushRegistrationRequest): Promise<void> {
   if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
   if (!deps.config.pushService) throw pushNotConfigured();
-  const pushPublicKey = await checkPushPublicKey(request.pushPublicKey);
+  const pushKey = await checkPushKey(request.pushKey);
   await inTransaction(deps, deps.realmId, async (uow) => {
     const existing = await PushDevice.query(uow.trx).findOne({ user_id: user.id, push_account_id: request.pushAccountId }).forUpdate();
     if (existing && existing.error_code === null) return;
     const now = new Date();
     const row = {
       token_kind: request.tokenKind,
-      push_public_key: pushPublicKey,
+      push_key: pushKey,
       registered_at: now,
       bouncer_device_id: null,
       error_code: null,

@@ -18,7 +18,7 @@ export class PushDevice extends Model {
   user_id!: number;
   push_account_id!: number;
   token_kind!: TokenKind;
-  push_public_key!: string;
+  push_key!: string;
   registered_at!: Date;
   bouncer_device_id!: number | null;
   error_code!: string | null;

@@ -27,6 +27,7 @@ import { realmPlaygroundsSlice } from '../playgrounds/state';
 import { realmBotsSlice } from '../bots/state';
 import { incomingWebhookBotsSlice } from '../webhooks/state';
 import { pushDevicesSlice } from '../push/state';
+import { clientDevicesSlice } from '../devices/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
 export const stateSlices: StateSlice[] = [
@@ -65,4 +66,5 @@ export const stateSlices: StateSlice[] = [
   realmBotsSlice,
   incomingWebhookBotsSlice,
   pushDevicesSlice,
+  clientDevicesSlice,
 ];

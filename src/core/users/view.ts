@@ -24,6 +24,8 @@ export interface UserDict {
   timezone: string;
   avatar_url?: string | null;
   avatar_version: number;
+  /** Always false: this server creates no stub accounts (imported accounts keep their sign-in). */
+  is_imported_stub: boolean;
   profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
@@ -122,6 +124,7 @@ export function userDict(config: Config, viewer: Pick<User, 'id' | 'role'> | nul
     timezone: target.timezone,
     avatar_url: avatarUrlFor(target, visible, options.clientGravatar),
     avatar_version: target.avatar_version,
+    is_imported_stub: false,
   };
   if (options.includeProfileData && !target.is_bot) {
     // A copy: the map may be a cache's, and register applies events to what it returns.
@@ -157,6 +160,7 @@ export function ownUserDict(config: Config, me: User, maxMessageId: number, prof
     role: base.role,
     timezone: base.timezone,
     date_joined: base.date_joined,
+    is_imported_stub: base.is_imported_stub,
     max_message_id: maxMessageId,
   };
   if (!me.is_bot) own.profile_data = profileData ?? {};
