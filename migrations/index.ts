@@ -29,6 +29,7 @@ import * as pushServiceRegistration from './20261128100000_push_service_registra
 import * as sendIdempotencyKeys from './20261129060000_send_idempotency_keys';
 import * as deliveries from './20261206082000_deliveries';
 import * as submessages from './20261206085000_submessages';
+import * as realmExports from './20261206086000_realm_exports';
 import * as sealedApiKeys from './20261206084000_sealed_api_keys';
 import * as displaySettingsAndPushKeys from './20261206087000_display_settings_and_push_keys';
 
@@ -64,6 +65,7 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261129060000_send_idempotency_keys', module: sendIdempotencyKeys },
   { name: '20261206082000_deliveries', module: deliveries },
   { name: '20261206085000_submessages', module: submessages },
+  { name: '20261206086000_realm_exports', module: realmExports },
   { name: '20261206084000_sealed_api_keys', module: sealedApiKeys },
   { name: '20261206087000_display_settings_and_push_keys', module: displaySettingsAndPushKeys },
 ];

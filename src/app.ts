@@ -19,6 +19,7 @@ import { oidcRouter } from './web/oidc';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './rest/upload-downloads';
 import { redirectToAvatar, serveAvatarImage } from './rest/avatars';
 import { serveRealmImage } from './rest/realm-images';
+import { serveExportFile } from './rest/exports';
 import { graphiqlRouter } from './web/graphiql';
 import { webappRouter } from './web/webapp';
 import { staticImagesRouter } from './web/static-images';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/user_uploads/thumbnail/:realmId/*path', serveThumbnail(deps));
   app.get('/user_uploads/:realmId/*path', serveUpload(deps, { forceDownload: false }));
   app.get('/user_avatars/:realmId/realm/:fileName', serveRealmImage(deps));
+  app.get('/user_avatars/exports/:realmId/:token/:fileName', serveExportFile(deps));
   app.get('/user_avatars/:userId', serveAvatarImage(deps, 'small'));
   app.get('/user_avatars/:userId/medium', serveAvatarImage(deps, 'medium'));
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));

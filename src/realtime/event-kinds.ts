@@ -22,6 +22,7 @@ export const EVENT_KINDS = {
   },
   default_streams: { description: 'The default channels for new users changed; the full list.', fields: { default_streams: 'JSON' } },
   realm_bot: { description: 'A bot you administer was added, changed or removed.', fields: { op: 'String', bot: 'JSON' } },
+  realm_export: { description: "The organization's data exports changed (administrators); the full list.", fields: { exports: 'JSON' } },
   realm_domains: {
     description: 'The email domains allowed for sign-up changed.',
     fields: { op: 'String', realm_domain: 'JSON', domain: 'String' },

@@ -10,6 +10,7 @@ import { profileFieldRoutes } from './profile-fields';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 import { draftRoutes } from './drafts';
+import { exportRoutes } from './exports';
 import { scheduledMessageRoutes } from './scheduled-messages';
 import { savedSnippetRoutes } from './saved-snippets';
 import { navigationViewRoutes } from './navigation-views';
@@ -49,6 +50,7 @@ export const routes: Route[] = [
   ...markdownRoutes,
   ...emojiRoutes,
   ...draftRoutes,
+  ...exportRoutes,
   ...scheduledMessageRoutes,
   ...savedSnippetRoutes,
   ...navigationViewRoutes,

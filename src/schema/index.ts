@@ -11,6 +11,7 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { RealmExportResolver } from '../resolvers/exports';
 import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
 import { BotResolver } from '../resolvers/bots';
 import { SavedSnippetResolver } from '../resolvers/saved-snippets';
@@ -54,6 +55,7 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  RealmExportResolver,
   ScheduledMessageResolver,
   BotResolver,
   SavedSnippetResolver,

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as tar from 'tar';
+import { assertError, assertSuccess, client, graphql } from '../helpers/api';
+import { getEvents, registerQueue } from '../helpers/events';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+
+/** Data exports through the API: requests, permissions, limits, the background run, events, the file. */
+jest.setTimeout(120_000);
+
+let ts: TestServer;
+let admin: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-realm-export-'));
+
+beforeAll(async () => {
+  ts = await startTestServer({ DATA_DIR: dataDir });
+  admin = await makeUser(ts, 200, { fullName: 'Ada Admin' });
+  alice = await makeUser(ts, 400, { fullName: 'Alice' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob' });
+  const o = client(ts, ts.owner);
+  assertSuccess(
+    await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'town square' }]), principals: JSON.stringify([alice.id, bob.id]) }),
+  );
+  assertSuccess(await o.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'back room' }]), invite_only: true }));
+  assertSuccess(await o.post('/messages', { type: 'stream', to: 'town square', topic: 'news', content: 'Public news' }));
+  assertSuccess(await o.post('/messages', { type: 'stream', to: 'back room', topic: 'plans', content: 'Private plans' }));
+  assertSuccess(await o.post('/messages', { type: 'direct', to: JSON.stringify([alice.id]), content: 'To Alice' }));
+  assertSuccess(await o.post('/messages', { type: 'direct', to: JSON.stringify([bob.id]), content: 'To Bob' }));
+  assertSuccess(await client(ts, alice).patch('/settings', { allow_private_data_export: true }));
+}, SERVER_HOOK_TIMEOUT);
+
+afterAll(async () => {
+  await ts?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Waits on the admin's queue for a realm_export event where export `id` is no longer pending. */
+async function finished(queue: { queueId: string; lastEventId: number }, id: number): Promise<Record<string, any>> {
+  for (;;) {
+    const events = await getEvents(ts, admin, queue.queueId, queue.lastEventId);
+    for (const event of events) {
+      queue.lastEventId = event.id;
+      expect(event.type).toBe('realm_export');
+      const done = event.exports.find((e: Record<string, any>) => e.id === id && !e.pending);
+      if (done) return done;
+    }
+  }
+}
+
+/** The messages' contents an export file holds. */
+async function contents(exportUrl: string): Promise<string[]> {
+  const res = await fetch(exportUrl.replace(/^https?:\/\/[^/]+/, ts.url));
+  expect(res.status).toBe(200);
+  const dir = fs.mkdtempSync(path.join(dataDir, 'unpacked-'));
+  const file = path.join(dir, 'export.tar.gz');
+  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  await tar.x({ file, cwd: dir });
+  const [root] = fs.readdirSync(dir).filter((d) => d.startsWith('zulip-export-'));
+  const realm = JSON.parse(fs.readFileSync(path.join(dir, root, 'realm.json'), 'utf8'));
+  expect(realm.zerver_realm[0].string_id).toBeDefined();
+  const messages = JSON.parse(fs.readFileSync(path.join(dir, root, 'messages-000001.json'), 'utf8')).zerver_message;
+  return messages.map((m: { content: string }) => m.content).sort();
+}
+
+test('who may export, and what is refused', async () => {
+  assertError(await client(ts, alice).get('/export/realm'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+  assertError(await client(ts, alice).post('/export/realm'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+  assertError(await client(ts, alice).get('/export/realm/consents'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+  // Private data goes to owners only; the command line's full export is not offered here.
+  assertError(await client(ts, admin).post('/export/realm', { export_type: 2 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+  assertError(await client(ts, ts.owner).post('/export/realm', { export_type: 3 }), 'BAD_REQUEST', 'Invalid export type.');
+  assertError(await client(ts, admin).delete('/export/realm/999999'), 'BAD_REQUEST', 'Invalid data export ID');
+  expect(assertSuccess(await client(ts, admin).get('/export/realm')).exports).toEqual([]);
+});
+
+test('consents list every member', async () => {
+  const consents = assertSuccess(await client(ts, admin).get('/export/realm/consents')).export_consents;
+  expect(consents).toEqual(
+    expect.arrayContaining([
+      { user_id: alice.id, consented: true },
+      { user_id: bob.id, consented: false },
+      { user_id: admin.id, consented: false },
+    ]),
+  );
+});
+
+test('a public export, then one with consent: events, listing, the file, deletion', async () => {
+  const queue = await registerQueue(ts, admin, { eventTypes: ['realm_export'] });
+  const publicId = assertSuccess(await client(ts, admin).post('/export/realm')).id;
+  const done = await finished(queue, publicId);
+  expect(done).toMatchObject({ id: publicId, acting_user_id: admin.id, export_type: 1, pending: false, failed_timestamp: null, deleted_timestamp: null });
+  expect(done.export_url).toMatch(/\/user_avatars\/exports\/\d+\/[\w-]+\/zulip-export-[\w-]+\.tar\.gz$/);
+  // Public data only: no private channel, no direct messages.
+  expect(await contents(done.export_url)).toEqual(['Public news']);
+
+  const fullId = assertSuccess(await client(ts, ts.owner).post('/export/realm', { export_type: 2 })).id;
+  const full = await finished(queue, fullId);
+  expect(full).toMatchObject({ export_type: 2, pending: false });
+  // Alice consented: what she received comes along; Bob did not, nor did the owner.
+  expect(await contents(full.export_url)).toEqual(['Public news', 'To Alice']);
+
+  const listed = assertSuccess(await client(ts, admin).get('/export/realm')).exports;
+  expect(listed.map((e: Record<string, any>) => [e.id, e.export_type, e.pending])).toEqual([
+    [publicId, 1, false],
+    [fullId, 2, false],
+  ]);
+
+  assertSuccess(await client(ts, admin).delete(`/export/realm/${publicId}`));
+  const [deleted] = (await getEvents(ts, admin, queue.queueId, queue.lastEventId)).map((e) => e.exports.find((x: Record<string, any>) => x.id === publicId));
+  expect(deleted.deleted_timestamp).toEqual(expect.any(Number));
+  expect((await fetch(done.export_url.replace(/^https?:\/\/[^/]+/, ts.url))).status).toBe(404);
+  assertError(await client(ts, admin).delete(`/export/realm/${publicId}`), 'BAD_REQUEST', 'Export already deleted');
+
+  // GraphQL sees the same list.
+  const res = await graphql(ts, admin, '{ realmExports { id exportType pending deletedTimestamp exportUrl } }');
+  expect(res.errors).toBeUndefined();
+  expect(res.data!.realmExports.map((e: Record<string, any>) => [Number(e.id), e.exportType, e.deletedTimestamp !== null])).toEqual([
+    [publicId, 1, true],
+    [fullId, 2, false],
+  ]);
+});
+
+test('at most five exports a week', async () => {
+  const knex = ts.server.deps.knex;
+  const realmId = ts.server.deps.realmId;
+  const count = Number((await knex('realm_exports').where('realm_id', realmId).count({ n: '*' }))[0].n);
+  await knex('realm_exports').insert(
+    Array.from({ length: 5 - count }, () => ({ realm_id: realmId, acting_user_id: admin.id, export_type: 1, status: 4, date_failed: new Date() })),
+  );
+  assertError(await client(ts, admin).post('/export/realm'), 'BAD_REQUEST', 'Exceeded rate limit.');
+  // Failed exports have nothing to delete.
+  const failed = (await knex('realm_exports').where({ realm_id: realmId, status: 4 }).first('id')).id;
+  assertError(await client(ts, admin).delete(`/export/realm/${failed}`), 'BAD_REQUEST', 'Export failed, nothing to delete');
+});
