@@ -83,6 +83,27 @@ export interface Config {
   ldap: LdapConfig | null;
   /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
+  /** BigBlueButton server for video calls; null when PARLEY_BIGBLUEBUTTON_URL is unset. */
+  bigBlueButton: BigBlueButtonConfig | null;
+  /** Zoom server-to-server OAuth app for video calls; null when PARLEY_ZOOM_ACCOUNT_ID is unset. */
+  zoom: ZoomConfig | null;
+}
+
+export interface BigBlueButtonConfig {
+  /** The server's base URL, ending in `/` (its API is under `api/`). */
+  url: string;
+  /** The shared secret that signs API calls. */
+  secret: string;
+}
+
+export interface ZoomConfig {
+  accountId: string;
+  clientId: string;
+  clientSecret: string;
+  /** Base of the REST API (https://api.zoom.us), without a trailing slash. */
+  apiUrl: string;
+  /** Base of the OAuth token endpoint (https://zoom.us). */
+  oauthUrl: string;
 }
 
 export interface LdapConfig {
@@ -228,6 +249,8 @@ export function loadConfig(env: Env = process.env): Config {
     outboxMaxAttempts: env.PARLEY_OUTBOX_MAX_ATTEMPTS?.trim() ? intVar(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 1, 1, 100) : null,
     ldap: ldapConfig(env),
     oidc: oidcConfig(env),
+    bigBlueButton: bigBlueButtonConfig(env),
+    zoom: zoomConfig(env),
   };
 }
 
@@ -272,6 +295,31 @@ function oidcConfig(env: Env): OidcConfig | null {
     clientSecret: requiredVar(env, 'PARLEY_OIDC_CLIENT_SECRET', 'PARLEY_OIDC_ISSUER'),
     name: (env.PARLEY_OIDC_NAME ?? '').trim() || 'OpenID Connect',
     createUsers: boolVar(env, 'PARLEY_OIDC_CREATE_USERS', false),
+  };
+}
+
+function bigBlueButtonConfig(env: Env): BigBlueButtonConfig | null {
+  const url = urlVar(env, 'PARLEY_BIGBLUEBUTTON_URL', ['http:', 'https:']);
+  if (url === null) {
+    if ((env.PARLEY_BIGBLUEBUTTON_SECRET ?? '').trim() !== '') throw new ConfigError('PARLEY_BIGBLUEBUTTON_URL must be set when PARLEY_BIGBLUEBUTTON_SECRET is');
+    return null;
+  }
+  return { url: url.endsWith('/') ? url : `${url}/`, secret: requiredVar(env, 'PARLEY_BIGBLUEBUTTON_SECRET', 'PARLEY_BIGBLUEBUTTON_URL') };
+}
+
+function zoomConfig(env: Env): ZoomConfig | null {
+  const accountId = (env.PARLEY_ZOOM_ACCOUNT_ID ?? '').trim();
+  if (accountId === '') {
+    const stray = ['PARLEY_ZOOM_CLIENT_ID', 'PARLEY_ZOOM_CLIENT_SECRET'].find((name) => (env[name] ?? '').trim() !== '');
+    if (stray) throw new ConfigError(`PARLEY_ZOOM_ACCOUNT_ID must be set when ${stray} is`);
+    return null;
+  }
+  return {
+    accountId,
+    clientId: requiredVar(env, 'PARLEY_ZOOM_CLIENT_ID', 'PARLEY_ZOOM_ACCOUNT_ID'),
+    clientSecret: requiredVar(env, 'PARLEY_ZOOM_CLIENT_SECRET', 'PARLEY_ZOOM_ACCOUNT_ID'),
+    apiUrl: (urlVar(env, 'PARLEY_ZOOM_API_URL', ['http:', 'https:']) ?? 'https://api.zoom.us').replace(/\/+$/, ''),
+    oauthUrl: (urlVar(env, 'PARLEY_ZOOM_OAUTH_URL', ['http:', 'https:']) ?? 'https://zoom.us').replace(/\/+$/, ''),
   };
 }
 

@@ -38,6 +38,7 @@ import { uploadRoutes } from './uploads';
 import { avatarRoutes } from './avatars';
 import { realmImageRoutes } from './realm-images';
 import { openApiRoute } from './openapi-route';
+import { callRoutes } from './calls';
 
 /** Every /api/v1 route, gathered from the features. */
 export const routes: Route[] = [
@@ -79,6 +80,7 @@ export const routes: Route[] = [
   ...uploadRoutes,
   ...avatarRoutes,
   ...realmImageRoutes,
+  ...callRoutes,
 ];
 
 // The API's own description, generated from the table it belongs to.

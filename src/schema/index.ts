@@ -35,6 +35,7 @@ import { MessageTopicLinksResolver } from '../resolvers/topic-links';
 import { RealmAdminResolver } from '../resolvers/realm-admin';
 import { AccountResolver } from '../resolvers/accounts';
 import { UploadResolver } from '../resolvers/uploads';
+import { CallResolver } from '../resolvers/calls';
 import type { GraphQLContext } from './context';
 import { refuseNulArguments } from './nul-arguments';
 import { busOnlyPubSub } from './pubsub';
@@ -83,6 +84,7 @@ export const resolvers = [
   RealmAdminResolver,
   AccountResolver,
   UploadResolver,
+  CallResolver,
 ] as const;
 
 let cached: GraphQLSchema | null = null;

@@ -164,4 +164,6 @@ export const REST_PARITY: Record<string, string> = {
   'DELETE /realm/icon': 'Mutation.deleteRealmImage',
   'POST /realm/logo': 'Mutation.uploadRealmImage',
   'DELETE /realm/logo': 'Mutation.deleteRealmImage',
+  'GET /calls/bigbluebutton/create': 'Mutation.createBigBlueButtonCall',
+  'POST /calls/zoom/create': 'Mutation.createZoomCall',
 };

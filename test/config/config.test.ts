@@ -66,6 +66,8 @@ describe('defaults', () => {
       metricsToken: null,
       ldap: null,
       oidc: null,
+      bigBlueButton: null,
+      zoom: null,
     });
   });
 

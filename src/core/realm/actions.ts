@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { ApiError, errors } from '../../errors';
+import { requireAvailableVideoChatProvider } from '../calls/providers';
 import { cachedSystemGroupIds } from '../channels/group-settings';
 import { validateGroupSettingValue } from '../groups/access';
 import { GroupSettingChange, GroupSettingValue, normalizeGroupSettingValue, sameGroupSettingValue } from '../groups/setting-values';
@@ -51,6 +52,8 @@ export function requireRealmAdmin(actor: User): void {
 export async function updateRealmSettings(deps: AppDeps, actor: User, changes: RealmSettingChanges): Promise<Record<string, unknown>> {
   requireRealmAdmin(actor);
   if (Object.keys(changes).some((name) => OWNER_ONLY.has(name)) && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
+  // Only providers whose credentials this server has (Zulip's get_enabled_video_chat_providers).
+  if (changes.video_chat_provider !== undefined) requireAvailableVideoChatProvider(deps.config, changes.video_chat_provider as number);
   return inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const systemGroups = await cachedSystemGroupIds(deps.knex, db, deps.realmId);

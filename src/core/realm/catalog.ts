@@ -1,3 +1,4 @@
+import { VIDEO_CHAT_PROVIDER_IDS } from '../calls/providers';
 import { REALM_TOPICS_POLICY_DEFAULT } from '../channels/constants';
 import { REALM_CHANNEL_POLICY_DEFAULTS } from '../channels/realm-policy';
 import { REALM_GROUP_SETTINGS } from '../groups/realm-settings';
@@ -127,8 +128,8 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   bool('send_channel_events_messages', false),
   bool('send_welcome_emails', true),
   str('topics_policy', REALM_TOPICS_POLICY_DEFAULT, { ...fromChannels, choices: ['allow_empty_topic', 'disable_empty_topic'] }),
-  // 1: Jitsi Meet.
-  int('video_chat_provider', 1, { choices: [0, 1] }),
+  // 1: Jitsi Meet; the others only where configured (checked when set).
+  int('video_chat_provider', 1, { choices: [...VIDEO_CHAT_PROVIDER_IDS] }),
   int('waiting_period_threshold', 0),
   bool('want_advertise_in_communities_directory', false),
   str('welcome_message_custom_text', ''),

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { SERVER_GENERATION } from '../../realtime/persist';
+import { availableVideoChatProviders } from '../calls/providers';
 import { CHANNEL_PERMISSION_SETTINGS } from '../channels/constants';
 import { serverEmojiDataUrl } from '../emoji/server-data';
 import { GROUP_PERMISSION_SETTINGS } from '../groups/setting-values';
@@ -130,10 +131,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     },
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_available_video_chat_providers: {
-      disabled: { name: 'None', id: 0 },
-      jitsi_meet: { name: 'Jitsi Meet', id: 1 },
-    },
+    realm_available_video_chat_providers: availableVideoChatProviders(config),
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_plan_type: 1,
     realm_upload_quota_mib: config.uploadQuotaMib,

@@ -1,0 +1,55 @@
+import type { Config } from '../../config';
+import { errors } from '../../errors';
+
+export interface VideoChatProvider {
+  name: string;
+  id: number;
+}
+
+/**
+ * The organization's call providers, with Zulip's ids (2 was Google Hangouts; 3 is Zoom's per-user
+ * OAuth app, which this server does not offer). Zoom's server-to-server app is named "Zoom", as in
+ * Zulip, since only one Zoom integration is ever configured.
+ */
+export const VIDEO_CHAT_PROVIDERS = {
+  disabled: { name: 'None', id: 0 },
+  jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+  big_blue_button: { name: 'BigBlueButton', id: 4 },
+  zoom_server_to_server: { name: 'Zoom', id: 5 },
+} as const satisfies Record<string, VideoChatProvider>;
+
+export const VIDEO_CHAT_PROVIDER_IDS: readonly number[] = Object.values(VIDEO_CHAT_PROVIDERS).map((provider) => provider.id);
+
+/** The providers an administrator may choose on this server: those whose credentials are configured. */
+export function availableVideoChatProviders(config: Config): Record<string, VideoChatProvider> {
+  const available: Record<string, VideoChatProvider> = {
+    disabled: VIDEO_CHAT_PROVIDERS.disabled,
+    jitsi_meet: VIDEO_CHAT_PROVIDERS.jitsi_meet,
+  };
+  if (config.bigBlueButton) available.big_blue_button = VIDEO_CHAT_PROVIDERS.big_blue_button;
+  if (config.zoom) available.zoom_server_to_server = VIDEO_CHAT_PROVIDERS.zoom_server_to_server;
+  return available;
+}
+
+/** Refuses a provider this server cannot run, with the message Zulip gives for an unknown one. */
+export function requireAvailableVideoChatProvider(config: Config, id: number): void {
+  if (!Object.values(availableVideoChatProviders(config)).some((provider) => provider.id === id)) {
+    throw errors.badRequest(`Invalid video_chat_provider ${id}`);
+  }
+}
+
+/** A provider's calls asked for while its credentials are not configured. */
+export const providerNotConfigured = (provider: string) => errors.badRequest(`${provider} credentials have not been configured`);
+
+/** The provider could not be reached, or answered with an HTTP error. */
+export const providerUnreachable = (provider: string, reason: string) => errors.badRequest(`Error connecting to the ${provider} server: ${reason}`);
+
+/** Why a request to a provider failed, without anything it sent back. */
+export function failureReason(error: unknown): string {
+  if ((error as Error).name === 'TimeoutError') return 'timed out';
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' ? code : 'connection failed';
+}
+
+/** How long a provider has to answer, as in Zulip. */
+export const PROVIDER_TIMEOUT_MS = 5000;
