@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { runCli } from '../../src/operator/run';
 import { RunningServer, startServer } from '../../src/server';
-import { assertSuccess, client } from '../helpers/api';
+import { assertSuccess, basicAuth, client } from '../helpers/api';
 import { freshPostgresDatabase } from '../helpers/postgres';
 import { TestServer } from '../helpers/server';
 
@@ -241,7 +241,7 @@ describe('import of an export written by hand in Zulip’s format', () => {
           type: 'stream',
           to: 'Verona',
           topic: 'plans',
-          content: '<p>Private plans</p>',
+          content: expect.stringMatching(/^<p>Private plans <a href="\/user_uploads\/\d+\/4e\/AbCdEf\/plan.txt">plan.txt<\/a><\/p>$/),
           timestamp: 1700001240,
           flags: ['read'],
           reactions: [],
@@ -265,6 +265,48 @@ describe('import of an export written by hand in Zulip’s format', () => {
         }),
       ).messages;
       expect(dm.map((m: { content: string }) => m.content)).toEqual(['<p>A word, Othello</p>', '<p>Again</p>']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('user groups with their members and permissions, custom emoji, avatars and uploaded files arrive', async () => {
+    const server = await ws.start();
+    try {
+      const hamlet = { email: 'hamlet@zulip.example', apiKey: 'HamletHamletHamletHamletHamlet12' };
+      const h = api(server, hamlet);
+      const users = assertSuccess(await h.get('/users')).members as Record<string, any>[];
+      const idOf = (email: string) => users.find((u) => (u.delivery_email ?? u.email) === email)!.user_id;
+      const groups = assertSuccess(await h.get('/user_groups')).user_groups as Record<string, any>[];
+      const group = (name: string) => groups.find((g) => g.name === name)!;
+      const [actors, leads] = [group('Actors'), group('Leads')];
+      expect(actors).toMatchObject({
+        description: 'The players',
+        members: [idOf('hamlet@zulip.example'), idOf('othello@zulip.example')].sort((a, b) => a - b),
+      });
+      expect(actors.can_join_group).toBe(group('role:members').id);
+      expect(leads).toMatchObject({ members: [idOf('iago@zulip.example')], direct_subgroup_ids: [actors.id], creator_id: idOf('iago@zulip.example') });
+      // An anonymous group in Zulip's tables is an inline value here.
+      expect(leads.can_mention_group).toEqual({ direct_members: [idOf('iago@zulip.example')], direct_subgroups: [actors.id] });
+      const state = assertSuccess(await h.post('/register', { fetch_event_types: JSON.stringify(['realm', 'subscription', 'realm_emoji', 'realm_user']) }));
+      expect(state.realm_can_create_groups).toBe(leads.id);
+      expect(state.subscriptions.find((s: Record<string, any>) => s.name === 'Denmark').can_remove_subscribers_group).toBe(actors.id);
+
+      // The emoji's image, Hamlet's avatar (made from the original) and the file are served.
+      const fetchAs = (url: string) => fetch(`${server.url}${url}`, { headers: { authorization: basicAuth(hamlet) } });
+      const emoji = Object.values(state.realm_emoji as Record<string, any>).find((e) => e.name === 'green_tick');
+      expect(emoji).toMatchObject({ author_id: idOf('iago@zulip.example'), deactivated: false });
+      const emojiImage = await fetchAs(emoji.source_url);
+      expect(Buffer.from(await emojiImage.arrayBuffer())).toEqual(fs.readFileSync(path.join(FIXTURE, 'emoji/2/emoji/images/1.png')));
+      const avatarUrl = state.realm_users.find((u: Record<string, any>) => u.user_id === idOf('hamlet@zulip.example')).avatar_url as string;
+      expect(avatarUrl).toMatch(/^\/user_avatars\/\d+\?version=2$/);
+      const avatar = await fetchAs(avatarUrl);
+      expect(avatar.status).toBe(200);
+      expect(avatar.headers.get('content-type')).toBe('image/png');
+      const [attachment] = assertSuccess(await h.get('/attachments')).attachments as Record<string, any>[];
+      expect(attachment).toMatchObject({ name: 'plan.txt', size: 19, path_id: expect.stringMatching(/^\d+\/4e\/AbCdEf\/plan.txt$/) });
+      expect(attachment.messages).toHaveLength(1);
+      expect(await (await fetchAs(`/user_uploads/${attachment.path_id}`)).text()).toBe('The plan, in full.\n');
     } finally {
       await server.close();
     }
