@@ -5,8 +5,9 @@ import { FLAG_BITS } from '../messages/flags';
 /**
  * Claiming due notification jobs. A claim is a lease: the rows are picked with FOR UPDATE SKIP
  * LOCKED (two processes never pick the same row), stamped with `claimed_until` and committed at
- * once, so no transaction stays open while mail or HTTP is sent. A job is deleted once delivered;
- * a process that dies holding a claim leaves it to run out, and another process delivers it then.
+ * once, so no transaction stays open while a job is rendered. A job is deleted in the transaction
+ * that writes its outbox items (what is sent, see core/deliveries); a process that dies holding a
+ * claim leaves it to run out, and another process takes the job then.
  */
 
 export const CLAIM_LEASE_MS = 60_000;

@@ -15,7 +15,8 @@ import { WakeLoop } from '../wake-loop';
  * Runs the notification steps in every server process: deciding (decide.ts), queuing the removal
  * of mobile notifications whose messages were read, telling the push service of the organization
  * (at start, hourly, and when it asks), handing new E2EE push registrations to the push service,
- * then delivering due mobile notifications and emails, then the hourly digest check. It wakes
+ * then turning due mobile notifications and emails into outbox items (sent at once; the delivery
+ * worker retries them), then the hourly digest check. It wakes
  * shortly after a message is published (the bus tells every process) and on a timer; the database arbitrates between
  * processes, so any number may run. Nothing here runs on the request that sent the message.
  */
