@@ -122,6 +122,9 @@ async function populate() {
   assertSuccess(await b.post(`/messages/${first}/reactions`, { emoji_name: 'parrot' }));
   assertSuccess(await a.post('/messages/flags', { messages: JSON.stringify([second]), op: 'add', flag: 'starred' }));
   assertSuccess(await a.post('/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'read' }));
+  // A poll and a vote: the message's submessages.
+  const poll = assertSuccess(await b.post('/messages', { type: 'stream', to: 'general', topic: 'lunch', content: '/poll Lunch?\n- Pizza\n- Salad' })).id;
+  assertSuccess(await a.post('/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }));
 }
 
 async function startTarget(exportDir: string) {
@@ -301,7 +304,11 @@ test.each(['owner', 'alice', 'bob'])('what %s sees is the same after the round t
   const before = await stateOf(source.url, who);
   const after = await stateOf(target.url, who);
   expect(after.view).toEqual(before.view);
-  expect(before.view.messages.length).toBeGreaterThan(0);
+  expect(before.view.messages.find((m: Json) => m.subject === 'lunch').submessages).toHaveLength(2);
+  // The compared states hold what was set up (ids shown as names).
+  const leads = before.view.state.realm_user_groups.find((g: Json) => g.name === 'leads');
+  expect(leads.can_mention_group).toEqual({ direct_members: ['user:Alice Liddell'], direct_subgroups: ['group:crew'] });
+  expect(before.view.histories.flat().length).toBeGreaterThan(before.view.messages.length);
 });
 
 test('the files come back byte for byte: uploads, avatars, custom emoji, the icon', async () => {
