@@ -19,7 +19,9 @@ export class RealmExportResolver {
   @Authorized()
   @Query(() => [ExportConsentType], { description: 'Which members consent to exports of their private data (administrators).' })
   async exportConsents(@Ctx() ctx: GraphQLContext): Promise<ExportConsentType[]> {
-    return (await exportConsents(ctx.deps, me(ctx))).map((c) => Object.assign(new ExportConsentType(), { userId: c.user_id, consented: c.consented }));
+    return (await exportConsents(ctx.deps, me(ctx))).map((c) =>
+      Object.assign(new ExportConsentType(), { userId: c.user_id, consented: c.consented, emailAddressVisibility: c.email_address_visibility }),
+    );
   }
 
   @Authorized()

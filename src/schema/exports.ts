@@ -31,4 +31,6 @@ export class RealmExportType {
 export class ExportConsentType {
   @Field(() => Int) userId!: number;
   @Field() consented!: boolean;
+  @Field(() => Int, { description: 'Who may see the member’s email address: 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators.' })
+  emailAddressVisibility!: number;
 }

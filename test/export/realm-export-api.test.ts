@@ -80,9 +80,9 @@ test('consents list every member', async () => {
   const consents = assertSuccess(await client(ts, admin).get('/export/realm/consents')).export_consents;
   expect(consents).toEqual(
     expect.arrayContaining([
-      { user_id: alice.id, consented: true },
-      { user_id: bob.id, consented: false },
-      { user_id: admin.id, consented: false },
+      { user_id: alice.id, consented: true, email_address_visibility: expect.any(Number) },
+      { user_id: bob.id, consented: false, email_address_visibility: expect.any(Number) },
+      { user_id: admin.id, consented: false, email_address_visibility: expect.any(Number) },
     ]),
   );
 });

@@ -19,7 +19,7 @@ test('the server announces the level it implements', async () => {
   const settings = assertSuccess(await client(ts, member).get('/server_settings'));
   const { state } = await registerQueue(ts, member, { fetchEventTypes: ['realm'] });
   expect(settings.zulip_feature_level).toBe(state.zulip_feature_level);
-  expect(state.zulip_feature_level).toBeGreaterThanOrEqual(420);
+  expect(state.zulip_feature_level).toBe(436);
 });
 
 test('426: the register response has no realm_is_zephyr_mirror_realm', async () => {
@@ -84,4 +84,13 @@ test('433: user objects say whether the account is an imported stub (none is, he
   for (const user of [...state.realm_users, ...state.cross_realm_bots]) expect(user.is_imported_stub).toBe(false);
   const res = await graphql(ts, member, `query ($id: Int!) { user(id: $id) { isImportedStub } }`, { id: ts.owner.id });
   expect(res.data).toEqual({ user: { isImportedStub: false } });
+});
+
+test('430: each export consent says who may see the member’s email address', async () => {
+  const user = await makeUser(ts, 400);
+  assertSuccess(await client(ts, user).patch('/settings', { email_address_visibility: 3 }));
+  const consents = assertSuccess(await client(ts, ts.owner).get('/export/realm/consents')).export_consents;
+  expect(consents.find((c: { user_id: number }) => c.user_id === user.id)).toEqual({ user_id: user.id, consented: false, email_address_visibility: 3 });
+  const res = await graphql(ts, ts.owner, '{ exportConsents { userId emailAddressVisibility } }');
+  expect(res.data?.exportConsents).toContainEqual({ userId: user.id, emailAddressVisibility: 3 });
 });

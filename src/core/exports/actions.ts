@@ -77,16 +77,23 @@ export async function deleteExport(deps: AppDeps, actor: User, exportId: number)
   if (path) await fileStore(deps.config).delete(path);
 }
 
-/** GET /export/realm/consents: whether each member lets administrators export their private data. */
-export async function exportConsents(deps: AppDeps, actor: User): Promise<{ user_id: number; consented: boolean }[]> {
+/**
+ * GET /export/realm/consents: whether each member lets administrators export their private data,
+ * and who may see their email address (feature level 430), which an export with their consent shows.
+ */
+export async function exportConsents(deps: AppDeps, actor: User): Promise<{ user_id: number; consented: boolean; email_address_visibility: number }[]> {
   requireAdmin(actor);
   const rows = await deps
     .knex('users')
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
     .where({ 'users.realm_id': deps.realmId, 'users.is_active': true, 'users.is_bot': false })
     .orderBy('users.id')
-    .select('users.id', 'user_settings.allow_private_data_export');
-  return rows.map((r: { id: number; allow_private_data_export: boolean | null }) => ({ user_id: r.id, consented: r.allow_private_data_export === true }));
+    .select('users.id', 'users.email_address_visibility', 'user_settings.allow_private_data_export');
+  return rows.map((r: { id: number; email_address_visibility: number; allow_private_data_export: boolean | null }) => ({
+    user_id: r.id,
+    consented: r.allow_private_data_export === true,
+    email_address_visibility: r.email_address_visibility,
+  }));
 }
 
 /** The file of a finished, undeleted export named by its URL's parts, or null. */
