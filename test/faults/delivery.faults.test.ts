@@ -15,7 +15,27 @@ beforeAll(async () => {
   mail = await startMailServer();
   hooks = await startWebhookService();
   cluster = await startCluster({ SMTP_URL: mail.url, PARLEY_OUTBOX_RETRY_BASE_MS: '50', PARLEY_OUTBOX_MAX_ATTEMPTS: '20' });
+  const bot = await ownerCall(cluster, cluster.processes[0], 'POST', '/bots', {
+    full_name: 'Fault Hook',
+    short_name: 'faulthook',
+    bot_type: '3',
+    payload_url: JSON.stringify(hooks.url),
+    interface_type: '1',
+  });
+  expect(bot.user_id).toEqual(expect.any(Number));
 }, 240_000);
+
+/** Mentions the outgoing-webhook bot through `process`; the message's id. */
+async function mention(process: number, text: string): Promise<number> {
+  const sent = await ownerCall(cluster, cluster.processes[process], 'POST', '/messages', {
+    type: 'stream',
+    to: cluster.stream,
+    topic: 'hooks',
+    content: `@**Fault Hook** ${text}`,
+  });
+  return sent.id;
+}
+
 afterAll(async () => {
   await cluster?.close();
   await mail?.close();
@@ -50,29 +70,13 @@ test('a mail server that refuses, then accepts: every invitation arrives, with o
 });
 
 test('a webhook service that times out, then answers: every call arrives, under one delivery id each', async () => {
-  const bot = await ownerCall(cluster, cluster.processes[0], 'POST', '/bots', {
-    full_name: 'Fault Hook',
-    short_name: 'faulthook',
-    bot_type: '3',
-    payload_url: JSON.stringify(hooks.url),
-    interface_type: '1',
-  });
-  expect(bot.user_id).toEqual(expect.any(Number));
   const mentions: number[] = [];
   const result = await runFault(
     cluster,
     'webhook-timeout',
     async () => {
       hooks.stalling = true;
-      for (const [i, p] of [...cluster.processes, ...cluster.processes].entries()) {
-        const sent = await ownerCall(cluster, p, 'POST', '/messages', {
-          type: 'stream',
-          to: cluster.stream,
-          topic: 'hooks',
-          content: `@**Fault Hook** ping ${i}`,
-        });
-        mentions.push(sent.id);
-      }
+      for (const i of [0, 1, 2, 3]) mentions.push(await mention(i % 2, `ping ${i}`));
       await waitUntil(() => mentions.every((id) => hooks.calls.some((c) => c.messageId === id)), 60_000);
       hooks.stalling = false;
     },
@@ -86,4 +90,27 @@ test('a webhook service that times out, then answers: every call arrives, under 
   // One delivery id per message, the same on every attempt.
   for (const id of mentions) expect(new Set(hooks.calls.filter((c) => c.messageId === id).map((c) => c.delivery)).size).toBe(1);
   expect(result.figures).toMatchObject({ messagesLost: 0, deliveriesMissing: 0, deliveryDuplicates: 0, failedDuringFault: 0, failedOutsideFault: 0 });
+});
+
+test('kill -9 of both processes while a webhook call is in flight: the call is made again once its claim runs out', async () => {
+  const mentions: number[] = [];
+  const result = await runFault(
+    cluster,
+    'kill-9-during-webhook',
+    async () => {
+      hooks.stalling = true;
+      mentions.push(await mention(0, 'crash'));
+      await waitUntil(() => hooks.calls.some((c) => c.messageId === mentions[0]), 60_000);
+      for (const p of cluster.processes) await p.stop('SIGKILL');
+      hooks.stalling = false;
+      for (const p of cluster.processes) await p.start();
+    },
+    async () => {
+      // The dead process's claim (a 60 s lease) runs out, then a live process makes the call again.
+      await waitUntil(() => hooks.calls.some((c) => c.answered && c.messageId === mentions[0]), 150_000);
+      return { webhooks: webhookEffect(hooks, mentions) };
+    },
+  );
+  expect(result.figures.sideEffects.webhooks).toMatchObject({ expected: 1, arrived: 1 });
+  expect(result.figures).toMatchObject({ messagesLost: 0, deliveriesMissing: 0, deliveryDuplicates: 0, failedOutsideFault: 0, clientsWithoutQueue: 0 });
 });

@@ -48,7 +48,7 @@ export async function startMailServer(): Promise<MailServer> {
 
 /** Emails expected by address: how many arrived, and how many arrived again under one Message-ID. */
 export function mailEffect(mail: MailServer, addresses: string[]): SideEffect {
-  const accepted = mail.attempts.filter((a) => a.accepted);
+  const accepted = mail.attempts.filter((a) => a.accepted && a.to.some((to) => addresses.includes(to)));
   return {
     expected: addresses.length,
     arrived: addresses.filter((address) => accepted.some((a) => a.to.includes(address))).length,
@@ -95,9 +95,10 @@ export async function startWebhookService(): Promise<WebhookService> {
 
 /** Calls expected by message: how many arrived, and how many came again under one delivery id. */
 export function webhookEffect(service: WebhookService, messageIds: number[]): SideEffect {
+  const calls = service.calls.filter((c) => messageIds.includes(c.messageId));
   return {
     expected: messageIds.length,
-    arrived: messageIds.filter((id) => service.calls.some((c) => c.messageId === id)).length,
-    duplicates: service.calls.length - new Set(service.calls.map((c) => c.delivery)).size,
+    arrived: messageIds.filter((id) => calls.some((c) => c.messageId === id)).length,
+    duplicates: calls.length - new Set(calls.map((c) => c.delivery)).size,
   };
 }
