@@ -95,6 +95,9 @@ test('a mention in a channel is posted to the service, and its answer is posted 
     await client(ts, alice).post('/messages', { type: 'stream', to: 'lounge', topic: 'greetings', content: `@**${bot.name}** say hi` }),
   );
   const sendMs = Date.now() - started;
+  // The call was queued with the message: when the send answers, its outbox item is there.
+  const items = await ts.server.deps.knex('deliveries').where({ kind: 'webhook' }).whereRaw("(payload->>'message_id')::int = ?", [sent.id]);
+  expect(items.map((i) => i.payload)).toEqual([{ message_id: sent.id, bot_id: bot.id, trigger: 'mention' }]);
   await waitUntil(async () => (await messagesIn(bob, [{ operator: 'channel', operand: 'lounge' }])).some((m) => m.sender_id === bot.id));
   const [request] = requestsTo('/mention');
   expect(request.contentType).toBe('application/json');
