@@ -122,6 +122,14 @@ async function populate() {
   assertSuccess(await b.post(`/messages/${first}/reactions`, { emoji_name: 'parrot' }));
   assertSuccess(await a.post('/messages/flags', { messages: JSON.stringify([second]), op: 'add', flag: 'starred' }));
   assertSuccess(await a.post('/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'read' }));
+  // Scheduled messages, to a channel and to people.
+  const later = Math.floor(Date.now() / 1000) + 86_400;
+  assertSuccess(
+    await a.post('/scheduled_messages', { type: 'stream', to: String(general), topic: 'later', content: 'Tomorrow', scheduled_delivery_timestamp: later }),
+  );
+  assertSuccess(
+    await a.post('/scheduled_messages', { type: 'direct', to: JSON.stringify([bob.id]), content: 'Psst tomorrow', scheduled_delivery_timestamp: later }),
+  );
   // A poll and a vote: the message's submessages.
   const poll = assertSuccess(await b.post('/messages', { type: 'stream', to: 'general', topic: 'lunch', content: '/poll Lunch?\n- Pizza\n- Salad' })).id;
   assertSuccess(await a.post('/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }));
@@ -212,6 +220,7 @@ const SECTION_IDS: Record<string, Kind | null> = {
   realm_linkifiers: null,
   realm_playgrounds: null,
   saved_snippets: null,
+  scheduled_messages: null,
   navigation_views: null,
 };
 /** Different on every server or every call, whatever the data. */
@@ -230,7 +239,10 @@ const VOLATILE = new Set([
   'last_update_id',
 ]);
 
-function kindOf(key: string, value: unknown, section: string | null): Kind | null | undefined {
+function kindOf(key: string, value: unknown, section: string | null, parent: Json): Kind | null | undefined {
+  // A scheduled message's recipients: its channel, or its people.
+  if (key === 'to' && section === 'scheduled_messages') return parent.type === 'stream' ? 'stream' : 'user';
+  if (key === 'scheduled_message_id') return null;
   if (key === 'id' && section !== null && section in SECTION_IDS) return SECTION_IDS[section];
   // Recipient ids are internal to each database.
   if (key === 'recipient_id') return null;
@@ -266,7 +278,7 @@ function normalize(value: Json, names: Names, kind: Kind | null | undefined = un
         const k: Kind | undefined = section === 'realm_emoji' ? 'emoji' : section === 'profile_data' ? 'field' : section === 'user_status' ? 'user' : undefined;
         if (k) outKey = named(Number(key), k);
       }
-      const childKind = kindOf(key, v, section);
+      const childKind = kindOf(key, v, section, value);
       if (key === 'user_ids_string' && typeof v === 'string') {
         out[key] = v
           .split(',')
@@ -309,6 +321,7 @@ test.each(['owner', 'alice', 'bob'])('what %s sees is the same after the round t
   const leads = before.view.state.realm_user_groups.find((g: Json) => g.name === 'leads');
   expect(leads.can_mention_group).toEqual({ direct_members: ['user:Alice Liddell'], direct_subgroups: ['group:crew'] });
   expect(before.view.histories.flat().length).toBeGreaterThan(before.view.messages.length);
+  if (name === 'alice') expect(before.view.state.scheduled_messages).toHaveLength(2);
 });
 
 test('the files come back byte for byte: uploads, avatars, custom emoji, the icon', async () => {

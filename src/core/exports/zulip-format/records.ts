@@ -19,6 +19,8 @@ interface SimpleTable {
   byMessage?: boolean;
   /** A user's own data: in a limited export, only consenting users'. */
   personal?: string;
+  /** JSON columns holding lists of user ids. */
+  userLists?: string[];
 }
 
 const TABLES: SimpleTable[] = [
@@ -59,6 +61,14 @@ const TABLES: SimpleTable[] = [
   { zulip: 'zerver_savedsnippet', table: 'saved_snippets', renamed: { user_id: 'user_profile' }, personal: 'user_id', refs: { user_id: 'user' } },
   { zulip: 'zerver_navigationview', table: 'navigation_views', renamed: { user_id: 'user' }, personal: 'user_id', refs: { user_id: 'user' } },
   { zulip: 'zerver_service', table: 'bot_services', renamed: { bot_id: 'user_profile' }, refs: { bot_id: 'user' } },
+  {
+    zulip: 'zerver_scheduledmessage',
+    table: 'scheduled_messages',
+    renamed: { sender_id: 'sender', stream_id: 'stream', topic: 'subject', delivered_message_id: 'delivered_message' },
+    refs: { sender_id: 'user', stream_id: 'stream', delivered_message_id: 'message', reminder_target_message_id: 'message' },
+    personal: 'sender_id',
+    userLists: ['participant_ids'],
+  },
   {
     zulip: 'zerver_submessage',
     table: 'submessages',
@@ -115,7 +125,11 @@ export async function importRecords(knex: Knex, realmId: number, tables: Tables,
         if (!(field in zRow)) continue;
         let value = zRow[field];
         const ref = spec.refs[column];
-        if (ref && value !== null) {
+        if (spec.userLists?.includes(column) && Array.isArray(value)) {
+          const mapped = value.map((id) => ids.user.get(id as number));
+          if (mapped.includes(undefined)) complete = false;
+          value = JSON.stringify(mapped);
+        } else if (ref && value !== null) {
           value = ids[ref].get(value as number);
           if (value === undefined) complete = false;
         } else if (isTimestamp(info.type)) value = typeof value === 'number' ? fromSeconds(value) : value;
