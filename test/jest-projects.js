@@ -41,6 +41,7 @@ const DATABASE_FREE = [
   'webapp/search-parse',
   'webapp/feed-logic',
   'webapp/widgets',
+  'webapp/video-call',
   'submessages/widget',
 ];
 const databaseFree = DATABASE_FREE.map((name) => `/test/${name}\\.test\\.ts$`);

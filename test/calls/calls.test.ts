@@ -93,6 +93,12 @@ describe('BigBlueButton', () => {
     expect(bbb.badChecksums).toBe(0);
   });
 
+  test('the link, as the compose box inserts it, renders as a link on this server', async () => {
+    const link = await bbbLink(alice, { meeting_name: 'Rendered' });
+    const { rendered } = assertSuccess(await client(ts, alice).post('/messages/render', { content: `[Join video call.](${link})` }));
+    expect(rendered).toBe(`<p><a href="${link.replaceAll('&', '&amp;')}">Join video call.</a></p>`);
+  });
+
   test('voice_only defaults to false, and every link names a new meeting', async () => {
     const first = await bbbLink(alice, { meeting_name: 'Standup' });
     const second = await bbbLink(alice, { meeting_name: 'Standup' });

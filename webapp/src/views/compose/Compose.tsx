@@ -16,6 +16,7 @@ import { TypingIndicator } from './TypingIndicator';
 import { noteTyping, stopTyping } from './typing';
 import { UploadList } from './UploadList';
 import { useUploads } from './useUploads';
+import { CALL_PROVIDERS, callProvider, insertCallLink, newVideoCallUrl, videoCallMarkdown } from './video-call';
 
 const isConversation = (to: Addressee | null) => to !== null && (to.kind === 'private' || to.topic !== '');
 
@@ -55,6 +56,8 @@ export function Compose({ narrow }: { narrow: Narrow }) {
   const [dragging, setDragging] = useState(false);
   const { uploads, start, dismiss } = useUploads(textarea);
   const uploading = uploads.some((u) => u.error === null);
+  const provider = useApp((s) => callProvider(s.register));
+  const [calling, setCalling] = useState(false);
   useComposeKeys();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the narrow.
@@ -117,6 +120,17 @@ export function Compose({ narrow }: { narrow: Narrow }) {
     stopTyping();
     setCompose({ to: next });
     saveDraftSoon();
+  };
+  const addVideoCall = () => {
+    setCalling(true);
+    setProblem(null);
+    newVideoCallUrl(to)
+      .then((url) => {
+        insertCallLink(textarea.current, videoCallMarkdown(url));
+        saveDraftSoon();
+      })
+      .catch((error: Error) => setProblem(error.message))
+      .finally(() => setCalling(false));
   };
   const send = () => {
     if (content.trim() === '') return;
@@ -213,6 +227,11 @@ export function Compose({ narrow }: { narrow: Narrow }) {
         <button type="button" className="compose-tool" aria-label="Preview" aria-pressed={preview} onClick={() => setPreview(!preview)}>
           {preview ? 'Edit' : 'Preview'}
         </button>
+        {provider === CALL_PROVIDERS.disabled ? null : (
+          <button type="button" className="compose-tool" aria-label="Add video call" title="Add video call" disabled={calling} onClick={addVideoCall}>
+            <span aria-hidden="true">📹</span>
+          </button>
+        )}
         <span className="compose-hint">{enterSends ? 'Enter to send, Shift+Enter for a new line' : 'Ctrl+Enter to send'}</span>
         <button type="submit" className="compose-send" aria-label="Send" disabled={content.trim() === '' || uploading}>
           Send

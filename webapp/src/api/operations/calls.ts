@@ -1,0 +1,15 @@
+import { graphql } from '../graphql';
+
+/** A signed link to this server's BigBlueButton join page (relative). */
+export const CreateBigBlueButtonCallMutation = graphql(`
+  mutation CreateBigBlueButtonCall($meetingName: String!, $voiceOnly: Boolean!) {
+    createBigBlueButtonCall(meetingName: $meetingName, voiceOnly: $voiceOnly) { url }
+  }
+`);
+
+/** A Zoom meeting hosted by the member's Zoom user; the answer is its join URL. */
+export const CreateZoomCallMutation = graphql(`
+  mutation CreateZoomCall($isVideoCall: Boolean!) {
+    createZoomCall(isVideoCall: $isVideoCall) { url }
+  }
+`);
