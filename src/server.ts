@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { resumeExports } from './core/exports/runner';
 import http from 'node:http';
 import type { Config } from './config';
 import { openDatabase, Database } from './db/connect';
@@ -131,6 +132,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   if (config.thumbnailWorker) thumbnails.start();
   const scheduler = new Scheduler(deps, config.schedulerPollMs);
   scheduler.start();
+  resumeExports(deps);
   realtime.bus.subscribe((deliveries) => scheduler.notice(deliveries));
   // Only once the port is ours: a start that cannot listen must not create an owner nobody sees.
   const owner = await ensureOwner(deps, options.zuliprcDir);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
+import { resumeExports } from '../../src/core/exports/runner';
 import { assertError, assertSuccess, client, graphql } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -121,6 +122,25 @@ test('a public export, then one with consent: events, listing, the file, deletio
     [publicId, 1, true],
     [fullId, 2, false],
   ]);
+});
+
+test('at start-up, requested exports are made and long-abandoned ones marked failed', async () => {
+  const knex = ts.server.deps.knex;
+  const realmId = ts.server.deps.realmId;
+  const queue = await registerQueue(ts, admin, { eventTypes: ['realm_export'] });
+  const [requested] = await knex('realm_exports').insert({ realm_id: realmId, acting_user_id: admin.id, export_type: 1, status: 1 }).returning('id');
+  const [abandoned] = await knex('realm_exports')
+    .insert({ realm_id: realmId, acting_user_id: admin.id, export_type: 1, status: 2, date_started: new Date(Date.now() - 7 * 3600 * 1000) })
+    .returning('id');
+  resumeExports(ts.server.deps);
+  const done = await finished(queue, requested.id);
+  expect(done.export_url).toEqual(expect.any(String));
+  const listed = assertSuccess(await client(ts, admin).get('/export/realm')).exports;
+  expect(listed.find((e: Record<string, any>) => e.id === abandoned.id)).toMatchObject({
+    pending: false,
+    failed_timestamp: expect.any(Number),
+    export_url: null,
+  });
 });
 
 test('at most five exports a week', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inTransaction } from '../../db/unit-of-work';
+import { log } from '../../log';
 import type { AppDeps } from '../deps';
 import { fileStore } from '../uploads/stores';
 import { EXPORT_PUBLIC, ExportStatus, RealmExport } from './model';
@@ -26,9 +27,12 @@ async function consentingUserIds(deps: AppDeps): Promise<number[]> {
  * under an unguessable key. The administrators hear when it is ready, or that it failed.
  */
 export async function runExport(deps: AppDeps, exportId: number): Promise<void> {
-  const row = await RealmExport.query(deps.knex).findById(exportId);
-  if (!row || row.status !== ExportStatus.REQUESTED) return;
-  await RealmExport.query(deps.knex).patch({ status: ExportStatus.STARTED, date_started: new Date() }).where('id', exportId);
+  // Claimed by one process only (a restarted server resumes the requested ones).
+  const claimed = await RealmExport.query(deps.knex)
+    .patch({ status: ExportStatus.STARTED, date_started: new Date() })
+    .where({ id: exportId, status: ExportStatus.REQUESTED });
+  const row = claimed === 1 ? await RealmExport.query(deps.knex).findById(exportId) : undefined;
+  if (!row) return;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-realm-export-'));
   try {
     const name = `zulip-export-${crypto.randomBytes(6).toString('base64url').toLowerCase()}`;
@@ -54,4 +58,32 @@ export async function runExport(deps: AppDeps, exportId: number): Promise<void> 
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** An export started this long ago is taken to have died with its process. */
+const ABANDONED_MS = 6 * 3600 * 1000;
+
+/**
+ * At start-up: runs the exports requested before the server stopped, and marks failed those whose
+ * run was cut short long ago (their process is gone), so the administrators are not left waiting.
+ */
+export function resumeExports(deps: AppDeps): void {
+  void (async () => {
+    const stale = await RealmExport.query(deps.knex)
+      .where({ realm_id: deps.realmId, status: ExportStatus.STARTED })
+      .where('date_started', '<', new Date(Date.now() - ABANDONED_MS));
+    if (stale.length > 0) {
+      await inTransaction(deps, deps.realmId, async (uow) => {
+        await RealmExport.query(uow.trx)
+          .patch({ status: ExportStatus.FAILED, date_failed: new Date() })
+          .whereIn(
+            'id',
+            stale.map((r) => r.id),
+          );
+        await emitExports(deps, uow);
+      });
+    }
+    const requested = await RealmExport.query(deps.knex).where({ realm_id: deps.realmId, status: ExportStatus.REQUESTED }).orderBy('id');
+    for (const row of requested) await runExport(deps, row.id).catch((error: unknown) => log().error({ err: error, exportId: row.id }, 'realm export failed'));
+  })().catch((error: unknown) => log().error({ err: error }, 'resuming realm exports failed'));
 }
