@@ -62,6 +62,9 @@ async function contents(exportUrl: string): Promise<string[]> {
   const [root] = fs.readdirSync(dir).filter((d) => d.startsWith('zulip-export-'));
   const realm = JSON.parse(fs.readFileSync(path.join(dir, root, 'realm.json'), 'utf8'));
   expect(realm.zerver_realm[0].string_id).toBeDefined();
+  // No credentials: no password hashes, no API key hashes.
+  expect(realm.zerver_userprofile.every((u: { password: unknown }) => u.password === null)).toBe(true);
+  expect(fs.existsSync(path.join(dir, root, 'parley.json'))).toBe(false);
   const messages = JSON.parse(fs.readFileSync(path.join(dir, root, 'messages-000001.json'), 'utf8')).zerver_message;
   return messages.map((m: { content: string }) => m.content).sort();
 }

@@ -39,7 +39,7 @@ export async function runExport(deps: AppDeps, exportId: number): Promise<void> 
     const file = path.join(tmp, `${name}.tar.gz`);
     const consenting = row.export_type === EXPORT_PUBLIC ? [] : await consentingUserIds(deps);
     const store = fileStore(deps.config);
-    await exportOrganization(deps.knex, file, quiet, store, { consentingUserIds: consenting });
+    await exportOrganization(deps.knex, file, quiet, store, { consentingUserIds: consenting, credentials: false });
     const key = `exports/${deps.realmId}/${crypto.randomBytes(18).toString('base64url')}/${name}.tar.gz`;
     const staged = await store.stage(fs.createReadStream(file));
     await staged.commit(key);

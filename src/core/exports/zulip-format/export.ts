@@ -49,8 +49,13 @@ const writeJson = (file: string, data: unknown) => fs.writeFileSync(file, `${JSO
  */
 export interface ExportScope {
   consentingUserIds: number[] | null;
+  /**
+   * Whether password hashes and API key hashes go along (the operator's exports, for moving a
+   * server); exports made through the API leave them out, as Zulip's do.
+   */
+  credentials: boolean;
 }
-export const FULL_EXPORT: ExportScope = { consentingUserIds: null };
+export const FULL_EXPORT: ExportScope = { consentingUserIds: null, credentials: true };
 
 const parseJson = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
@@ -255,7 +260,7 @@ export async function exportOrganization(
       bot_type: u.bot_type,
       bot_owner: u.bot_owner_id,
       is_mirror_dummy: false,
-      password: toDjangoHash(u.password_hash as string | null),
+      password: scope.credentials ? toDjangoHash(u.password_hash as string | null) : null,
       // Parley keeps only hashes of keys: Zulip gets a fresh one (parley.json carries the hashes).
       api_key: generateApiKey(),
       date_joined: toSeconds(u.date_joined as Date),
@@ -312,7 +317,7 @@ export async function exportOrganization(
   };
   writeJson(path.join(dir, REALM_FILE), tables);
   writeJson(path.join(dir, ATTACHMENT_FILE), { zerver_attachment, zerver_imageattachment });
-  writeJson(path.join(dir, PARLEY_FILE), { api_key_hashes: keyHashes });
+  if (scope.credentials) writeJson(path.join(dir, PARLEY_FILE), { api_key_hashes: keyHashes });
 
   if (archive) {
     await tar.c({ gzip: true, file: target, cwd: path.dirname(dir) }, [path.basename(dir)]);
