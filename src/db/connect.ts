@@ -155,7 +155,8 @@ function rememberFailedStatements(knex: Knex): void {
 /** Errors the database connection raised (a statement's failure, a connection that could not open). */
 const databaseErrors = new WeakSet<object>();
 
-function fromDatabase(error: unknown): void {
+/** Marks an error as the database connection's, for statements run outside knex (db/prepared.ts). */
+export function fromDatabase(error: unknown): void {
   if (typeof error === 'object' && error !== null) databaseErrors.add(error);
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { fromDatabase } from './connect';
 
 /** A statement written with `?` placeholders (and no `?` elsewhere in its text). */
 export interface Statement {
@@ -38,7 +39,11 @@ export async function runPrepared(db: Knex, name: string, query: Knex.Raw | Knex
     if (connection instanceof pg.Client) {
       // A Statement skips knex's query building, which costs more than the statement's execution.
       const native = 'toSQL' in query ? query.toSQL().toNative() : { sql: nativeText(query.sql), bindings: query.bindings };
-      prepared = await connection.query({ name, text: native.sql, values: native.bindings as unknown[] });
+      // Outside knex, so its query-error hook does not see a lost connection: mark it here.
+      prepared = await connection.query({ name, text: native.sql, values: native.bindings as unknown[] }).catch((error: unknown) => {
+        fromDatabase(error);
+        throw error;
+      });
     }
   } finally {
     await client.releaseConnection(connection);

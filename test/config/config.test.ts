@@ -50,6 +50,10 @@ describe('defaults', () => {
       uploadQuotaMib: null,
       uploadSweepIntervalSeconds: 24 * 3600,
       uploadSweepGraceSeconds: 3600,
+      dbStatementTimeoutMs: 30000,
+      dbAcquireTimeoutMs: 10000,
+      outboxRetryBaseMs: 1000,
+      outboxMaxAttempts: null,
       s3: null,
       graphqlLimits: {
         maxDepth: 15,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { listParam } from '../../db/lists';
 import { DeliveryFailure, DeliveryHandler } from '../deliveries/handler';
-import { requestRealmUpload } from '../push/realm-upload';
+import { uploadRealms } from '../push/realm-upload';
 import { BouncerError, postToBouncer } from './bouncer';
 
 /**
@@ -31,9 +31,9 @@ export const pushHandler: DeliveryHandler = {
       answer = await postToBouncer(service, endpoint, body, 'json', item.key);
     } catch (error) {
       if (!(error instanceof BouncerError)) throw error;
-      // A service not yet told of the organization takes it on the notification worker's next pass.
+      // A service not yet told of the organization is told now, so the retry finds it there.
       const missingRealm = error.code === 'MISSING_REMOTE_REALM';
-      if (missingRealm) requestRealmUpload(deps);
+      if (missingRealm) await uploadRealms(deps);
       throw new DeliveryFailure(error.code ?? error.message.slice(0, 120), error.retryable || missingRealm);
     }
     return (uow) => forgetGoneDevices(uow.trx, userId, endpoint, answer);
