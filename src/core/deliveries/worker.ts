@@ -7,19 +7,22 @@ import { attemptDelivery } from './attempt';
 import { claimDue, nextDueAt, OUTBOX_QUEUED, pruneSent } from './store';
 
 /**
- * Sends the outbox in every server process: claims due items (a batch at a time, sent side by
- * side), attempts each, and sleeps until the next one falls due or a claim runs out. Woken at once
- * when items are queued or released anywhere (the bus carries the wake-up between processes); the
- * database arbitrates, so any number of processes may run it.
+ * Sends the outbox in every server process: claims due items, up to MAX_IN_FLIGHT being sent at
+ * once, and sleeps until the next one falls due or a claim runs out. Each attempt runs on its own,
+ * and its end wakes the loop to claim more, so one slow receiver (a webhook that times out) holds
+ * one slot, not the items queued after it. Woken at once when items are queued or released
+ * anywhere (the bus carries the wake-up between processes); the database arbitrates, so any number
+ * of processes may run it.
  */
 export const IDLE_POLL_MS = 30_000;
-const BATCH = 20;
+const MAX_IN_FLIGHT = 20;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export class DeliveryWorker {
   private readonly loop = new WakeLoop({ pass: () => this.pass(), idle: () => this.untilNextDue() });
   private unsubscribe: (() => void) | null = null;
   private lastPrune = 0;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -31,11 +34,16 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.unsubscribe?.();
     await this.loop.stop();
+    await Promise.all(this.inFlight);
   }
 
-  /** Sends what is due now (or again right after the run in progress); resolves when done. */
-  runNow(): Promise<void> {
-    return this.loop.runNow();
+  /** Sends what is due now (or again right after the run in progress); resolves when all is sent. */
+  async runNow(): Promise<void> {
+    await this.loop.runNow();
+    while (this.inFlight.size > 0) {
+      await Promise.all(this.inFlight);
+      await this.loop.runNow();
+    }
   }
 
   private onDeliveries(deliveries: Delivery[]): void {
@@ -45,10 +53,18 @@ export class DeliveryWorker {
   private async pass(): Promise<void> {
     const { deps } = this;
     try {
-      while (!this.loop.isStopped) {
-        const items = await claimDue(deps.knex, deps.realmId, new Date(), BATCH);
+      while (!this.loop.isStopped && this.inFlight.size < MAX_IN_FLIGHT) {
+        const items = await claimDue(deps.knex, deps.realmId, new Date(), MAX_IN_FLIGHT - this.inFlight.size);
         if (items.length === 0) break;
-        await Promise.all(items.map((item) => attemptDelivery(deps, item)));
+        for (const item of items) {
+          const attempt: Promise<void> = attemptDelivery(deps, item)
+            .catch((error: unknown) => log().error(`delivery worker: ${describeFailure(error)}`))
+            .finally(() => {
+              this.inFlight.delete(attempt);
+              this.loop.wake();
+            });
+          this.inFlight.add(attempt);
+        }
       }
       if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS && !this.loop.isStopped) {
         this.lastPrune = Date.now();
