@@ -1,3 +1,4 @@
+import { isRowId } from '../../db/ids';
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
@@ -20,7 +21,7 @@ export async function registerClientDevice(deps: AppDeps, user: User): Promise<n
 
 export async function removeClientDevice(deps: AppDeps, user: User, deviceId: number): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const removed = await uow.trx('client_devices').where({ id: deviceId, user_id: user.id }).delete().returning('id');
+    const removed = isRowId(deviceId) ? await uow.trx('client_devices').where({ id: deviceId, user_id: user.id }).delete().returning('id') : [];
     if (removed.length === 0) throw errors.badRequest('Invalid `device_id`');
     uow.emit({ type: 'device', op: 'remove', device_id: deviceId }, [user.id]);
   });

@@ -1,3 +1,4 @@
+import { isRowId } from '../../db/ids';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { log } from '../../log';
@@ -65,7 +66,7 @@ export async function deleteExport(deps: AppDeps, actor: User, exportId: number)
   requireAdmin(actor);
   let path: string | null = null;
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const row = await RealmExport.query(uow.trx).where({ id: exportId, realm_id: deps.realmId }).forUpdate().first();
+    const row = isRowId(exportId) ? await RealmExport.query(uow.trx).where({ id: exportId, realm_id: deps.realmId }).forUpdate().first() : undefined;
     if (!row) throw errors.badRequest('Invalid data export ID');
     if (row.status === ExportStatus.DELETED) throw errors.badRequest('Export already deleted');
     if (row.status === ExportStatus.FAILED) throw errors.badRequest('Export failed, nothing to delete');
