@@ -287,6 +287,8 @@ export function reduce(state: AppState, e: AppEvent): Partial<AppState> | null {
       return { alertWords: ev.alertWords ?? [] };
     case 'CustomProfileFieldsEvent':
       return { register: { ...state.register, custom_profile_fields: ev.fields ?? [] } };
+    case 'RealmExportEvent':
+      return { realmExports: ev.exports ?? [] };
     case 'SavedSnippetsEvent': {
       const known = (state.register.saved_snippets ?? []) as Json[];
       const gone = ev.op === 'remove' ? ev.savedSnippetId : ev.savedSnippet?.id;

@@ -53,6 +53,8 @@ export interface AppState {
   realmEmoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean; still_url?: string | null }>;
   userGroups: Map<number, { id: number; name: string; description: string; members: number[]; is_system_group: boolean; deactivated?: boolean }>;
   alertWords: string[];
+  /** The organization's data exports as the last realm_export event listed them (administrators); null before one. */
+  realmExports: Record<string, unknown>[] | null;
 }
 
 export const emptyState = (): AppState => ({
@@ -79,6 +81,7 @@ export const emptyState = (): AppState => ({
   realmEmoji: {},
   userGroups: new Map(),
   alertWords: [],
+  realmExports: null,
 });
 
 /** The one store. Changes replace the collections they touch, so that components re-render on identity. */

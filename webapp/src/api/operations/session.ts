@@ -44,6 +44,7 @@ export const EventsSubscription = graphql(`
       ... on CustomProfileFieldsEvent { fields }
       ... on AttachmentEvent { op attachment uploadSpaceUsed }
       ... on SavedSnippetsEvent { op savedSnippet savedSnippetId }
+      ... on RealmExportEvent { exports }
     }
   }
 `);

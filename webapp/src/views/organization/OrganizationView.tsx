@@ -5,6 +5,7 @@ import { BotsSection } from './BotsSection';
 import { ChannelsSection } from './ChannelsSection';
 import { DefaultChannelsSection } from './DefaultChannelsSection';
 import { EmojiSection } from './EmojiSection';
+import { ExportsSection } from './ExportsSection';
 import { FoldersSection } from './FoldersSection';
 import { GroupsSection } from './GroupsSection';
 import { InvitesSection } from './InvitesSection';
@@ -54,7 +55,7 @@ const SECTIONS: Section[] = [
     name: 'data-exports-admin',
     label: 'Data exports',
     adminOnly: true,
-    render: () => <p>This server cannot export the organization’s data through its API yet. The server’s operator can back up its database instead.</p>,
+    render: () => <ExportsSection />,
   },
 ];
 

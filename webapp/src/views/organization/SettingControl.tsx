@@ -27,6 +27,8 @@ function storedValue(spec: SettingSpec, sent: unknown): unknown {
 /** One organization setting: its control, Zulip's default, and what saving it came to. */
 export function SettingControl({ spec, editable }: { spec: SettingSpec; editable: boolean }) {
   const value = useApp((s) => s.register[`realm_${spec.name}`]);
+  // Only a choice whose options depend on the server follows the whole register answer.
+  const register = useApp((s) => (spec.kind.type === 'choice' && spec.kind.optionsFrom ? s.register : null));
   const id = useId();
   const action = useAction();
   const save = async (next: unknown) => {
@@ -52,7 +54,8 @@ export function SettingControl({ spec, editable }: { spec: SettingSpec; editable
             onChange={(e) => void save(e.target.checked)}
           />
         );
-      case 'choice':
+      case 'choice': {
+        const options = kind.optionsFrom && register ? kind.optionsFrom(register) : kind.options;
         return (
           <select
             id={id}
@@ -60,17 +63,18 @@ export function SettingControl({ spec, editable }: { spec: SettingSpec; editable
             disabled={disabled}
             aria-describedby={describedBy}
             onChange={(e) => {
-              const picked = kind.options.find((o) => String(o.value) === e.target.value);
+              const picked = options.find((o) => String(o.value) === e.target.value);
               if (picked) void save(picked.value);
             }}
           >
-            {kind.options.map((o) => (
+            {options.map((o) => (
               <option key={String(o.value)} value={String(o.value)}>
                 {o.label}
               </option>
             ))}
           </select>
         );
+      }
       case 'channel':
         return <ChannelPicker id={id} value={Number(value ?? -1)} disabled={disabled} describedBy={describedBy} onChange={(v) => void save(v)} />;
       case 'group':

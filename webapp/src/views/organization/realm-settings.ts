@@ -5,7 +5,12 @@
 export type SettingKind =
   | { type: 'bool' }
   | { type: 'text'; long?: boolean }
-  | { type: 'choice'; options: { value: string | number; label: string }[] }
+  | {
+      type: 'choice';
+      options: { value: string | number; label: string }[];
+      /** Options that depend on the server (from POST /register's answer), in place of `options`. */
+      optionsFrom?: (register: Record<string, unknown>) => { value: string | number; label: string }[];
+    }
   /** Seconds or days; empty means no limit ("unlimited"). */
   | { type: 'limit'; unit: 'seconds' | 'days' }
   | { type: 'number' }
@@ -53,6 +58,22 @@ const limit = (name: string, label: string, value: number | null, unit: 'seconds
 const channel = (name: string, label: string): SettingSpec => ({ name, label, kind: { type: 'channel' }, default: -1, page: 'organization-settings' });
 const S = 'organization-settings' as const;
 const P = 'organization-permissions' as const;
+
+const BASIC_CALL_PROVIDERS = [
+  { value: 0, label: 'None' },
+  { value: 1, label: 'Jitsi Meet' },
+];
+
+/**
+ * The call providers this server offers: None and Jitsi Meet always, BigBlueButton and Zoom when its
+ * operator configured them (`realm_available_video_chat_providers`).
+ */
+export function callProviderOptions(register: Record<string, unknown>): { value: number; label: string }[] {
+  const announced = Object.values((register.realm_available_video_chat_providers ?? {}) as Record<string, { id: number; name: string }>);
+  const options = [...BASIC_CALL_PROVIDERS];
+  for (const p of announced) if (!options.some((o) => o.value === p.id)) options.push({ value: p.id, label: p.name });
+  return options.sort((a, b) => a.value - b.value);
+}
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -192,13 +213,7 @@ export const REALM_SETTINGS: SettingSpec[] = [
   {
     name: 'video_chat_provider',
     label: 'Call provider',
-    kind: {
-      type: 'choice',
-      options: [
-        { value: 0, label: 'None' },
-        { value: 1, label: 'Jitsi Meet' },
-      ],
-    },
+    kind: { type: 'choice', options: BASIC_CALL_PROVIDERS, optionsFrom: callProviderOptions },
     default: 1,
     page: S,
   },

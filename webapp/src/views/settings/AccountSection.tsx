@@ -124,7 +124,7 @@ export function AccountSection() {
         <Toggle name="send_private_typing_notifications" label="Let recipients see when I am typing direct messages" />
         <Toggle name="send_stream_typing_notifications" label="Let others see when I am typing in channels" />
         <Toggle name="send_read_receipts" label="Let others see when I have read messages" />
-        <Toggle name="allow_private_data_export" label="Let administrators export my private data" />
+        <Toggle name="allow_private_data_export" label="Allow administrators to export my private data" />
         <Choice name="email_address_visibility" label="Who can see my real email address" options={EMAIL_VISIBILITY} />
       </SettingsGroup>
       <SettingsGroup title="Deactivate account">
