@@ -112,7 +112,7 @@ function statusOf(row: ExportRow): 'deleted' | 'failed' | 'pending' | 'ready' {
   return 'ready';
 }
 
-const STATUS_TEXT = { deleted: 'Deleted', failed: 'Failed', pending: 'Being made…', ready: 'Ready' };
+const STATUS_TEXT = { deleted: 'Deleted', failed: 'Failed', pending: 'Pending', ready: 'Ready' };
 
 function ExportItem({ row }: { row: ExportRow }) {
   const who = useApp((s) => (row.actingUserId === null ? 'Unknown' : (s.users.get(row.actingUserId)?.full_name ?? `User ${row.actingUserId}`)));
