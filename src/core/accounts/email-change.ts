@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
+import { EmailRefusal, emailDomainCheck } from '../realm-domains/store';
 import { currentRealmSettings } from '../realm/values';
 import { activeViewers } from '../settings/email-visibility';
 import { avatarFields, emitAddressSight } from '../settings/email-visibility';
@@ -21,6 +22,13 @@ async function checkAddressFree(db: AppDeps['knex'], realmId: number, email: str
   if (holder) throw errors.badRequest(holder.is_active ? 'Already has an account.' : 'Account has been deactivated.');
 }
 
+/** Why the organization refuses a new address (Zulip's realm email validator). */
+const EMAIL_CHANGE_REFUSALS: Record<EmailRefusal, string> = {
+  outside_domain: 'Your email address is not in one of the domains that are allowed to register for accounts in this organization.',
+  disposable: 'Please use your real email address.',
+  plus: 'Email addresses containing + are not allowed.',
+};
+
 /**
  * The `email` of PATCH /settings: checks the new address and sends a confirmation link to it; the
  * address changes only once the link is opened. A new request replaces earlier ones.
@@ -34,6 +42,8 @@ export async function startEmailChange(deps: AppDeps, user: User, rawEmail: stri
     throw errors.badRequest('Email address changes are disabled in this organization.');
   }
   if (!isValidEmail(email)) throw errors.badRequest('Invalid address.');
+  const refused = (await emailDomainCheck(deps.knex, deps.realmId))(email);
+  if (refused) throw errors.badRequest(EMAIL_CHANGE_REFUSALS[refused]);
   await checkAddressFree(deps.knex, deps.realmId, email);
   await deps.rateLimits.hit('email_change_by_user', String(user.id));
   const secret = await deps.knex.transaction(async (trx) => {

@@ -20,7 +20,7 @@ import {
   requireWelcomeTextAllowed,
 } from './access';
 import { resolveInviteChannels, subscribeInvitedUser } from './channels';
-import { emailDomainCheck } from '../realm-domains/store';
+import { EmailRefusal, emailDomainCheck } from '../realm-domains/store';
 import { invitationEmail } from './emails';
 import { addInvitedUserToGroups, resolveInviteGroups } from './groups';
 import { Invitation, InviteStatus, isUsable } from './model';
@@ -148,10 +148,10 @@ export async function inviteUsers(deps: AppDeps, actor: User, request: EmailInvi
 
     const invalid: [string, string, boolean][] = [];
     const valid: string[] = [];
-    const domainAllowed = await emailDomainCheck(uow.trx, deps.realmId);
+    const refusal = await emailDomainCheck(uow.trx, deps.realmId);
     for (const email of emails) {
-      if (!isValidEmail(email)) invalid.push([email, 'Invalid address.', false]);
-      else if (!domainAllowed(email)) invalid.push([email, 'Outside your domain.', false]);
+      const refused = isValidEmail(email) ? refusal(email) : 'invalid';
+      if (refused) invalid.push([email, INVITE_REFUSALS[refused], false]);
       else valid.push(email);
     }
     const existing = valid.length
@@ -319,6 +319,20 @@ export interface Acceptance {
   email?: string;
 }
 
+/** Why an invitation to an address is refused, as Zulip words it per address. */
+const INVITE_REFUSALS: Record<EmailRefusal | 'invalid', string> = {
+  invalid: 'Invalid address.',
+  outside_domain: 'Outside your domain.',
+  disposable: 'Please use your real email address.',
+  plus: 'Email addresses containing + are not allowed.',
+};
+
+function joinRefusal(refused: EmailRefusal, email: string): string {
+  if (refused === 'disposable') return 'Please use your real email address.';
+  if (refused === 'plus') return 'Email addresses containing + are not allowed in this organization.';
+  return `The organization you are trying to join using ${email} only allows users with e-mail addresses within the organization. Please use a different e-mail address.`;
+}
+
 /**
  * Creates the account an invitation offers: the invited role, then the invitation's groups and
  * channels. Other pending email invitations to the same address are retired.
@@ -327,11 +341,8 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
   const invite = await findUsableInvite(deps, key);
   const email = invite.is_multiuse ? input.email : invite.email!;
   if (email === undefined || email.trim() === '') throw errors.missing('email');
-  if (invite.is_multiuse && !(await emailDomainCheck(deps.knex, deps.realmId))(email)) {
-    throw errors.badRequest(
-      `The organization you are trying to join using ${email} only allows users with e-mail addresses within the organization. Please use a different e-mail address.`,
-    );
-  }
+  const refused = invite.is_multiuse ? (await emailDomainCheck(deps.knex, deps.realmId))(email) : null;
+  if (refused) throw errors.badRequest(joinRefusal(refused, email));
   const created = await createUser(deps, null, {
     email,
     fullName: input.fullName,

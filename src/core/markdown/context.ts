@@ -59,6 +59,8 @@ export interface RenderContext {
   linkifiers: readonly CompiledLinkifier[];
   /** Uploaded images by path_id; absent when the text links none. */
   uploadPreview?: (pathId: string) => UploadPreview | undefined;
+  /** The language of code blocks that name none (the organization's default_code_block_language); '' for none. */
+  defaultCodeLanguage: string;
 }
 
 export interface RenderContextData {
@@ -69,6 +71,7 @@ export interface RenderContextData {
   realmEmoji?: RenderRealmEmoji[];
   linkifiers?: readonly CompiledLinkifier[];
   uploadPreviews?: ReadonlyMap<string, UploadPreview>;
+  defaultCodeLanguage?: string;
 }
 
 /** Indexes resolved rows for the renderer. */
@@ -91,6 +94,7 @@ export function buildRenderContext(data: RenderContextData = {}): RenderContext 
     realmEmoji: (name) => emoji.get(name),
     linkifiers: data.linkifiers ?? [],
     uploadPreview: data.uploadPreviews && data.uploadPreviews.size > 0 ? (pathId) => data.uploadPreviews!.get(pathId) : undefined,
+    defaultCodeLanguage: data.defaultCodeLanguage ?? '',
   };
 }
 

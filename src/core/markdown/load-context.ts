@@ -6,6 +6,7 @@ import { realmLinkifiers } from '../linkifiers/cache';
 import { buildRenderContext, LinkableChannel, MentionGroup, MentionUser, RenderContext } from './context';
 import { referenceCandidates } from './scan';
 import { anyOf, listParam } from '../../db/lists';
+import { storedRealmSettingsNamed } from '../realm/setting-store';
 import { uploadPreviews } from '../uploads/previews';
 
 export interface LoadContextOptions {
@@ -18,19 +19,22 @@ export interface LoadContextOptions {
  * Fetches what a piece of Markdown refers to, one query per kind: the users named or numbered in
  * mentions, the user groups, the custom emoji and (through the resolver) the channels. The
  * organization's linkifiers come from a per-process cache (no query once loaded); uploaded images
- * the text links come with their preview facts (none queried when it links no upload).
+ * the text links come with their preview facts (none queried when it links no upload), and the
+ * organization's settings that change rendering.
  * System groups stand for roles and are not mentionable by name.
  */
 export async function loadRenderContext(db: Knex, realmId: number, content: string, options: LoadContextOptions = {}): Promise<RenderContext> {
   const wanted = referenceCandidates(content);
-  const [users, groups, emoji, channels, linkifiers, previews] = await inParallel(db, [
+  const [users, groups, emoji, channels, linkifiers, settings] = await inParallel(db, [
     () => loadUsers(db, realmId, wanted.userNames, wanted.userIds),
     () => loadGroups(db, realmId, wanted.groupNames),
     () => activeRealmEmojiByName(db, realmId, wanted.emojiNames),
     async () => (wanted.channelNames.length > 0 && options.resolveChannels ? options.resolveChannels(wanted.channelNames) : []),
     () => realmLinkifiers(db, realmId),
-    () => uploadPreviews(db, realmId, wanted.uploadPathIds),
+    () => renderSettings(db, realmId, content, wanted.uploadPathIds.length > 0),
   ] as const);
+  // Uploaded images get previews only while the organization has inline_image_preview on.
+  const previews = settings.inline_image_preview === false ? undefined : await uploadPreviews(db, realmId, wanted.uploadPathIds);
   return buildRenderContext({
     realmUrl: options.realmUrl,
     users,
@@ -39,7 +43,17 @@ export async function loadRenderContext(db: Knex, realmId: number, content: stri
     realmEmoji: [...emoji.values()].map((e) => ({ id: e.id, name: e.name, sourceUrl: realmEmojiSourceUrl(e) })),
     linkifiers,
     uploadPreviews: previews,
+    defaultCodeLanguage: typeof settings.default_code_block_language === 'string' ? settings.default_code_block_language : '',
   });
+}
+
+/**
+ * The organization's settings that change rendering, read only when the text could use them: a
+ * link to an upload (inline_image_preview) or a code fence (default_code_block_language).
+ */
+async function renderSettings(db: Knex, realmId: number, content: string, linksUploads: boolean): Promise<Record<string, unknown>> {
+  const names = [...(linksUploads ? ['inline_image_preview'] : []), ...(/```|~~~/.test(content) ? ['default_code_block_language'] : [])];
+  return storedRealmSettingsNamed(db, realmId, names);
 }
 
 async function loadUsers(db: Knex, realmId: number, names: string[], ids: number[]): Promise<MentionUser[]> {

@@ -5,6 +5,7 @@ import type { OutgoingEmail } from '../email/outbox';
 import { deliverNow } from '../deliveries/attempt';
 import { insertDeliveries } from '../deliveries/store';
 import { MissedMessagesInput, missedMessagesEmail } from '../email/templates';
+import { storedRealmSetting } from '../realm/setting-store';
 import { conversationKey, conversationUrl, loadNotifiedMessages, NotifiedMessage } from './messages';
 import { claimEmailJobs, finishJobs, JobRow, retryJobs } from './queue';
 import { unsubscribeUrl } from './unsubscribe';
@@ -89,6 +90,8 @@ async function emailsFor(deps: AppDeps, userId: number, jobs: JobRow[]): Promise
   const realm = await deps.knex('realms').where({ id: deps.realmId }).first();
   // 1 automatic (one organization per server: left out), 2 always, 3 never.
   const realmName = settings.realm_name_in_email_notifications_policy === 2 ? (realm?.name as string) : null;
+  // The organization may keep message content out of every email, whatever each user prefers.
+  const contentAllowed = await storedRealmSetting(deps.knex, deps.realmId, 'message_content_allowed_in_email_notifications', true);
   const unsubscribe = await unsubscribeUrl(deps, userId, 'missed_messages');
   const emails: OutgoingEmail[] = [];
   for (const { messages: list, triggers } of conversations.values()) {
@@ -104,7 +107,7 @@ async function emailsFor(deps: AppDeps, userId: number, jobs: JobRow[]): Promise
         conversation,
         reason: reasonOf(triggers),
         messages: list.map((m) => ({ senderName: m.senderName, html: m.html, time: m.time })),
-        includeContent: Boolean(settings.message_content_in_email_notifications),
+        includeContent: contentAllowed && Boolean(settings.message_content_in_email_notifications),
         realmName,
         realmUrl: deps.config.externalUrl,
         conversationUrl: conversationUrl(deps.config, first, userId),

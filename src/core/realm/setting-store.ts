@@ -20,6 +20,16 @@ export async function storedRealmSetting<T>(db: Knex, realmId: number, name: str
   return row ? (decode(row.value) as T) : fallback;
 }
 
+/** The stored values of the named settings (those never changed are absent), in one query. */
+export async function storedRealmSettingsNamed(db: Knex, realmId: number, names: readonly string[]): Promise<Record<string, unknown>> {
+  if (names.length === 0) return {};
+  const rows: { name: string; value: unknown }[] = await db('realm_settings')
+    .where({ realm_id: realmId })
+    .whereIn('name', [...names])
+    .select('name', 'value');
+  return Object.fromEntries(rows.map((r) => [r.name, decode(r.value)]));
+}
+
 export async function writeRealmSetting(db: Knex, realmId: number, name: string, value: unknown): Promise<void> {
   await db('realm_settings')
     .insert({ realm_id: realmId, name, value: JSON.stringify({ v: value }) })

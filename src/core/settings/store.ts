@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { storedRealmSetting } from '../realm/setting-store';
 import { User } from '../users/model';
 import { SETTINGS, SETTINGS_ON_USERS_ROW, SettingsMap, SettingValue } from './catalog';
 import { anyOf } from '../../db/lists';
@@ -58,12 +59,14 @@ export async function writeUserSettings(db: Knex, user: Pick<User, 'id' | 'realm
 }
 
 /**
- * Gives a just-created account the organization's current defaults. Returns the user as stored,
+ * Gives a just-created account the organization's current defaults and language. Returns the user as stored,
  * since email_address_visibility (on the users row) may have changed.
  */
 export async function applyDefaultsToNewUser(db: Knex, user: User): Promise<User> {
   const defaults = await realmDefaults(db, user.realm_id);
   const own = pick(defaults, USER_TABLE_COLUMNS);
+  // The interface language is not among the defaults: it starts as the organization's language.
+  own.default_language = await storedRealmSetting(db, user.realm_id, 'default_language', own.default_language);
   await db('user_settings')
     .insert({ user_id: user.id, realm_id: user.realm_id, ...own })
     .onConflict('user_id')

@@ -83,7 +83,8 @@ const FENCE_INFO = /^\{?\.?([a-zA-Z0-9_+\-./#]+)[ ]*([^ ~`][^~`]*)?\}?$/;
 
 function renderFence(md: Md, token: Token, env: RenderEnv): string {
   const info = FENCE_INFO.exec(token.info.trim());
-  const lang = info?.[1].toLowerCase();
+  // A fence naming no language takes the organization's default, quote and spoiler included (as in Zulip).
+  const lang = info?.[1].toLowerCase() || env.ctx.defaultCodeLanguage.toLowerCase() || undefined;
   const header = info?.[2]?.trim();
   if (lang === 'quote' || lang === 'quoted') {
     if (token.content === '') return '';

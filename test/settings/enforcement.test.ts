@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import { assertError, assertSuccess, client } from '../helpers/api';
+import { registerQueue } from '../helpers/events';
+import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { waitUntil } from '../helpers/wait';
+import { sendDirect } from '../messages/helpers';
+import { mailsTo, setSettings } from '../notifications/helpers';
+import { CapturedMail, startSmtp } from '../notifications/smtp';
+import { tempDataDir, upload } from '../uploads/files';
+import { solidPng } from '../uploads/images';
+
+/**
+ * Organization settings that change what the server does, each checked through the API: the
+ * setting is changed, the behaviour follows, and the setting is put back for the next test.
+ */
+let smtp: { url: string; mails: CapturedMail[]; close(): Promise<void> };
+let ts: TestServer;
+let dataDir: string;
+let creator: TestUser;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  dataDir = tempDataDir();
+  ts = await startTestServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
+  creator = await makeUser(ts, 100, { canCreateUsers: true });
+  alice = await makeUser(ts, 400, { fullName: 'Alice Sender' });
+  bob = await makeUser(ts, 400, { fullName: 'Bob Away' });
+}, SERVER_HOOK_TIMEOUT);
+
+afterAll(async () => {
+  await ts?.close();
+  await smtp?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, SERVER_HOOK_TIMEOUT);
+
+const owner = () => client(ts, ts.owner);
+
+async function setRealm(settings: Record<string, unknown>): Promise<void> {
+  assertSuccess(await owner().patch('/realm', settings));
+}
+
+const invite = (who: TestUser, emails: string) => client(ts, who).post('/invites', { invitee_emails: emails, stream_ids: [] });
+
+const render = async (content: string): Promise<string> => assertSuccess(await client(ts, alice).post('/messages/render', { content })).rendered;
+
+test('disallow_disposable_email_addresses refuses throwaway mailboxes for invitations and email changes', async () => {
+  expect((await invite(alice, 'someone@mailinator.com')).body).toMatchObject({
+    code: 'INVITATION_FAILED',
+    errors: [['someone@mailinator.com', 'Please use your real email address.', false]],
+    sent_invitations: false,
+  });
+  assertError(await client(ts, alice).patch('/settings', { email: 'alice@mailinator.com' }), 'BAD_REQUEST', 'Please use your real email address.');
+  await setRealm({ disallow_disposable_email_addresses: false });
+  try {
+    assertSuccess(await invite(alice, 'someone@mailinator.com'));
+  } finally {
+    await setRealm({ disallow_disposable_email_addresses: true });
+  }
+});
+
+test('emails_restricted_to_domains also refuses addresses with a "+"', async () => {
+  assertSuccess(await owner().post('/realm/domains', { domain: 'example.org', allow_subdomains: false }));
+  await setRealm({ emails_restricted_to_domains: true });
+  try {
+    expect((await invite(alice, 'in+tag@example.org, out@example.net')).body.errors).toEqual([
+      ['in+tag@example.org', 'Email addresses containing + are not allowed.', false],
+      ['out@example.net', 'Outside your domain.', false],
+    ]);
+    assertSuccess(await invite(alice, 'in@example.org'));
+  } finally {
+    await setRealm({ emails_restricted_to_domains: false });
+    assertSuccess(await owner().delete('/realm/domains/example.org'));
+  }
+  assertSuccess(await invite(alice, 'in+tag@example.org'));
+});
+
+test("default_language is a new account's interface language", async () => {
+  await setRealm({ default_language: 'de' });
+  try {
+    const email = 'sprecher@example.com';
+    assertSuccess(await client(ts, creator).post('/users', { email, password: 'a-good-password', full_name: 'Neue Person' }));
+    const { api_key: apiKey, user_id: id } = assertSuccess(await client(ts, null).post('/fetch_api_key', { username: email, password: 'a-good-password' }));
+    const newcomer: TestUser = { id, email, apiKey, password: 'a-good-password', fullName: 'Neue Person', role: 400 };
+    const { state } = await registerQueue(ts, newcomer, { fetchEventTypes: ['user_settings'] });
+    expect(state.user_settings.default_language).toBe('de');
+  } finally {
+    await setRealm({ default_language: 'en' });
+  }
+});
+
+test('message_content_allowed_in_email_notifications keeps content out of emails whatever users prefer', async () => {
+  await setSettings(ts, bob, { email_notifications_batching_period_seconds: 1 });
+  await setRealm({ message_content_allowed_in_email_notifications: false });
+  try {
+    const before = mailsTo(smtp.mails, bob).length;
+    await sendDirect(ts, alice, [bob], 'the launch code is 1234');
+    await waitUntil(() => mailsTo(smtp.mails, bob).length > before);
+    const mail = mailsTo(smtp.mails, bob)[before];
+    expect(mail.text).toContain('Alice Sender');
+    expect(mail.text).not.toContain('launch code');
+    expect(mail.html).not.toContain('launch code');
+  } finally {
+    await setRealm({ message_content_allowed_in_email_notifications: true });
+  }
+});
+
+test('inline_image_preview turns previews of uploaded images off and on', async () => {
+  const url = assertSuccess(await upload(ts, alice, [{ name: 'dot.png', data: await solidPng(8, 8), type: 'image/png' }])).url;
+  const content = `[dot.png](${url})`;
+  expect(await render(content)).toContain('message_inline_image');
+  await setRealm({ inline_image_preview: false });
+  try {
+    const html = await render(content);
+    expect(html).not.toContain('message_inline_image');
+    expect(html).toContain(`href="${url}"`);
+  } finally {
+    await setRealm({ inline_image_preview: true });
+  }
+});
+
+test('default_code_block_language applies to fences that name no language', async () => {
+  const content = '```\nprint(1)\n```\n\n```js\nx\n```';
+  expect(await render(content)).not.toContain('data-code-language="Python"');
+  await setRealm({ default_code_block_language: 'python' });
+  try {
+    const html = await render(content);
+    expect(html).toContain('<div class="codehilite" data-code-language="Python">');
+    expect(html).toContain('data-code-language="JavaScript"');
+  } finally {
+    await setRealm({ default_code_block_language: '' });
+  }
+});
