@@ -3,7 +3,7 @@ import { assertError, assertSuccess, client } from '../helpers/api';
 import { registerQueue } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
-import { sendDirect } from '../messages/helpers';
+import { sendDirect, subscribe } from '../messages/helpers';
 import { mailsTo, setSettings } from '../notifications/helpers';
 import { CapturedMail, startSmtp } from '../notifications/smtp';
 import { tempDataDir, upload } from '../uploads/files';
@@ -130,5 +130,47 @@ test('default_code_block_language applies to fences that name no language', asyn
     expect(html).toContain('data-code-language="JavaScript"');
   } finally {
     await setRealm({ default_code_block_language: '' });
+  }
+});
+
+/** The raw contents of the latest messages of a channel topic, oldest first. */
+async function topicContents(channelId: number, topic: string): Promise<string[]> {
+  const narrow = [
+    { operator: 'channel', operand: channelId },
+    { operator: 'topic', operand: topic },
+  ];
+  const body = assertSuccess(await owner().get('/messages', { narrow, anchor: 'newest', num_before: 10, num_after: 0, apply_markdown: false }));
+  return body.messages.map((m: { content: string }) => m.content);
+}
+
+test('signup_announcements_stream_id: the notification bot announces new accounts there', async () => {
+  const channelId = await subscribe(ts, ts.owner, 'signups here', [ts.owner]);
+  await setRealm({ signup_announcements_stream_id: channelId });
+  try {
+    const res = await client(ts, creator).post('/users', { email: 'joiner@example.com', password: 'a-good-password', full_name: 'New Joiner' });
+    const { user_id: id } = assertSuccess(res);
+    expect(await topicContents(channelId, 'signups')).toEqual([`@_**New Joiner|${id}** joined this organization.`]);
+  } finally {
+    await setRealm({ signup_announcements_stream_id: -1 });
+  }
+  assertSuccess(await client(ts, creator).post('/users', { email: 'quiet@example.com', password: 'a-good-password', full_name: 'Quiet Joiner' }));
+  expect(await topicContents(channelId, 'signups')).toHaveLength(1);
+});
+
+test('new_stream_announcements_stream_id: channels created with announce are announced there', async () => {
+  const channelId = await subscribe(ts, ts.owner, 'channel news', [ts.owner]);
+  await setRealm({ new_stream_announcements_stream_id: channelId });
+  try {
+    const create = (names: string[], announce: boolean) =>
+      client(ts, alice).post('/users/me/subscriptions', { subscriptions: names.map((name) => ({ name })), announce });
+    assertSuccess(await create(['quiet one'], false));
+    assertSuccess(await create(['loud one'], true));
+    assertSuccess(await create(['loud two', 'loud three', 'loud one'], true));
+    expect(await topicContents(channelId, 'new channels')).toEqual([
+      `@_**Alice Sender|${alice.id}** created a new channel #**loud one**.`,
+      `@_**Alice Sender|${alice.id}** created the following channels: #**loud two**, #**loud three**.`,
+    ]);
+  } finally {
+    await setRealm({ new_stream_announcements_stream_id: -1 });
   }
 });

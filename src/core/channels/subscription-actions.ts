@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
+import { announceNewChannels } from './announcements';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
 import { User } from '../users/model';
@@ -68,7 +69,7 @@ export interface SubscribeRequest extends NewChannelSettings {
   subscriptions: { name: string; description?: string; color?: string }[];
   principals?: Principals;
   authorizationErrorsFatal: boolean;
-  /** Announcing new channels needs messages; accepted and currently without effect. */
+  /** Whether channels created by the request are announced (new_stream_announcements_stream_id). */
   announce: boolean;
 }
 
@@ -137,6 +138,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
       if (color !== undefined) colors.set(stream.id, color);
     }
     const { added, already } = await addSubscriptions(uow, streams, subscribers, colors);
+    if (request.announce) await announceNewChannels(deps, uow, actor, created);
 
     const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
     for (const { user, stream } of added) (result.subscribed[String(user.id)] ??= []).push(stream.name);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { subscribeToDefaultChannels } from '../default-channels/actions';
 import type { AppDeps } from '../deps';
+import { announceSignup } from '../channels/announcements';
 import { isUniqueViolation } from '../../db/connect';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
@@ -64,6 +65,7 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
       'Email is already in use.',
     );
     if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
+    await announceSignup(deps, uow, created);
     return created;
   });
   return { user, apiKey };
