@@ -24,7 +24,7 @@ import { graphiqlRouter } from './web/graphiql';
 import { webappRouter } from './web/webapp';
 import { staticImagesRouter } from './web/static-images';
 import { corsHandler } from './rest/cors';
-import { joinBigBlueButton } from './rest/calls';
+import { completeZoomUser, joinBigBlueButton, registerZoomUser } from './rest/calls';
 
 export interface BuiltApp {
   /** The HTTP server's request listener: /api/v1 goes to the REST handler, the rest to `app`. */
@@ -63,6 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/avatar/:who', redirectToAvatar(deps, 'small'));
   app.get('/avatar/:who/medium', redirectToAvatar(deps, 'medium'));
   app.get('/calls/bigbluebutton/join', joinBigBlueButton(deps));
+  app.get('/calls/zoom/register', registerZoomUser(deps));
+  app.get('/calls/zoom/complete', completeZoomUser(deps));
   app.use(joinRouter(deps));
   app.use(unsubscribeRouter(deps));
   app.use(dashboardRouter());

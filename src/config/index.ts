@@ -85,7 +85,7 @@ export interface Config {
   oidc: OidcConfig | null;
   /** BigBlueButton server for video calls; null when PARLEY_BIGBLUEBUTTON_URL is unset. */
   bigBlueButton: BigBlueButtonConfig | null;
-  /** Zoom server-to-server OAuth app for video calls; null when PARLEY_ZOOM_ACCOUNT_ID is unset. */
+  /** Zoom app for video calls (server-to-server with an account id, else per-user OAuth); null when PARLEY_ZOOM_CLIENT_ID is unset. */
   zoom: ZoomConfig | null;
 }
 
@@ -97,12 +97,13 @@ export interface BigBlueButtonConfig {
 }
 
 export interface ZoomConfig {
-  accountId: string;
+  /** The server-to-server app's Zoom account; null for a per-user OAuth app. */
+  accountId: string | null;
   clientId: string;
   clientSecret: string;
   /** Base of the REST API (https://api.zoom.us), without a trailing slash. */
   apiUrl: string;
-  /** Base of the OAuth token endpoint (https://zoom.us). */
+  /** Base of the OAuth authorize and token endpoints (https://zoom.us). */
   oauthUrl: string;
 }
 
@@ -307,17 +308,22 @@ function bigBlueButtonConfig(env: Env): BigBlueButtonConfig | null {
   return { url: url.endsWith('/') ? url : `${url}/`, secret: requiredVar(env, 'PARLEY_BIGBLUEBUTTON_SECRET', 'PARLEY_BIGBLUEBUTTON_URL') };
 }
 
+/**
+ * Zoom's two kinds of app, as in Zulip: client id and secret alone are a per-user OAuth app (each
+ * member connects their own Zoom account); with an account id they are a server-to-server app.
+ */
 function zoomConfig(env: Env): ZoomConfig | null {
   const accountId = (env.PARLEY_ZOOM_ACCOUNT_ID ?? '').trim();
-  if (accountId === '') {
-    const stray = ['PARLEY_ZOOM_CLIENT_ID', 'PARLEY_ZOOM_CLIENT_SECRET'].find((name) => (env[name] ?? '').trim() !== '');
-    if (stray) throw new ConfigError(`PARLEY_ZOOM_ACCOUNT_ID must be set when ${stray} is`);
+  const clientId = (env.PARLEY_ZOOM_CLIENT_ID ?? '').trim();
+  if (clientId === '') {
+    if (accountId !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_ACCOUNT_ID is');
+    if ((env.PARLEY_ZOOM_CLIENT_SECRET ?? '').trim() !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_CLIENT_SECRET is');
     return null;
   }
   return {
-    accountId,
-    clientId: requiredVar(env, 'PARLEY_ZOOM_CLIENT_ID', 'PARLEY_ZOOM_ACCOUNT_ID'),
-    clientSecret: requiredVar(env, 'PARLEY_ZOOM_CLIENT_SECRET', 'PARLEY_ZOOM_ACCOUNT_ID'),
+    accountId: accountId === '' ? null : accountId,
+    clientId,
+    clientSecret: requiredVar(env, 'PARLEY_ZOOM_CLIENT_SECRET', accountId === '' ? 'PARLEY_ZOOM_CLIENT_ID' : 'PARLEY_ZOOM_ACCOUNT_ID'),
     apiUrl: (urlVar(env, 'PARLEY_ZOOM_API_URL', ['http:', 'https:']) ?? 'https://api.zoom.us').replace(/\/+$/, ''),
     oauthUrl: (urlVar(env, 'PARLEY_ZOOM_OAUTH_URL', ['http:', 'https:']) ?? 'https://zoom.us').replace(/\/+$/, ''),
   };

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { createBigBlueButtonCall } from '../core/calls/bigbluebutton';
 import { createZoomCall } from '../core/calls/zoom';
+import { disconnectZoom } from '../core/calls/zoom-user-calls';
 import type { User } from '../core/users/model';
 import { VideoCallType } from '../schema/calls';
 import type { GraphQLContext } from '../schema/context';
@@ -20,8 +21,18 @@ export class CallResolver {
   }
 
   @Authorized()
-  @Mutation(() => VideoCallType, { description: 'A Zoom meeting hosted by your Zoom account (the one with your email address).' })
+  @Mutation(() => VideoCallType, {
+    description:
+      'A Zoom meeting hosted by your Zoom account: with the per-user OAuth app, the account you connected (GET /calls/zoom/register in a browser); with the server-to-server app, the one with your email address.',
+  })
   async createZoomCall(@Arg('isVideoCall', { defaultValue: true }) isVideoCall: boolean, @Ctx() ctx: GraphQLContext): Promise<VideoCallType> {
     return Object.assign(new VideoCallType(), await createZoomCall(ctx.deps, me(ctx), { isVideoCall }));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Forgets the token of the Zoom account you connected (Zoom per-user OAuth app); always true.' })
+  async disconnectZoom(@Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await disconnectZoom(ctx.deps, me(ctx));
+    return true;
   }
 }

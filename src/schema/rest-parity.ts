@@ -166,4 +166,5 @@ export const REST_PARITY: Record<string, string> = {
   'DELETE /realm/logo': 'Mutation.deleteRealmImage',
   'GET /calls/bigbluebutton/create': 'Mutation.createBigBlueButtonCall',
   'POST /calls/zoom/create': 'Mutation.createZoomCall',
+  'DELETE /calls/zoom': 'Mutation.disconnectZoom',
 };

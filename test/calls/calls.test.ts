@@ -62,7 +62,7 @@ describe('configured providers', () => {
     });
     const events = await verifySharedAction(ts, [alice], async () => assertSuccess(await client(ts, ts.owner).patch('/realm', { video_chat_provider: 4 })));
     expect(events).toEqual([{ type: 'realm', op: 'update', property: 'video_chat_provider', value: 4 }]);
-    // Zoom's per-user OAuth app (3) is not offered; unknown ids are refused as before.
+    // Zoom's per-user OAuth app (3) is not offered beside the server-to-server one; unknown ids are refused as before.
     for (const id of [3, 9])
       assertError(await client(ts, ts.owner).patch('/realm', { video_chat_provider: id }), 'BAD_REQUEST', `Invalid video_chat_provider ${id}`);
     assertSuccess(await client(ts, ts.owner).patch('/realm', { video_chat_provider: 5 }));
@@ -172,7 +172,7 @@ describe('Zoom', () => {
     const voice = assertSuccess(await client(ts, alice).post('/calls/zoom/create', { is_video_call: false }));
     expect(video.url).toMatch(/^https:\/\/zoom\.example\/j\/\d+\?pwd=secretpwd$/);
     expect(voice.url).not.toBe(video.url);
-    expect(zoom.meetings.slice(-2)).toEqual([
+    expect(zoom.meetings.slice(-2).map(({ user, body }) => ({ user, body }))).toEqual([
       { user: alice.email, body: { settings: { host_video: true, participant_video: true }, default_password: true } },
       { user: alice.email, body: { settings: { host_video: false, participant_video: false }, default_password: true } },
     ]);
@@ -182,6 +182,16 @@ describe('Zoom', () => {
     const res = await graphql(ts, alice, 'mutation { createZoomCall(isVideoCall: false) { url } }');
     expect(res.data!.createZoomCall.url).toMatch(/^https:\/\/zoom\.example\/j\//);
     expect(zoom.meetings.at(-1)!.body.settings).toEqual({ host_video: false, participant_video: false });
+  });
+
+  test("the per-user app's routes are refused: members do not connect accounts of their own", async () => {
+    const res = await openJoinLink('/calls/zoom/register', aliceSession);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: { result: 'error', code: 'BAD_REQUEST', msg: 'Zoom credentials have not been configured' },
+    });
+    assertError(await client(ts, alice).delete('/calls/zoom', {}), 'BAD_REQUEST', 'Zoom credentials have not been configured');
+    expect(zoom.authorizations).toEqual([]);
   });
 
   test('a member without a Zoom user gets UNKNOWN_ZOOM_USER', async () => {

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Loopback stand-ins for the call providers, checking what the real services check: BigBlueButton's
- * checksum on `create`, Zoom's Basic credentials, `account_credentials` grant and bearer token.
+ * checksum on `create`, Zoom's Basic credentials, its grants (`account_credentials` for a
+ * server-to-server app; `authorization_code` and single-use refresh tokens for a per-user app) and
+ * bearer tokens.
  */
 
 async function listen(server: http.Server): Promise<string> {
@@ -88,26 +90,50 @@ export interface FakeZoom {
   revoked: Set<string>;
   /** Token requests refused for wrong credentials or grant. */
   refusedTokenRequests: number;
-  /** Created meetings: the user path and the body sent. */
-  meetings: { user: string; body: Record<string, any> }[];
+  /** Grants of accepted token requests, in order. */
+  grants: string[];
+  /** Created meetings: the user path, the bearer token and the body sent. */
+  meetings: { user: string; token: string; body: Record<string, any> }[];
   /** Emails of users the account has. */
   users: Set<string>;
   mode: ZoomMode;
   /** The client secret token requests must carry. */
   clientSecret: string;
+  /** Lifetime Zoom gives the per-user tokens it issues next. */
+  userTokenLifetime: number;
+  /** Per-user app: refresh tokens still usable (each is used once). */
+  refreshTokens: Set<string>;
+  /** Per-user app: parameters of each consent page request. */
+  authorizations: Record<string, string>[];
   close(): Promise<void>;
 }
 
-export async function startFakeZoom(credentials: { accountId: string; clientId: string; clientSecret: string }): Promise<FakeZoom> {
+/** Without an account id, a per-user OAuth app; with one, a server-to-server app. */
+export async function startFakeZoom(credentials: { accountId?: string; clientId: string; clientSecret: string }): Promise<FakeZoom> {
   const fake = {
     issued: [],
     revoked: new Set(),
     refusedTokenRequests: 0,
+    grants: [],
     meetings: [],
     users: new Set(),
     mode: 'ok',
     clientSecret: credentials.clientSecret,
+    userTokenLifetime: 3599,
+    refreshTokens: new Set(),
+    authorizations: [],
   } as unknown as FakeZoom;
+  /** Consent codes not yet exchanged, with the redirect URI they were given for. */
+  const codes = new Map<string, string>();
+  const userTokens = new Set<string>();
+  const issueUserToken = () => {
+    const token = `user-token-${fake.issued.length + 1}`;
+    const refresh = `refresh-${fake.issued.length + 1}`;
+    fake.issued.push(token);
+    userTokens.add(token);
+    fake.refreshTokens.add(refresh);
+    return { access_token: token, token_type: 'bearer', refresh_token: refresh, expires_in: fake.userTokenLifetime, scope: 'meeting:write' };
+  };
   const expectedBasic = () => `Basic ${Buffer.from(`${credentials.clientId}:${fake.clientSecret}`).toString('base64')}`;
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.statusCode = status;
@@ -118,18 +144,52 @@ export async function startFakeZoom(credentials: { accountId: string; clientId: 
     let text = '';
     for await (const chunk of req) text += chunk;
     const url = new URL(req.url ?? '/', 'http://zoom.invalid');
+    if (req.method === 'GET' && url.pathname === '/oauth/authorize') {
+      const params = Object.fromEntries(url.searchParams);
+      fake.authorizations.push(params);
+      if (credentials.accountId || params.response_type !== 'code' || params.client_id !== credentials.clientId || !params.redirect_uri || !params.state) {
+        return json(res, 400, { reason: 'Invalid request', error: 'invalid_request' });
+      }
+      // The member consents at once; Zoom sends the browser back with a code and the state.
+      const code = `code-${fake.authorizations.length}`;
+      codes.set(code, params.redirect_uri);
+      res.statusCode = 302;
+      res.setHeader('location', `${params.redirect_uri}?${new URLSearchParams({ code, state: params.state })}`);
+      return res.end();
+    }
     if (req.method === 'POST' && url.pathname === '/oauth/token') {
       const form = new URLSearchParams(text);
       if (req.headers.authorization !== expectedBasic()) {
         fake.refusedTokenRequests += 1;
         return json(res, 401, { reason: 'Invalid client_id or client_secret', error: 'invalid_client' });
       }
-      if (form.get('grant_type') !== 'account_credentials' || form.get('account_id') !== credentials.accountId) {
+      const grant = form.get('grant_type') ?? '';
+      if (!credentials.accountId && grant === 'authorization_code') {
+        const code = form.get('code') ?? '';
+        if (codes.get(code) === undefined || codes.get(code) !== form.get('redirect_uri')) {
+          fake.refusedTokenRequests += 1;
+          return json(res, 400, { reason: 'Invalid authorization code', error: 'invalid_grant' });
+        }
+        codes.delete(code);
+        fake.grants.push(grant);
+        return json(res, 200, issueUserToken());
+      }
+      if (!credentials.accountId && grant === 'refresh_token') {
+        const refresh = form.get('refresh_token') ?? '';
+        if (!fake.refreshTokens.delete(refresh)) {
+          fake.refusedTokenRequests += 1;
+          return json(res, 400, { reason: 'Invalid Token!', error: 'invalid_request' });
+        }
+        fake.grants.push(grant);
+        return json(res, 200, issueUserToken());
+      }
+      if (grant !== 'account_credentials' || !credentials.accountId || form.get('account_id') !== credentials.accountId) {
         fake.refusedTokenRequests += 1;
         return json(res, 400, { reason: 'Bad request', error: 'invalid_request' });
       }
       const token = `token-${fake.issued.length + 1}`;
       fake.issued.push(token);
+      fake.grants.push(grant);
       return json(res, 200, { access_token: token, token_type: 'bearer', expires_in: 3599, scope: 'meeting:write:admin' });
     }
     const meeting = /^\/v2\/users\/([^/]+)\/meetings$/.exec(url.pathname);
@@ -138,10 +198,12 @@ export async function startFakeZoom(credentials: { accountId: string; clientId: 
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!token || !fake.issued.includes(token) || fake.revoked.has(token)) return json(res, 401, { code: 124, message: 'Invalid access token.' });
       const user = decodeURIComponent(meeting[1]);
-      if (!fake.users.has(user)) return json(res, 404, { code: 1001, message: `User does not exist: ${user}.` });
+      // `me` is the token's own user, for per-user tokens only; others name a user of the account.
+      if (user === 'me' ? !userTokens.has(token) : userTokens.has(token) || !fake.users.has(user))
+        return json(res, 404, { code: 1001, message: `User does not exist: ${user}.` });
       if (fake.mode === 'server-error') return json(res, 500, { code: 300, message: 'Internal error' });
       const body = JSON.parse(text);
-      fake.meetings.push({ user, body });
+      fake.meetings.push({ user, token, body });
       return json(res, 201, { id: 85746065432, join_url: `https://zoom.example/j/85746065${fake.meetings.length}?pwd=secretpwd`, settings: body.settings });
     }
     json(res, 404, { code: 404, message: 'Not found' });

@@ -21,7 +21,7 @@ describe('a server without BigBlueButton or Zoom credentials', () => {
       disabled: { name: 'None', id: 0 },
       jitsi_meet: { name: 'Jitsi Meet', id: 1 },
     });
-    for (const id of [4, 5])
+    for (const id of [3, 4, 5])
       assertError(await client(ts, ts.owner).patch('/realm', { video_chat_provider: id }), 'BAD_REQUEST', `Invalid video_chat_provider ${id}`);
     const res = await graphql(ts, ts.owner, 'mutation ($s: JSON!) { updateRealmSettings(settings: $s) { changed } }', { s: { videoChatProvider: 4 } });
     expect(graphqlError(res)).toEqual({ code: 'BAD_REQUEST', message: 'Invalid video_chat_provider 4' });
@@ -49,6 +49,18 @@ describe('a server without BigBlueButton or Zoom credentials', () => {
       status: 400,
       body: { result: 'error', code: 'BAD_REQUEST', msg: 'BigBlueButton credentials have not been configured' },
     });
+    for (const path of ['/calls/zoom/register', '/calls/zoom/complete?code=c&state=s']) {
+      const zoom = await fetch(`${ts.url}${path}`, { redirect: 'manual', headers: { cookie: cookieHeader(session) } });
+      expect({ status: zoom.status, body: await zoom.json() }).toEqual({
+        status: 400,
+        body: { result: 'error', code: 'BAD_REQUEST', msg: 'Zoom credentials have not been configured' },
+      });
+    }
+    assertError(await client(ts, alice).delete('/calls/zoom', {}), 'BAD_REQUEST', 'Zoom credentials have not been configured');
+    expect(graphqlError(await graphql(ts, alice, 'mutation { disconnectZoom }'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Zoom credentials have not been configured',
+    });
   });
 
   test('calls need credentials', async () => {
@@ -71,7 +83,7 @@ describe('configuration', () => {
     );
   });
 
-  test("Zoom's server-to-server app needs its account, client id and secret; the URLs default to Zoom's", () => {
+  test("Zoom's server-to-server app is its account with a client id and secret; the URLs default to Zoom's", () => {
     const zoom = { PARLEY_ZOOM_ACCOUNT_ID: 'acct', PARLEY_ZOOM_CLIENT_ID: 'id', PARLEY_ZOOM_CLIENT_SECRET: 'secret' };
     expect(loadConfig(zoom).zoom).toEqual({
       accountId: 'acct',
@@ -85,6 +97,20 @@ describe('configuration', () => {
       oauthUrl: 'http://127.0.0.1:8',
     });
     expect(() => loadConfig({ ...zoom, PARLEY_ZOOM_CLIENT_SECRET: '' })).toThrow('PARLEY_ZOOM_CLIENT_SECRET must be set when PARLEY_ZOOM_ACCOUNT_ID is');
-    expect(() => loadConfig({ PARLEY_ZOOM_CLIENT_ID: 'id' })).toThrow('PARLEY_ZOOM_ACCOUNT_ID must be set when PARLEY_ZOOM_CLIENT_ID is');
+    expect(() => loadConfig({ PARLEY_ZOOM_ACCOUNT_ID: 'acct', PARLEY_ZOOM_CLIENT_SECRET: 'secret' })).toThrow(
+      'PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_ACCOUNT_ID is',
+    );
+  });
+
+  test("Zoom's client id and secret alone are the per-user OAuth app", () => {
+    expect(loadConfig({ PARLEY_ZOOM_CLIENT_ID: 'id', PARLEY_ZOOM_CLIENT_SECRET: 'secret' }).zoom).toEqual({
+      accountId: null,
+      clientId: 'id',
+      clientSecret: 'secret',
+      apiUrl: 'https://api.zoom.us',
+      oauthUrl: 'https://zoom.us',
+    });
+    expect(() => loadConfig({ PARLEY_ZOOM_CLIENT_ID: 'id' })).toThrow('PARLEY_ZOOM_CLIENT_SECRET must be set when PARLEY_ZOOM_CLIENT_ID is');
+    expect(() => loadConfig({ PARLEY_ZOOM_CLIENT_SECRET: 'secret' })).toThrow('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_CLIENT_SECRET is');
   });
 });

@@ -693,6 +693,9 @@ export const reducers: Record<string, Reducer> = {
   alert_words: (state, event) => {
     if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
   },
+  has_zoom_token: (state, event) => {
+    if ('has_zoom_token' in state) state.has_zoom_token = event.value;
+  },
   realm,
   realm_domains: (state, event) => {
     if (!('realm_domains' in state)) return;

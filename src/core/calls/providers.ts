@@ -7,13 +7,14 @@ export interface VideoChatProvider {
 }
 
 /**
- * The organization's call providers, with Zulip's ids (2 was Google Hangouts; 3 is Zoom's per-user
- * OAuth app, which this server does not offer). Zoom's server-to-server app is named "Zoom", as in
- * Zulip, since only one Zoom integration is ever configured.
+ * The organization's call providers, with Zulip's ids (2 was Google Hangouts). Zoom's per-user
+ * OAuth app (3) and its server-to-server app (5) are both named "Zoom", as in Zulip, since only
+ * one Zoom integration is ever configured.
  */
 export const VIDEO_CHAT_PROVIDERS = {
   disabled: { name: 'None', id: 0 },
   jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+  zoom: { name: 'Zoom', id: 3 },
   big_blue_button: { name: 'BigBlueButton', id: 4 },
   zoom_server_to_server: { name: 'Zoom', id: 5 },
 } as const satisfies Record<string, VideoChatProvider>;
@@ -22,13 +23,14 @@ export const VIDEO_CHAT_PROVIDER_IDS: readonly number[] = Object.values(VIDEO_CH
 
 /** The providers an administrator may choose on this server: those whose credentials are configured. */
 export function availableVideoChatProviders(config: Config): Record<string, VideoChatProvider> {
-  const available: Record<string, VideoChatProvider> = {
-    disabled: VIDEO_CHAT_PROVIDERS.disabled,
-    jitsi_meet: VIDEO_CHAT_PROVIDERS.jitsi_meet,
+  const offered: Record<keyof typeof VIDEO_CHAT_PROVIDERS, boolean> = {
+    disabled: true,
+    jitsi_meet: true,
+    zoom: config.zoom !== null && config.zoom.accountId === null,
+    big_blue_button: config.bigBlueButton !== null,
+    zoom_server_to_server: config.zoom !== null && config.zoom.accountId !== null,
   };
-  if (config.bigBlueButton) available.big_blue_button = VIDEO_CHAT_PROVIDERS.big_blue_button;
-  if (config.zoom) available.zoom_server_to_server = VIDEO_CHAT_PROVIDERS.zoom_server_to_server;
-  return available;
+  return Object.fromEntries(Object.entries(VIDEO_CHAT_PROVIDERS).filter(([key]) => offered[key as keyof typeof VIDEO_CHAT_PROVIDERS]));
 }
 
 /** Refuses a provider this server cannot run, with the message Zulip gives for an unknown one. */

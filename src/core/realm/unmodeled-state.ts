@@ -15,7 +15,6 @@ export const unmodeledSlices: StateSlice[] = [
   // No default channel groups.
   constant('default_stream_groups', { realm_default_stream_groups: [] }),
   constant('onboarding_steps', { onboarding_steps: [], navigation_tour_video_url: null }),
-  constant('video_calls', { has_zoom_token: false }),
   constant('giphy', { giphy_api_key: '' }),
   constant('realm_billing', { realm_billing: { has_pending_sponsorship_request: false } }),
 ];
