@@ -302,7 +302,8 @@ function oidcConfig(env: Env): OidcConfig | null {
 function bigBlueButtonConfig(env: Env): BigBlueButtonConfig | null {
   const url = urlVar(env, 'PARLEY_BIGBLUEBUTTON_URL', ['http:', 'https:']);
   if (url === null) {
-    if ((env.PARLEY_BIGBLUEBUTTON_SECRET ?? '').trim() !== '') throw new ConfigError('PARLEY_BIGBLUEBUTTON_URL must be set when PARLEY_BIGBLUEBUTTON_SECRET is');
+    if ((env.PARLEY_BIGBLUEBUTTON_SECRET ?? '').trim() !== '')
+      throw new ConfigError('PARLEY_BIGBLUEBUTTON_URL must be set when PARLEY_BIGBLUEBUTTON_SECRET is');
     return null;
   }
   return { url: url.endsWith('/') ? url : `${url}/`, secret: requiredVar(env, 'PARLEY_BIGBLUEBUTTON_SECRET', 'PARLEY_BIGBLUEBUTTON_URL') };
