@@ -43,7 +43,7 @@ export const EVENT_KINDS = {
   },
   device: { description: 'One of your client devices was added, changed or removed.', fields: { op: 'String', device_id: 'Int' } },
   drafts: { description: 'Your drafts changed.', fields: { op: 'String', drafts: 'JSON', draft: 'JSON', draft_id: 'Int' } },
-  has_zoom_token: { description: 'You connected or disconnected your Zoom account (Zoom per-user OAuth app).', fields: { value: 'Boolean' } },
+  has_zoom_token: { description: 'You connected or disconnected your Zoom account (Zoom per-user OAuth app).', fields: { value: 'JSON' } },
   invites_changed: { description: 'The pending invitations changed; fetch them again.', fields: {} },
   message: { description: 'A new message you received.', fields: { message: 'JSON', flags: '[String]' } },
   muted_topics: { description: 'Your muted topics (legacy form of user_topic).', fields: { muted_topics: 'JSON' } },
