@@ -4,7 +4,8 @@ import { registerQueue } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
 import { sendDirect, subscribe } from '../messages/helpers';
-import { mailsTo, setSettings } from '../notifications/helpers';
+import { Bouncer, startBouncer } from '../notifications/bouncer';
+import { mailsTo, notificationEnv, serviceKeys, setSettings } from '../notifications/helpers';
 import { CapturedMail, startSmtp } from '../notifications/smtp';
 import { tempDataDir, upload } from '../uploads/files';
 import { solidPng } from '../uploads/images';
@@ -14,6 +15,7 @@ import { solidPng } from '../uploads/images';
  * setting is changed, the behaviour follows, and the setting is put back for the next test.
  */
 let smtp: { url: string; mails: CapturedMail[]; close(): Promise<void> };
+let bouncer: Bouncer;
 let ts: TestServer;
 let dataDir: string;
 let creator: TestUser;
@@ -22,8 +24,9 @@ let bob: TestUser;
 
 beforeAll(async () => {
   smtp = await startSmtp();
+  bouncer = await startBouncer();
   dataDir = tempDataDir();
-  ts = await startTestServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
+  ts = await startTestServer({ ...notificationEnv(await serviceKeys(), smtp.url, bouncer.url), DATA_DIR: dataDir });
   creator = await makeUser(ts, 100, { canCreateUsers: true });
   alice = await makeUser(ts, 400, { fullName: 'Alice Sender' });
   bob = await makeUser(ts, 400, { fullName: 'Bob Away' });
@@ -31,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ts?.close();
+  await bouncer?.close();
   await smtp?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, SERVER_HOOK_TIMEOUT);
@@ -173,4 +177,26 @@ test('new_stream_announcements_stream_id: channels created with announce are ann
   } finally {
     await setRealm({ new_stream_announcements_stream_id: -1 });
   }
+});
+
+test('require_e2ee_push_notifications keeps message content out of pushes to legacy tokens', async () => {
+  assertSuccess(await client(ts, bob).post('/users/me/android_gcm_reg_id', { token: 'legacy-token-e2ee' }));
+  const legacyPush = async (content: string) => {
+    const id = await sendDirect(ts, alice, [bob], content);
+    const sent = () => bouncer.requests.find((r) => r.path === '/api/v1/remotes/push/notify' && r.body.gcm_payload?.zulip_message_id === id);
+    await waitUntil(() => sent() !== undefined);
+    return sent()!.body;
+  };
+  await setRealm({ require_e2ee_push_notifications: true });
+  try {
+    const body = await legacyPush('the vault opens at noon');
+    expect(body.gcm_payload).toMatchObject({ content: 'New message', sender_full_name: 'Alice Sender' });
+    expect(body.apns_payload.alert).toMatchObject({ title: 'Alice Sender', body: 'New message' });
+    expect(JSON.stringify(body)).not.toContain('vault');
+  } finally {
+    await setRealm({ require_e2ee_push_notifications: false });
+  }
+  expect((await legacyPush('plain again')).gcm_payload.content).toBe('plain again');
+  assertSuccess(await client(ts, bob).delete('/users/me/android_gcm_reg_id', { token: 'legacy-token-e2ee' }));
+  expect(bouncer.violations).toEqual([]);
 });

@@ -123,6 +123,20 @@ export function legacyApnsPayload(realm: RealmIdentity, userId: number, m: Notif
   };
 }
 
+/** What a legacy notification says instead of the message while encryption is required. */
+const REDACTED_CONTENT = 'New message';
+
+/**
+ * The organization's require_e2ee_push_notifications: legacy tokens get no encryption, so their
+ * payloads say "New message" instead of the content (encrypted ones keep it), as in Zulip.
+ */
+export function redactLegacyPayloads(gcm: Record<string, unknown>, apns: Record<string, unknown>) {
+  return {
+    gcm: { ...gcm, content: REDACTED_CONTENT, content_truncated: false },
+    apns: { ...apns, alert: { ...(apns.alert as Record<string, unknown>), body: REDACTED_CONTENT } },
+  };
+}
+
 export function legacyRemovePayloads(
   realm: RealmIdentity,
   userId: number,

@@ -6,6 +6,7 @@ import { PushDevice } from '../push/model';
 import { encryptForDevice } from '../push/registration';
 import { requestRealmUpload } from '../push/realm-upload';
 import { unregisterAllWithService } from '../push/service';
+import { storedRealmSetting } from '../realm/setting-store';
 import { User } from '../users/model';
 import { BouncerError, postToBouncer, realmUuid, userUuid } from './bouncer';
 import { mentionedGroup } from './mentioned-group';
@@ -16,6 +17,7 @@ import {
   legacyApnsPayload,
   legacyGcmPayload,
   legacyRemovePayloads,
+  redactLegacyPayloads,
   RealmIdentity,
   realmIdentity,
 } from './push-payloads';
@@ -137,11 +139,12 @@ async function prepare(deps: AppDeps, service: PushServiceConfig, realm: RealmId
   const message = (await loadNotifiedMessages(deps.knex, deps.config, deps.realmId, [job.message_id!])).get(job.message_id!);
   if (!message) return null;
   const group = await mentionedGroup(deps.knex, deps.realmId, job.user_id, row.flags, message.html);
-  const requests = await requestsFor(service, realm, job.user_id, devices, e2eeMessagePayload(realm, job.user_id, message, group), () => ({
-    gcm: legacyGcmPayload(realm, job.user_id, message, group),
-    apns: legacyApnsPayload(realm, job.user_id, message, job.trigger),
-    priority: 'high',
-  }));
+  const redact = devices.legacy.length > 0 && (await storedRealmSetting(deps.knex, deps.realmId, 'require_e2ee_push_notifications', false));
+  const requests = await requestsFor(service, realm, job.user_id, devices, e2eeMessagePayload(realm, job.user_id, message, group), () => {
+    const gcm = legacyGcmPayload(realm, job.user_id, message, group);
+    const apns = legacyApnsPayload(realm, job.user_id, message, job.trigger);
+    return { ...(redact ? redactLegacyPayloads(gcm, apns) : { gcm, apns }), priority: 'high' };
+  });
   return { requests, flagMessageId: job.message_id! };
 }
 
