@@ -28,6 +28,27 @@ export function inlineImageHtml(href: string, title: string | null, preview: Upl
   return `<div class="message_inline_image">${element('a', { href, title: title ?? undefined })}${previewImgTag(preview)}</a></div>`;
 }
 
+/**
+ * An uploaded image written with Markdown image syntax: the img alone, in place, naming the
+ * original in `data-original-src` (Zulip's shape since feature level 437).
+ */
+export function inlineSyntaxImgTag(src: string, alt: string, preview: UploadPreview): string {
+  const facts = {
+    alt,
+    'data-original-content-type': preview.contentType,
+    'data-original-dimensions': `${preview.width}x${preview.height}`,
+    'data-original-src': src,
+  };
+  if (preview.thumbnailUrl === null) return element('img', { ...facts, class: 'inline-image image-loading-placeholder', src: LOADING_IMAGE_SRC });
+  return element('img', {
+    ...facts,
+    class: 'inline-image',
+    'data-animated': preview.animated ? 'true' : undefined,
+    'data-transcoded-image': preview.transcodedImage ?? undefined,
+    src: preview.thumbnailUrl,
+  });
+}
+
 /** The path_id an `href` names when it links one of this server's uploads, decoded. */
 export function uploadPathIdOf(href: string): string | null {
   if (!href.startsWith('/user_uploads/')) return null;

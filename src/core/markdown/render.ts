@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { EMPTY_CONTEXT, RenderContext } from './context';
 import { MentionSummary, newEnv, summarize } from './env';
+import { imageSyntax } from './plugins/image-syntax';
 import { inlineImages } from './plugins/inline-images';
 import { linkifiers } from './plugins/linkifiers';
 import { unicodeEmoji } from './plugins/unicode-emoji';
@@ -23,9 +24,9 @@ const NOT_AUTOLINKED_TLDS = new Set(['java', 'md', 'mov', 'py', 'zip']);
  */
 function createRenderer(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
-  // Zulip has no setext headings, reference links, image syntax or <angle> autolinks; GFM's
-  // strikethrough is replaced by Zulip's looser one.
-  md.disable(['lheading', 'reference', 'image', 'autolink', 'strikethrough']);
+  // Zulip has no setext headings, reference links or <angle> autolinks; GFM's strikethrough is
+  // replaced by Zulip's looser one.
+  md.disable(['lheading', 'reference', 'autolink', 'strikethrough']);
 
   const normalize = md.normalizeLink.bind(md);
   md.normalizeLink = (url: string) => normalize(withDefaultScheme(url));
@@ -46,6 +47,7 @@ function createRenderer(withLinkifiers: boolean): MarkdownIt.MarkdownIt {
   zulipBlocks(md);
   unicodeEmoji(md);
   inlineImages(md);
+  imageSyntax(md);
   if (withLinkifiers) linkifiers(md);
   return md;
 }
