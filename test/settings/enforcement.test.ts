@@ -3,7 +3,7 @@ import { assertError, assertSuccess, client } from '../helpers/api';
 import { registerQueue } from '../helpers/events';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
-import { sendDirect, subscribe } from '../messages/helpers';
+import { sendDirect, sendToChannel, subscribe } from '../messages/helpers';
 import { Bouncer, startBouncer } from '../notifications/bouncer';
 import { mailsTo, notificationEnv, serviceKeys, setSettings } from '../notifications/helpers';
 import { CapturedMail, startSmtp } from '../notifications/smtp';
@@ -199,4 +199,45 @@ test('require_e2ee_push_notifications keeps message content out of pushes to leg
   expect((await legacyPush('plain again')).gcm_payload.content).toBe('plain again');
   assertSuccess(await client(ts, bob).delete('/users/me/android_gcm_reg_id', { token: 'legacy-token-e2ee' }));
   expect(bouncer.violations).toEqual([]);
+});
+
+const FOLLOWED = 3;
+
+/** The user's visibility policy for a topic (0: none set). */
+async function topicPolicy(who: TestUser, channelId: number, topic: string): Promise<number> {
+  const { state } = await registerQueue(ts, who, { fetchEventTypes: ['user_topic'] });
+  const found = state.user_topics.find((t: { stream_id: number; topic_name: string }) => t.stream_id === channelId && t.topic_name === topic);
+  return found?.visibility_policy ?? 0;
+}
+
+test("automatically_follow_topics_policy: sending follows a topic only as the sender's setting says", async () => {
+  const channelId = await subscribe(ts, ts.owner, 'follow rules', [alice, bob]);
+  // 4: never.
+  await setSettings(ts, alice, { automatically_follow_topics_policy: 4 });
+  try {
+    await sendToChannel(ts, alice, channelId, 'never followed', 'first');
+    await sendToChannel(ts, alice, channelId, 'never followed', 'second');
+    expect(await topicPolicy(alice, channelId, 'never followed')).toBe(0);
+    // 2: on sending; the next message to the same topic obeys the change at once.
+    await setSettings(ts, alice, { automatically_follow_topics_policy: 2 });
+    await sendToChannel(ts, alice, channelId, 'never followed', 'third');
+    expect(await topicPolicy(alice, channelId, 'never followed')).toBe(FOLLOWED);
+  } finally {
+    await setSettings(ts, alice, { automatically_follow_topics_policy: 3 });
+  }
+  await sendToChannel(ts, alice, channelId, 'started here', 'a new topic');
+  expect(await topicPolicy(alice, channelId, 'started here')).toBe(FOLLOWED);
+});
+
+test('automatically_follow_topics_where_mentioned: a mention follows the topic only for those who want it', async () => {
+  const channelId = await subscribe(ts, ts.owner, 'mention rules', [alice, bob]);
+  await setSettings(ts, bob, { automatically_follow_topics_where_mentioned: false });
+  try {
+    await sendToChannel(ts, alice, channelId, 'quiet mention', `@**Bob Away|${bob.id}** look`);
+    expect(await topicPolicy(bob, channelId, 'quiet mention')).toBe(0);
+  } finally {
+    await setSettings(ts, bob, { automatically_follow_topics_where_mentioned: true });
+  }
+  await sendToChannel(ts, alice, channelId, 'loud mention', `@**Bob Away|${bob.id}** look`);
+  expect(await topicPolicy(bob, channelId, 'loud mention')).toBe(FOLLOWED);
 });

@@ -8,8 +8,8 @@ import { isGuestRole } from '../users/roles';
 import { anyOf } from '../../db/lists';
 
 /**
- * Topic visibility changes a channel message triggers, per the users' settings. Users do not
- * store these settings yet, so Zulip's defaults apply to everyone: follow the topics one starts
+ * Topic visibility changes a channel message triggers, per the users' settings; Zulip's defaults
+ * (for an account without its settings row): follow the topics one starts
  * (automatically_follow_topics_policy = 3), unmute topics one sends to in muted channels
  * (automatically_unmute_topics_in_muted_streams_policy = 2), and follow topics where one is
  * mentioned (automatically_follow_topics_where_mentioned = true).
@@ -36,6 +36,9 @@ export interface SenderTopicState {
   muted: boolean;
   /** Whether the topic already had a message the sender can see in its history. */
   topicExisted: boolean;
+  /** The sender's automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy (Zulip's defaults when absent). */
+  followPolicy?: number;
+  unmutePolicy?: number;
 }
 
 export function senderTopicColumns(db: Knex, sender: User, topic: string): Knex.Raw[] {
@@ -59,21 +62,32 @@ export function senderTopicColumns(db: Knex, sender: User, topic: string): Knex.
        END AS topic_existed`,
       [!isGuestRole(sender.role), topic, sender.id, topic],
     ),
+    db.raw('(SELECT us.automatically_follow_topics_policy FROM user_settings us WHERE us.user_id = ?) AS sender_follow_policy', [sender.id]),
+    db.raw('(SELECT us.automatically_unmute_topics_in_muted_streams_policy FROM user_settings us WHERE us.user_id = ?) AS sender_unmute_policy', [sender.id]),
   ];
 }
 
 /** Reads the columns of `senderTopicColumns` from a row, removing them from it. */
 export function senderTopicState(row: Record<string, unknown>): SenderTopicState {
-  const state = { policy: Number(row.sender_topic_policy), muted: Boolean(row.sender_muted), topicExisted: Boolean(row.topic_existed) };
+  const state = {
+    policy: Number(row.sender_topic_policy),
+    muted: Boolean(row.sender_muted),
+    topicExisted: Boolean(row.topic_existed),
+    followPolicy: row.sender_follow_policy == null ? undefined : Number(row.sender_follow_policy),
+    unmutePolicy: row.sender_unmute_policy == null ? undefined : Number(row.sender_unmute_policy),
+  };
   delete row.sender_topic_policy;
   delete row.sender_muted;
   delete row.topic_existed;
+  delete row.sender_follow_policy;
+  delete row.sender_unmute_policy;
   return state;
 }
 
 /** Zulip's visibility_policy_for_send_message: the policy sending should raise the sender's to, if any. */
 function policyAfterSending(before: SenderTopicState): number | null {
-  const { automaticallyFollowTopicsPolicy: follow, automaticallyUnmuteTopicsInMutedStreamsPolicy: unmute } = AUTOMATIC_POLICY_DEFAULTS;
+  const follow = before.followPolicy ?? AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsPolicy;
+  const unmute = before.unmutePolicy ?? AUTOMATIC_POLICY_DEFAULTS.automaticallyUnmuteTopicsInMutedStreamsPolicy;
   const { policy: current, muted } = before;
   if (current === VisibilityPolicy.FOLLOWED) return null;
   const candidates: (number | null)[] = [
@@ -119,10 +133,13 @@ export async function afterChannelMessageSent(
   if (AUTOMATIC_POLICY_DEFAULTS.automaticallyFollowTopicsWhereMentioned) {
     const mentioned = [...mentionedUserIds].filter((id) => recipientIds.has(id));
     if (mentioned.length > 0) {
+      // Only people whose automatically_follow_topics_where_mentioned is on (Zulip's default without a settings row).
       const humans: { id: number }[] = await db('users')
-        .whereRaw(...anyOf('id', mentioned))
-        .where({ is_bot: false, is_active: true })
-        .select('id');
+        .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
+        .whereRaw(...anyOf('users.id', mentioned))
+        .where({ 'users.is_bot': false, 'users.is_active': true })
+        .whereRaw('COALESCE(user_settings.automatically_follow_topics_where_mentioned, true)')
+        .select('users.id as id');
       const settled = new Set(
         (
           (await db('user_topics')
