@@ -139,6 +139,9 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     // Owners may not read members' private content without their consent: Parley has no export
     // without it, and nothing turns it on (in Zulip, a command-line setting, off by default).
     realm_owner_full_content_access: false,
+    // Owners may not read members' private content without their consent: Parley has no export
+    // without it, and nothing turns it on (in Zulip, a command-line setting, off by default).
+    realm_owner_full_content_access: false,
     realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
     zulip_plan_is_not_limited: true,
