@@ -1,5 +1,4 @@
 import type { Config } from '../../config';
-import type { StateSlice } from '../register/slice';
 import { SERVER_GENERATION } from '../../realtime/persist';
 import { availableVideoChatProviders } from '../calls/providers';
 import { CHANNEL_PERMISSION_SETTINGS } from '../channels/constants';
@@ -38,8 +37,7 @@ const PROTOCOL_TIMINGS = {
 /** Zulip's default Jitsi Meet server, used unless the organization names its own. */
 export const SERVER_JITSI_URL = 'https://meet.jit.si';
 
-/** The organization's GIF rating (realm_giphy_rating) choices, shared by the GIPHY and Tenor pickers. */
-const GIF_RATING_OPTIONS = {
+const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
   y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
   g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
@@ -139,9 +137,6 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     // Owners may not read members' private content without their consent: Parley has no export
     // without it, and nothing turns it on (in Zulip, a command-line setting, off by default).
     realm_owner_full_content_access: false,
-    // Owners may not read members' private content without their consent: Parley has no export
-    // without it, and nothing turns it on (in Zulip, a command-line setting, off by default).
-    realm_owner_full_content_access: false,
     realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
     zulip_plan_is_not_limited: true,
@@ -165,7 +160,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     server_report_message_types: REPORT_MESSAGE_TYPES,
     server_supported_permission_settings: supportedPermissionSettings(),
     server_emoji_data_url: serverEmojiDataUrl(config.externalUrl),
-    gif_rating_options: GIF_RATING_OPTIONS,
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
     password_min_length: MIN_PASSWORD_LENGTH,
     password_max_length: 1024,
     // No password-strength estimate is enforced.
@@ -185,9 +180,3 @@ export function serverRealmInfo(config: Config): Readonly<Record<string, unknown
   if (!info) byConfig.set(config, (info = build(config)));
   return info;
 }
-
-/** The Tenor key is meant to be public, as GIPHY's: clients call Tenor's API with it themselves. */
-export const tenorSlice: StateSlice = {
-  fetchTypes: ['tenor'],
-  fetch: async (deps) => ({ tenor_api_key: deps.config.tenorApiKey }),
-};
