@@ -201,6 +201,7 @@ test('require_e2ee_push_notifications keeps message content out of pushes to leg
   expect(bouncer.violations).toEqual([]);
 });
 
+const UNMUTED = 2;
 const FOLLOWED = 3;
 
 /** The user's visibility policy for a topic (0: none set). */
@@ -240,4 +241,21 @@ test('automatically_follow_topics_where_mentioned: a mention follows the topic o
   }
   await sendToChannel(ts, alice, channelId, 'loud mention', `@**Bob Away|${bob.id}** look`);
   expect(await topicPolicy(bob, channelId, 'loud mention')).toBe(FOLLOWED);
+});
+
+test('automatically_unmute_topics_in_muted_streams_policy: sending in a muted channel unmutes the topic only as the setting says', async () => {
+  const channelId = await subscribe(ts, ts.owner, 'muted rules', [alice, bob]);
+  const mute = { subscription_data: [{ stream_id: channelId, property: 'is_muted', value: true }] };
+  assertSuccess(await client(ts, alice).post('/users/me/subscriptions/properties', mute));
+  await setSettings(ts, alice, { automatically_follow_topics_policy: 4, automatically_unmute_topics_in_muted_streams_policy: 4 });
+  try {
+    await sendToChannel(ts, alice, channelId, 'stays muted', 'hello');
+    expect(await topicPolicy(alice, channelId, 'stays muted')).toBe(0);
+    // 2 (Zulip's default): on sending.
+    await setSettings(ts, alice, { automatically_unmute_topics_in_muted_streams_policy: 2 });
+    await sendToChannel(ts, alice, channelId, 'stays muted', 'again');
+    expect(await topicPolicy(alice, channelId, 'stays muted')).toBe(UNMUTED);
+  } finally {
+    await setSettings(ts, alice, { automatically_follow_topics_policy: 3, automatically_unmute_topics_in_muted_streams_policy: 2 });
+  }
 });
