@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { assertSuccess, client } from '../helpers/api';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
-import { tempDataDir, upload } from '../uploads/files';
+import { download, tempDataDir, upload } from '../uploads/files';
 import { solidPng } from '../uploads/images';
 
 // Feature level 437: Markdown image syntax, `![alt text](url)`, renders an image in place.
@@ -44,6 +44,22 @@ test('an uploaded image shows its loading placeholder in place, then its thumbna
   const { id } = assertSuccess(await client(ts, alice).post('/messages', { type: 'direct', to: [bob.id], content }));
   const message = assertSuccess(await client(ts, bob).get(`/messages/${id}`, { apply_markdown: true })).message;
   expect(message.content).toBe(thumbnailed);
+});
+
+test('a message sent before the thumbnails exist gets them in place once they are made', async () => {
+  const url: string = assertSuccess(await upload(ts, alice, [{ name: 'late.png', data: await solidPng(600, 400), type: 'image/png' }])).url;
+  const content = `![late](${url})`;
+  const { id } = assertSuccess(await client(ts, alice).post('/messages', { type: 'direct', to: [bob.id], content }));
+  const before = assertSuccess(await client(ts, bob).get(`/messages/${id}`, { apply_markdown: true })).message.content;
+  expect(before).toContain('class="inline-image image-loading-placeholder"');
+  // The image claims its file, as a link does: the recipient may download it.
+  expect((await download(ts, url, bob)).status).toBe(200);
+  await ts.server.thumbnails.runNow();
+  const after = assertSuccess(await client(ts, bob).get(`/messages/${id}`, { apply_markdown: true })).message.content;
+  expect(after).toBe(
+    `<p><img alt="late" class="inline-image" data-original-content-type="image/png" data-original-dimensions="600x400" ` +
+      `data-original-src="${url}" src="/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}/840x560.webp"></p>`,
+  );
 });
 
 test('the image may sit in any block: a list item, a quote, emphasis', async () => {

@@ -131,7 +131,7 @@ describe('links', () => {
       'Hello [world]\n\n[world]: https://google.com',
       '<p>Hello [world]</p>\n<p>[world]: <a href="https://google.com">https://google.com</a></p>',
     ],
-    ['no image syntax', '![img](https://x.com/a.png)', '<p>!<a href="https://x.com/a.png">img</a></p>'],
+    ['image syntax', '![img](https://x.com/a.png)', '<p><img alt="img" class="inline-image" src="https://x.com/a.png"></p>'],
     ['strikethrough around a link', '~~test http://xx.xx link~~', '<p><del>test <a href="http://xx.xx">http://xx.xx</a> link</del></p>'],
     ['upper-case scheme', 'HTTPS://x.io', '<p><a href="HTTPS://x.io">HTTPS://x.io</a></p>'],
     ['non-Latin top-level domain', 'see пример.рф', '<p>see <a href="http://xn--e1afmkfd.xn--p1ai">пример.рф</a></p>'],

@@ -25,7 +25,8 @@ export function uploadUrl(pathId: string): string {
   return `/user_uploads/${pathId.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-const LINKED_UPLOAD = /href="\/?user_uploads\/([^"?#]+)"/g;
+// A link, or an image written with Markdown image syntax (which names its file in data-original-src).
+const LINKED_UPLOAD = /(?:href|data-original-src)="\/?user_uploads\/([^"?#]+)"/g;
 
 function unescapeHtml(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[name]!);

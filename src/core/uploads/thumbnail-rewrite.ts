@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { UnitOfWork } from '../../db/unit-of-work';
 import type { UploadPreview } from '../markdown/context';
-import { previewImgTag, uploadPathIdOf } from '../markdown/image-preview';
+import { inlineSyntaxImgTag, previewImgTag, uploadPathIdOf } from '../markdown/image-preview';
 import { flagList } from '../messages/flags';
 import { imageRowsByPathIds, previewOf } from './previews';
 
@@ -13,6 +13,8 @@ import { imageRowsByPathIds, previewOf } from './previews';
  */
 const PLACEHOLDER_PREVIEW = /<div class="message_inline_image"><a href="([^"]*)"(?: title="[^"]*")?><img class="image-loading-placeholder"[^>]*><\/a><\/div>/g;
 const PLACEHOLDER_IMG = /<img class="image-loading-placeholder"[^>]*>/;
+// An image written with Markdown image syntax (`![alt](/user_uploads/...)`): the img alone.
+const PLACEHOLDER_SYNTAX = /<img alt="([^"]*)" class="inline-image image-loading-placeholder"[^>]*? data-original-src="([^"]*)"[^>]*>/g;
 
 const unescapeAttr = (value: string) => value.replace(/&(amp|lt|gt|quot);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"' })[name]!);
 
@@ -24,7 +26,13 @@ export function rewriteThumbnailedImages(html: string, pathId: string, preview: 
     changed = true;
     return preview ? whole.replace(PLACEHOLDER_IMG, previewImgTag(preview)) : '';
   });
-  return changed ? out.trim() : null;
+  const withSyntax = out.replace(PLACEHOLDER_SYNTAX, (whole: string, alt: string, src: string) => {
+    if (uploadPathIdOf(unescapeAttr(src)) !== pathId) return whole;
+    changed = true;
+    // An image that cannot be thumbnailed is shown as a link to the file, as on rendering.
+    return preview ? inlineSyntaxImgTag(unescapeAttr(src), unescapeAttr(alt), preview) : `<a href="${src}">${alt}</a>`;
+  });
+  return changed ? withSyntax.trim() : null;
 }
 
 /** The path_ids whose previews in `html` still show the placeholder. */
@@ -33,6 +41,10 @@ function placeholderPathIds(html: string): string[] {
   const ids = new Set<string>();
   for (const match of html.matchAll(PLACEHOLDER_PREVIEW)) {
     const pathId = uploadPathIdOf(unescapeAttr(match[1]));
+    if (pathId !== null) ids.add(pathId);
+  }
+  for (const match of html.matchAll(PLACEHOLDER_SYNTAX)) {
+    const pathId = uploadPathIdOf(unescapeAttr(match[2]));
     if (pathId !== null) ids.add(pathId);
   }
   return [...ids];
