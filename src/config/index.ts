@@ -87,6 +87,8 @@ export interface Config {
   bigBlueButton: BigBlueButtonConfig | null;
   /** Zoom app for video calls (server-to-server with an account id, else per-user OAuth); null when PARLEY_ZOOM_CLIENT_ID is unset. */
   zoom: ZoomConfig | null;
+  /** Tenor API key handed to clients for their GIF picker (PARLEY_TENOR_API_KEY); '' when unset. */
+  tenorApiKey: string;
 }
 
 export interface BigBlueButtonConfig {
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: oidcConfig(env),
     bigBlueButton: bigBlueButtonConfig(env),
     zoom: zoomConfig(env),
+    tenorApiKey: (env.PARLEY_TENOR_API_KEY ?? '').trim(),
   };
 }
 

@@ -5,7 +5,6 @@ import { connectInvites } from './invites/connect';
 import { connectMessages } from './messages/connect';
 import { connectPresence } from './presence/connect';
 import { connectRealm } from './realm/connect';
-import { connectSettings } from './settings/connect';
 
 /**
  * Connects features that answer questions for features they depend on (a group or folder in use,
@@ -17,7 +16,6 @@ export function connectFeatures(): void {
   connectChannels();
   connectInvites();
   connectMessages();
-  connectSettings();
   connectGroups();
   connectPresence();
   connectBots();

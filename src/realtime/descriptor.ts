@@ -43,8 +43,5 @@ export function acceptsEvent(queue: QueueDescriptor, event: ZulipEvent): boolean
   if (event.type === 'message') return matchesNarrow(queue.narrow, event.message, event.flags);
   // Channel typing notifications only go to clients that said they can show them.
   if (event.type === 'typing' && 'stream_id' in event) return queue.capabilities.stream_typing_notifications;
-  if ((event.type === 'update_display_settings' || event.type === 'update_global_notifications') && queue.capabilities.user_settings_object) {
-    return false;
-  }
   return true;
 }

@@ -109,14 +109,6 @@ export const EVENT_KINDS = {
     description: 'Someone started or stopped editing a message.',
     fields: { op: 'String', sender_id: 'Int', message_id: 'Int', recipient: 'JSON' },
   },
-  update_display_settings: {
-    description: 'A display setting changed (legacy form of user_settings).',
-    fields: { user: 'JSON', setting_name: 'String', setting: 'JSON', language_name: 'String' },
-  },
-  update_global_notifications: {
-    description: 'A notification setting changed (legacy form of user_settings).',
-    fields: { user: 'JSON', notification_name: 'String', setting: 'JSON' },
-  },
   update_message: {
     description: 'Messages were edited or moved.',
     fields: {

@@ -9,6 +9,7 @@ import {
   getChannelsForViewer,
   getChannelSubscribers,
   getSubscriptionStatus,
+  getUserChannelIds,
   listSubscriptions,
 } from '../core/channels/queries';
 import type { User } from '../core/users/model';
@@ -128,6 +129,14 @@ export class ChannelResolver {
   @Query(() => Boolean, { description: 'Whether a user is subscribed to a channel (REST: GET /users/{user_id}/subscriptions/{stream_id}).' })
   async isSubscribed(@Arg('userId', () => Int) userId: number, @Arg('streamId', () => Int) streamId: number, @Ctx() ctx: GraphQLContext): Promise<boolean> {
     return getSubscriptionStatus(ctx.deps, me(ctx), userId, streamId);
+  }
+
+  @Authorized()
+  @Query(() => [Int], {
+    description: 'IDs of the channels a user is subscribed to, among those whose metadata the viewer may see (REST: GET /users/{user_id}/channels).',
+  })
+  async userChannelIds(@Arg('userId', () => Int) userId: number, @Ctx() ctx: GraphQLContext): Promise<number[]> {
+    return getUserChannelIds(ctx.deps, me(ctx), userId);
   }
 
   @Authorized()

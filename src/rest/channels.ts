@@ -8,6 +8,7 @@ import {
   getChannelsForViewer,
   getChannelSubscribers,
   getSubscriptionStatus,
+  getUserChannelIds,
   listSubscriptions,
 } from '../core/channels/queries';
 import { checkColor } from '../core/channels/validation';
@@ -177,6 +178,16 @@ export const channelRoutes: Route[] = [
       params: { user_id: p.path.int(), stream_id: p.path.int() },
       handler: async ({ deps, user, params }) => ({
         is_subscribed: await getSubscriptionStatus(deps, user, params.user_id, params.stream_id),
+      }),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/users/:user_id/channels',
+    endpoint: endpoint({
+      params: { user_id: p.path.int() },
+      handler: async ({ deps, user, params }) => ({
+        subscribed_channel_ids: await getUserChannelIds(deps, user, params.user_id),
       }),
     }),
   },

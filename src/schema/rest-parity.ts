@@ -42,6 +42,7 @@ export const REST_PARITY: Record<string, string> = {
   'PATCH /users/me/subscriptions/:stream_id': 'Mutation.updateSubscriptionProperties',
   'POST /users/me/subscriptions/:stream_id': 'Mutation.updateSubscriptionProperties',
   'GET /users/:user_id/subscriptions/:stream_id': 'Query.isSubscribed',
+  'GET /users/:user_id/channels': 'Query.userChannelIds',
   'GET /streams': 'Query.channels',
   'GET /streams/:stream_id': 'Query.channel',
   'PATCH /streams/:stream_id': 'Mutation.updateChannel',

@@ -4,7 +4,7 @@ import type { AttachmentDict } from '../core/uploads/view';
 @ObjectType({ description: 'A message linking an uploaded file.' })
 export class AttachmentMessage {
   @Field(() => ID) id!: string;
-  @Field(() => Float, { description: 'When the message was sent, in UNIX milliseconds.' }) dateSent!: number;
+  @Field(() => Float, { description: 'When the message was sent, in UNIX seconds.' }) dateSent!: number;
 }
 
 @ObjectType({ description: 'A file you uploaded (GET /attachments).' })
@@ -13,7 +13,7 @@ export class Attachment {
   @Field({ description: 'The file name as uploaded.' }) name!: string;
   @Field({ description: 'Where the file lives: its URL is /user_uploads/ followed by this.' }) pathId!: string;
   @Field(() => Float, { description: 'Size in bytes.' }) size!: number;
-  @Field(() => Float, { description: 'Upload time, in UNIX milliseconds.' }) createTime!: number;
+  @Field(() => Float, { description: 'Upload time, in UNIX seconds.' }) createTime!: number;
   @Field(() => [AttachmentMessage], { description: 'The messages linking the file; readers of any of them may download it.' })
   messages!: AttachmentMessage[];
 

@@ -117,8 +117,6 @@ const actions: Partial<Record<EventKind, () => Promise<unknown>>> = {
  * GraphQL subscriber declares every capability; the others need services this test does not run.
  */
 const NOT_DRIVEN: Partial<Record<EventKind, string>> = {
-  update_display_settings: 'legacy form of user_settings, only without the user_settings_object capability',
-  update_global_notifications: 'legacy form of user_settings, only without the user_settings_object capability',
   muted_topics: 'legacy form of user_topic',
   realm_filters: 'legacy form of realm_linkifiers, only without the linkifier_url_template capability',
   attachment: 'uploads are covered by their own tests; the claim that emits it needs a message referencing the file',

@@ -461,15 +461,10 @@ function navigationView(state: State, event: Event): void {
 function userSettings(state: State, event: Event): void {
   if (event.op !== 'update') unexpected(event);
   if (state.user_settings) state.user_settings[event.property] = event.value;
+  // Clients without user_settings_object also hold their settings at the top level of the state.
+  if (event.property in state) state[event.property] = event.value;
   // With synchronization off the server keeps no drafts (and sends no removal for them).
   if (event.property === 'enable_drafts_synchronization' && event.value === false && 'drafts' in state) state.drafts = [];
-}
-
-/** Legacy settings events: the settings sit at the top level of the state, if it was fetched. */
-function legacySetting(nameKey: string) {
-  return (state: State, event: Event) => {
-    if (event[nameKey] in state) state[event[nameKey]] = event.setting;
-  };
 }
 
 function realmUserSettingsDefaults(state: State, event: Event): void {
@@ -682,8 +677,6 @@ export const reducers: Record<string, Reducer> = {
   saved_snippets: savedSnippets,
   navigation_view: navigationView,
   user_settings: userSettings,
-  update_display_settings: legacySetting('setting_name'),
-  update_global_notifications: legacySetting('notification_name'),
   realm_user_settings_defaults: realmUserSettingsDefaults,
   presence,
   user_status: userStatus,

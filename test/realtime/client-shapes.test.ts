@@ -74,12 +74,11 @@ describe('messages', () => {
 });
 
 describe('settings', () => {
-  test('clients without user_settings_object also get the legacy event, and their state follows', async () => {
+  test('no client gets the legacy settings events any more; the older layout follows user_settings', async () => {
     const events = await verifyAction(ts, alice, () => api(alice).patch('/settings', { left_side_userlist: true }));
-    expect(events.map((e) => e.type)).toEqual(['user_settings', 'update_display_settings']);
-    expect(events[1]).toMatchObject({ setting_name: 'left_side_userlist', setting: true, user: alice.email });
+    expect(events.map((e) => e.type)).toEqual(['user_settings']);
     const notices = await verifyAction(ts, alice, () => api(alice).patch('/settings', { enable_sounds: false }));
-    expect(notices.map((e) => e.type)).toEqual(['user_settings', 'update_global_notifications']);
+    expect(notices.map((e) => e.type)).toEqual(['user_settings']);
     const modern = await verifyAction(ts, alice, () => api(alice).patch('/settings', { enable_sounds: true }), {
       capabilities: { user_settings_object: true },
     });

@@ -321,12 +321,10 @@ describe('payloads shaped by client capabilities', () => {
     expect(await receive([], [[channelTyping], [directTyping]])).toEqual([directTyping]);
   });
 
-  test('user_settings_object: the legacy settings events are for older clients only', async () => {
+  test('user_settings_object: every client gets only user_settings, no legacy settings event', async () => {
     const modern = { type: 'user_settings', op: 'update', property: 'enter_sends', value: true };
-    // Only the modern event is published; older clients also get the legacy one, naming themselves.
-    const legacy = { type: 'update_display_settings', user: alice.email, setting_name: 'enter_sends', setting: true };
     expect(await receive(['user_settings_object'], [[modern]])).toEqual([modern]);
-    expect(await receive([], [[modern]])).toEqual([modern, legacy]);
+    expect(await receive([], [[modern]])).toEqual([modern]);
   });
 
   test('simplified_presence_events and slim_presence choose the presence layout', async () => {

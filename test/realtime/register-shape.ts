@@ -26,7 +26,7 @@ export const ZULIP_REGISTER_KEYS: Record<string, Shape> = JSON.parse(
 ).keys;
 
 export interface WalkOptions {
-  /** Paths ("user_settings", "realm_users[]", "giphy_rating_options{}") whose objects must carry every documented property. */
+  /** Paths ("user_settings", "realm_users[]", "gif_rating_options{}") whose objects must carry every documented property. */
   complete: Set<string>;
   /** Documented properties allowed to be absent at a path (e.g. fields sent only for bots). */
   optional: Record<string, string[]>;

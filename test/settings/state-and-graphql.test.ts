@@ -1,6 +1,5 @@
 import { Knex } from 'knex';
 import { SETTINGS, zulipDefaults } from '../../src/core/settings/catalog';
-import { legacySettingsEvents } from '../../src/core/settings/events';
 import { receivesTypingNotifications } from '../../src/core/settings/store';
 import { assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';
@@ -125,26 +124,6 @@ describe('register state', () => {
       client(ts, admin).patch('/realm/user_settings_defaults', { web_home_view: 'all_messages', enable_digest_emails: false }),
     );
     await knex('realm_user_default_settings').update(zulipDefaults());
-  });
-});
-
-describe('legacy settings events', () => {
-  test('display and notification settings have legacy events; newer settings do not', () => {
-    const event = (property: string, value: unknown) => ({ type: 'user_settings', op: 'update', property, value });
-    expect(legacySettingsEvents(event('color_scheme', 2), 'a@example.com')).toEqual([
-      { type: 'update_display_settings', user: 'a@example.com', setting_name: 'color_scheme', setting: 2 },
-    ]);
-    expect(legacySettingsEvents(event('timezone', 'UTC'), 'a@example.com')).toEqual([
-      { type: 'update_display_settings', user: 'a@example.com', setting_name: 'timezone', setting: 'UTC' },
-    ]);
-    expect(legacySettingsEvents({ ...event('default_language', 'de'), language_name: 'Deutsch' }, 'a@example.com')).toEqual([
-      { type: 'update_display_settings', user: 'a@example.com', setting_name: 'default_language', setting: 'de', language_name: 'Deutsch' },
-    ]);
-    expect(legacySettingsEvents(event('presence_enabled', false), 'a@example.com')).toEqual([
-      { type: 'update_global_notifications', user: 'a@example.com', notification_name: 'presence_enabled', setting: false },
-    ]);
-    expect(legacySettingsEvents(event('send_read_receipts', false), 'a@example.com')).toEqual([]);
-    expect(legacySettingsEvents({ type: 'realm_user_settings_defaults', op: 'update', property: 'color_scheme', value: 2 }, 'a@example.com')).toEqual([]);
   });
 });
 

@@ -117,6 +117,24 @@ export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId:
   return sub !== undefined;
 }
 
+/**
+ * The channels another user is subscribed to (Zulip's GET /users/{user_id}/channels), limited to
+ * those whose metadata the viewer may see. Bots and deactivated users are refused, as for the
+ * subscription status of one channel.
+ */
+export async function getUserChannelIds(deps: AppDeps, user: User, targetId: number): Promise<number[]> {
+  const target = isRowId(targetId) ? await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active') : undefined;
+  if (!target || target.is_bot) throw errors.noSuchUser();
+  if (!target.is_active) throw errors.badRequest('User is deactivated');
+  const viewer = await loadViewer(deps.knex, user);
+  const streams = await Stream.query(deps.knex)
+    .join('subscriptions', 'subscriptions.stream_id', 'streams.id')
+    .where({ 'streams.realm_id': deps.realmId, 'subscriptions.user_id': target.id, 'subscriptions.active': true })
+    .select('streams.*')
+    .orderBy('streams.id');
+  return streams.filter((s) => hasMetadataAccess(viewer, s)).map((s) => s.id);
+}
+
 /** Subscribers of each channel the viewer may see subscribers for; others get an empty list. */
 async function subscriberLists(db: Knex, viewer: ChannelViewer, streams: Stream[], partialOf: Set<number> = new Set()): Promise<Map<number, number[]>> {
   const visible = streams.filter((s) => canSeeSubscribers(viewer, s));

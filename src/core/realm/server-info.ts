@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { StateSlice } from '../register/slice';
 import { SERVER_GENERATION } from '../../realtime/persist';
 import { availableVideoChatProviders } from '../calls/providers';
 import { CHANNEL_PERMISSION_SETTINGS } from '../channels/constants';
@@ -37,7 +38,8 @@ const PROTOCOL_TIMINGS = {
 /** Zulip's default Jitsi Meet server, used unless the organization names its own. */
 export const SERVER_JITSI_URL = 'https://meet.jit.si';
 
-const GIPHY_RATING_OPTIONS = {
+/** The organization's GIF rating (realm_giphy_rating) choices, shared by the GIPHY and Tenor pickers. */
+const GIF_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
   y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
   g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
@@ -160,7 +162,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     server_report_message_types: REPORT_MESSAGE_TYPES,
     server_supported_permission_settings: supportedPermissionSettings(),
     server_emoji_data_url: serverEmojiDataUrl(config.externalUrl),
-    giphy_rating_options: GIPHY_RATING_OPTIONS,
+    gif_rating_options: GIF_RATING_OPTIONS,
     password_min_length: MIN_PASSWORD_LENGTH,
     password_max_length: 1024,
     // No password-strength estimate is enforced.
@@ -180,3 +182,9 @@ export function serverRealmInfo(config: Config): Readonly<Record<string, unknown
   if (!info) byConfig.set(config, (info = build(config)));
   return info;
 }
+
+/** The Tenor key is meant to be public, as GIPHY's: clients call Tenor's API with it themselves. */
+export const tenorSlice: StateSlice = {
+  fetchTypes: ['tenor'],
+  fetch: async (deps) => ({ tenor_api_key: deps.config.tenorApiKey }),
+};

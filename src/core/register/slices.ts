@@ -21,6 +21,7 @@ import { ownPermissionsSlice } from '../realm/own-permissions';
 import { defaultChannelsSlice } from '../default-channels/state';
 import { realmDomainsSlice } from '../realm-domains/state';
 import { unmodeledSlices } from '../realm/unmodeled-state';
+import { tenorSlice } from '../realm/server-info';
 import { videoCallsSlice } from '../calls/zoom-tokens';
 import { stopWordsSlice } from '../messages/stop-words';
 import { realmFiltersSlice, realmLinkifiersSlice } from '../linkifiers/state';
@@ -61,6 +62,7 @@ export const stateSlices: StateSlice[] = [
   realmDomainsSlice,
   stopWordsSlice,
   ...unmodeledSlices,
+  tenorSlice,
   videoCallsSlice,
   realmLinkifiersSlice,
   realmFiltersSlice,

@@ -1,5 +1,5 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import { LANGUAGES, SETTINGS_BY_NAME, SettingValue } from './catalog';
+import { LANGUAGES, SettingValue } from './catalog';
 
 /**
  * Event shapes of the settings feature.
@@ -8,10 +8,9 @@ import { LANGUAGES, SETTINGS_BY_NAME, SettingValue } from './catalog';
  *   {type: "user_settings", op: "update", property, value[, language_name]}   to the user
  *   {type: "realm_user_settings_defaults", op: "update", property, value}     to every active user
  *
- * Clients that registered without the `user_settings_object` capability must also receive Zulip's
- * legacy events (`update_display_settings`, `update_global_notifications`). Those are derived
- * when the event is delivered to such a queue: call `legacySettingsEvents(event, userEmail)` and
- * deliver its results right after the modern event.
+ * Zulip's legacy `update_display_settings` / `update_global_notifications` events are no longer
+ * sent to any client (feature level 439); clients without `user_settings_object` apply
+ * `user_settings` events to their top-level settings.
  */
 export function userSettingsEvent(property: string, value: SettingValue): ZulipEvent {
   const event: ZulipEvent = { type: 'user_settings', op: 'update', property, value };
@@ -21,24 +20,4 @@ export function userSettingsEvent(property: string, value: SettingValue): ZulipE
 
 export function realmDefaultsEvent(property: string, value: SettingValue): ZulipEvent {
   return { type: 'realm_user_settings_defaults', op: 'update', property, value };
-}
-
-/**
- * The legacy events Zulip sends alongside a user_settings event, for clients without
- * `user_settings_object`. `userEmail` is the user's own address (the `user` field). Settings added
- * after those event types were frozen have no legacy event.
- */
-export function legacySettingsEvents(event: ZulipEvent, userEmail: string): ZulipEvent[] {
-  if (event.type !== 'user_settings' || event.op !== 'update') return [];
-  const property = event.property as string;
-  const legacy = property === 'timezone' ? 'display' : SETTINGS_BY_NAME.get(property)?.legacy;
-  if (legacy === 'notification') {
-    return [{ type: 'update_global_notifications', user: userEmail, notification_name: property, setting: event.value }];
-  }
-  if (legacy === 'display') {
-    const out: ZulipEvent = { type: 'update_display_settings', user: userEmail, setting_name: property, setting: event.value };
-    if (event.language_name !== undefined) out.language_name = event.language_name;
-    return [out];
-  }
-  return [];
 }

@@ -18,11 +18,9 @@ async function ownTimezone(deps: Parameters<StateSlice['fetch']>[0], me: User): 
   return row?.timezone ?? me.timezone;
 }
 
-/** A settings change as the events carry it, whichever of the three shapes arrived. */
+/** A settings change as the user_settings event carries it (the only settings event sent). */
 function settingChange(event: ZulipEvent): { property: string; value: unknown } | null {
   if (event.type === 'user_settings' && event.op === 'update') return { property: event.property as string, value: event.value };
-  if (event.type === 'update_display_settings') return { property: event.setting_name as string, value: event.setting };
-  if (event.type === 'update_global_notifications') return { property: event.notification_name as string, value: event.setting };
   return null;
 }
 

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { AttachmentRow, attachmentsByIds, linkingMessages } from './queries';
 
-/** An attachment as Zulip's API shows it (GET /attachments, `attachment` events). */
+/**
+ * An attachment as Zulip's API shows it (GET /attachments, `attachment` events, an edit's
+ * `detached_uploads`). Times are whole UNIX seconds (Zulip's milliseconds before feature level 443).
+ */
 export interface AttachmentDict {
   id: number;
   name: string;
@@ -10,6 +13,8 @@ export interface AttachmentDict {
   create_time: number;
   messages: { id: number; date_sent: number }[];
 }
+
+const unixSeconds = (at: Date | string) => Math.floor(new Date(at).getTime() / 1000);
 
 export async function attachmentDicts(db: Knex, rows: AttachmentRow[]): Promise<AttachmentDict[]> {
   const messages = await linkingMessages(
@@ -21,8 +26,8 @@ export async function attachmentDicts(db: Knex, rows: AttachmentRow[]): Promise<
     name: row.file_name,
     path_id: row.path_id,
     size: row.size,
-    create_time: new Date(row.create_time).getTime(),
-    messages: (messages.get(row.id) ?? []).map((m) => ({ id: m.id, date_sent: new Date(m.date_sent).getTime() })),
+    create_time: unixSeconds(row.create_time),
+    messages: (messages.get(row.id) ?? []).map((m) => ({ id: m.id, date_sent: unixSeconds(m.date_sent) })),
   }));
 }
 
