@@ -79,6 +79,8 @@ export interface Config {
   outboxRetryBaseMs: number;
   /** Attempts before an outbox item is dead (PARLEY_OUTBOX_MAX_ATTEMPTS); null: each kind's own limit. */
   outboxMaxAttempts: number | null;
+  /** How long a claim on an outbox item lasts; a process that dies holding one leaves it this long. */
+  outboxLeaseMs: number;
   /** Password logins checked against a directory server; null when PARLEY_LDAP_URL is unset. */
   ldap: LdapConfig | null;
   /** OpenID Connect single sign-on; null when PARLEY_OIDC_ISSUER is unset. */
@@ -250,6 +252,8 @@ export function loadConfig(env: Env = process.env): Config {
     thumbnailWorker: boolVar(env, 'PARLEY_THUMBNAIL_WORKER', true),
     outboxRetryBaseMs: intVar(env, 'PARLEY_OUTBOX_RETRY_BASE_MS', 1000, 1, 3_600_000),
     outboxMaxAttempts: env.PARLEY_OUTBOX_MAX_ATTEMPTS?.trim() ? intVar(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 1, 1, 100) : null,
+    // At least 15 s: a claim must outlast the longest send (an outgoing webhook's 10 s timeout).
+    outboxLeaseMs: intVar(env, 'PARLEY_OUTBOX_LEASE_SECONDS', 60, 15, 3600) * 1000,
     ldap: ldapConfig(env),
     oidc: oidcConfig(env),
     bigBlueButton: bigBlueButtonConfig(env),

@@ -54,6 +54,7 @@ describe('defaults', () => {
       dbAcquireTimeoutMs: 10000,
       outboxRetryBaseMs: 1000,
       outboxMaxAttempts: null,
+      outboxLeaseMs: 60000,
       tenorApiKey: '',
       s3: null,
       graphqlLimits: {

@@ -14,7 +14,7 @@ let hooks: WebhookService;
 beforeAll(async () => {
   mail = await startMailServer();
   hooks = await startWebhookService();
-  cluster = await startCluster({ SMTP_URL: mail.url, PARLEY_OUTBOX_RETRY_BASE_MS: '50', PARLEY_OUTBOX_MAX_ATTEMPTS: '20' });
+  cluster = await startCluster({ SMTP_URL: mail.url, PARLEY_OUTBOX_RETRY_BASE_MS: '50', PARLEY_OUTBOX_MAX_ATTEMPTS: '20', PARLEY_OUTBOX_LEASE_SECONDS: '15' });
   const bot = await ownerCall(cluster, cluster.processes[0], 'POST', '/bots', {
     full_name: 'Fault Hook',
     short_name: 'faulthook',
@@ -106,7 +106,7 @@ test('kill -9 of both processes while a webhook call is in flight: the call is m
       for (const p of cluster.processes) await p.start();
     },
     async () => {
-      // The dead process's claim (a 60 s lease) runs out, then a live process makes the call again.
+      // The dead process's claim (a 15 s lease here, 60 s by default) runs out, then a live process makes the call again.
       await waitUntil(() => hooks.calls.some((c) => c.answered && c.messageId === mentions[0]), 150_000);
       return { webhooks: webhookEffect(hooks, mentions) };
     },

@@ -111,7 +111,7 @@ export async function deliverNow(deps: AppDeps, ids: number[]): Promise<void> {
     // A batch at a time, each claimed just before it is sent: a long list (a day's digests) never
     // holds claims that could run out before their turn.
     for (let i = 0; i < ids.length; i += NOW_BATCH) {
-      const items = await claimIds(deps.knex, ids.slice(i, i + NOW_BATCH), new Date());
+      const items = await claimIds(deps.knex, ids.slice(i, i + NOW_BATCH), new Date(), deps.config.outboxLeaseMs);
       await Promise.all(items.map((item) => attemptDelivery(deps, item)));
     }
   } catch (error) {

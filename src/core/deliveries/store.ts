@@ -70,7 +70,7 @@ function claimed(rows: Record<string, unknown>[], token: string): ClaimedDeliver
 }
 
 /** Claims up to `limit` due items, oldest first. */
-export async function claimDue(knex: Knex, realmId: number, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(knex: Knex, realmId: number, now: Date, limit: number, leaseMs = CLAIM_LEASE_MS): Promise<ClaimedDelivery[]> {
   const token = crypto.randomUUID();
   const rows = (
     await knex.raw(
@@ -78,14 +78,14 @@ export async function claimDue(knex: Knex, realmId: number, now: Date, limit: nu
                      WHERE realm_id = ? AND state = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
                      ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
        UPDATE deliveries d SET claimed_until = ?, claim_token = ? FROM due WHERE d.id = due.id RETURNING ${RETURNING}`,
-      [realmId, now, now, limit, new Date(now.getTime() + CLAIM_LEASE_MS), token],
+      [realmId, now, now, limit, new Date(now.getTime() + leaseMs), token],
     )
   ).rows;
   return claimed(rows, token).sort((a, b) => a.id - b.id);
 }
 
 /** Claims the named items if they are pending and nobody holds them (for a send right after the commit). */
-export async function claimIds(knex: Knex, ids: number[], now: Date): Promise<ClaimedDelivery[]> {
+export async function claimIds(knex: Knex, ids: number[], now: Date, leaseMs = CLAIM_LEASE_MS): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   const token = crypto.randomUUID();
   const rows = (
@@ -94,7 +94,7 @@ export async function claimIds(knex: Knex, ids: number[], now: Date): Promise<Cl
                      WHERE id = ANY(?::bigint[]) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)
                      ORDER BY id FOR UPDATE SKIP LOCKED)
        UPDATE deliveries d SET claimed_until = ?, claim_token = ? FROM due WHERE d.id = due.id RETURNING ${RETURNING}`,
-      [listParam(ids, 'bigint'), now, new Date(now.getTime() + CLAIM_LEASE_MS), token],
+      [listParam(ids, 'bigint'), now, new Date(now.getTime() + leaseMs), token],
     )
   ).rows;
   return claimed(rows, token).sort((a, b) => a.id - b.id);

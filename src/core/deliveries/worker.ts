@@ -54,7 +54,7 @@ export class DeliveryWorker {
     const { deps } = this;
     try {
       while (!this.loop.isStopped && this.inFlight.size < MAX_IN_FLIGHT) {
-        const items = await claimDue(deps.knex, deps.realmId, new Date(), MAX_IN_FLIGHT - this.inFlight.size);
+        const items = await claimDue(deps.knex, deps.realmId, new Date(), MAX_IN_FLIGHT - this.inFlight.size, deps.config.outboxLeaseMs);
         if (items.length === 0) break;
         for (const item of items) {
           const attempt: Promise<void> = attemptDelivery(deps, item)
