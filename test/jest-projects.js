@@ -80,6 +80,9 @@ function config({ testMatch, ignore, maxWorkers }) {
     // Also the bound of hooks without their own: starting a server takes a minute on a loaded machine.
     testTimeout: 120000,
     maxWorkers,
+    // A worker runs a hundred files or more, and what they leave on its heap adds up: one past this
+    // after a file is replaced by a fresh worker rather than left to run out of memory.
+    workerIdleMemoryLimit: '2GB',
   };
 }
 
