@@ -3,6 +3,7 @@ import { isValidEmail } from '../validation/email';
 import { parseProxyEntry } from './proxy-entry';
 import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './rate-rules';
 import type { GraphQLLimits } from './graphql-limits';
+import { constructorGroupsConfig, ConstructorGroupsConfig, nextcloudTalkConfig, NextcloudTalkConfig } from './call-providers';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {
@@ -89,6 +90,10 @@ export interface Config {
   bigBlueButton: BigBlueButtonConfig | null;
   /** Zoom app for video calls (server-to-server with an account id, else per-user OAuth); null when PARLEY_ZOOM_CLIENT_ID is unset. */
   zoom: ZoomConfig | null;
+  /** Constructor Groups API for video calls; null when PARLEY_CONSTRUCTOR_GROUPS_URL is unset. */
+  constructorGroups: ConstructorGroupsConfig | null;
+  /** Nextcloud server whose Talk app makes video calls; null when PARLEY_NEXTCLOUD_URL is unset. */
+  nextcloudTalk: NextcloudTalkConfig | null;
   /** Tenor API key handed to clients for their GIF picker (PARLEY_TENOR_API_KEY); '' when unset. */
   tenorApiKey: string;
 }
@@ -180,7 +185,7 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
   return value;
 }
 
-function urlVar(env: Env, name: string, protocols: string[]): string | null {
+export function urlVar(env: Env, name: string, protocols: string[]): string | null {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return null;
   let parsed: URL;
@@ -258,11 +263,13 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: oidcConfig(env),
     bigBlueButton: bigBlueButtonConfig(env),
     zoom: zoomConfig(env),
+    constructorGroups: constructorGroupsConfig(env),
+    nextcloudTalk: nextcloudTalkConfig(env),
     tenorApiKey: (env.PARLEY_TENOR_API_KEY ?? '').trim(),
   };
 }
 
-function requiredVar(env: Env, name: string, because: string): string {
+export function requiredVar(env: Env, name: string, because: string): string {
   const raw = (env[name] ?? '').trim();
   if (raw === '') throw new ConfigError(`${name} must be set when ${because} is`);
   return raw;

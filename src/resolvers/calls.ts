@@ -1,5 +1,7 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { createBigBlueButtonCall } from '../core/calls/bigbluebutton';
+import { createConstructorGroupsCall } from '../core/calls/constructor-groups';
+import { createNextcloudTalkCall } from '../core/calls/nextcloud-talk';
 import { createZoomCall } from '../core/calls/zoom';
 import { disconnectZoom } from '../core/calls/zoom-user-calls';
 import type { User } from '../core/users/model';
@@ -27,6 +29,20 @@ export class CallResolver {
   })
   async createZoomCall(@Arg('isVideoCall', { defaultValue: true }) isVideoCall: boolean, @Ctx() ctx: GraphQLContext): Promise<VideoCallType> {
     return Object.assign(new VideoCallType(), await createZoomCall(ctx.deps, me(ctx), { isVideoCall }));
+  }
+
+  @Authorized()
+  @Mutation(() => VideoCallType, { description: 'Your default room on the Constructor Groups server, created there the first time.' })
+  async createConstructorGroupsCall(@Ctx() ctx: GraphQLContext): Promise<VideoCallType> {
+    return Object.assign(new VideoCallType(), await createConstructorGroupsCall(ctx.deps, me(ctx)));
+  }
+
+  @Authorized()
+  @Mutation(() => VideoCallType, {
+    description: 'A new public Nextcloud Talk conversation (guests join by its link); names longer than 255 characters are cut, ending in "...".',
+  })
+  async createNextcloudTalkCall(@Arg('roomName') roomName: string, @Ctx() ctx: GraphQLContext): Promise<VideoCallType> {
+    return Object.assign(new VideoCallType(), await createNextcloudTalkCall(ctx.deps, roomName));
   }
 
   @Authorized()

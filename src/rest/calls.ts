@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { joinBigBlueButtonCall, createBigBlueButtonCall } from '../core/calls/bigbluebutton';
+import { createConstructorGroupsCall } from '../core/calls/constructor-groups';
+import { createNextcloudTalkCall } from '../core/calls/nextcloud-talk';
 import { createZoomCall } from '../core/calls/zoom';
 import { completeZoomAuthorization, disconnectZoom, zoomAuthorizeUrl } from '../core/calls/zoom-user-calls';
 import type { User } from '../core/users/model';
@@ -38,6 +40,19 @@ export const callRoutes: Route[] = [
     endpoint: endpoint({
       params: { is_video_call: p.bool().default(true) },
       handler: async ({ deps, user, params }) => createZoomCall(deps, user, { isVideoCall: params.is_video_call }),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/calls/constructorgroups/create',
+    endpoint: endpoint({ params: {}, handler: async ({ deps, user }) => createConstructorGroupsCall(deps, user) }),
+  },
+  {
+    method: 'POST',
+    path: '/calls/nextcloud_talk/create',
+    endpoint: endpoint({
+      params: { room_name: p.string() },
+      handler: async ({ deps, params }) => createNextcloudTalkCall(deps, params.room_name),
     }),
   },
 ];

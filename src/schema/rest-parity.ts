@@ -168,4 +168,6 @@ export const REST_PARITY: Record<string, string> = {
   'GET /calls/bigbluebutton/create': 'Mutation.createBigBlueButtonCall',
   'POST /calls/zoom/create': 'Mutation.createZoomCall',
   'DELETE /calls/zoom': 'Mutation.disconnectZoom',
+  'POST /calls/constructorgroups/create': 'Mutation.createConstructorGroupsCall',
+  'POST /calls/nextcloud_talk/create': 'Mutation.createNextcloudTalkCall',
 };

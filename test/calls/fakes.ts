@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
  * bearer tokens.
  */
 
-async function listen(server: http.Server): Promise<string> {
+export async function listen(server: http.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const close = (server: http.Server) =>
+export const close = (server: http.Server) =>
   new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());

@@ -15,13 +15,13 @@ afterAll(async () => {
   await ts?.close();
 }, SERVER_HOOK_TIMEOUT);
 
-describe('a server without BigBlueButton or Zoom credentials', () => {
+describe('a server without call provider credentials', () => {
   test('offers neither, and refuses them as the organization provider', async () => {
     expect((await registerQueue(ts, alice, { fetchEventTypes: ['realm'] })).state.realm_available_video_chat_providers).toEqual({
       disabled: { name: 'None', id: 0 },
       jitsi_meet: { name: 'Jitsi Meet', id: 1 },
     });
-    for (const id of [3, 4, 5])
+    for (const id of [3, 4, 5, 6, 7])
       assertError(await client(ts, ts.owner).patch('/realm', { video_chat_provider: id }), 'BAD_REQUEST', `Invalid video_chat_provider ${id}`);
     const res = await graphql(ts, ts.owner, 'mutation ($s: JSON!) { updateRealmSettings(settings: $s) { changed } }', { s: { videoChatProvider: 4 } });
     expect(graphqlError(res)).toEqual({ code: 'BAD_REQUEST', message: 'Invalid video_chat_provider 4' });
@@ -35,6 +35,16 @@ describe('a server without BigBlueButton or Zoom credentials', () => {
       'BigBlueButton credentials have not been configured',
     );
     assertError(await client(ts, alice).post('/calls/zoom/create', {}), 'BAD_REQUEST', 'Zoom credentials have not been configured');
+    assertError(await client(ts, alice).post('/calls/constructorgroups/create', {}), 'BAD_REQUEST', 'Constructor Groups credentials have not been configured');
+    assertError(
+      await client(ts, alice).post('/calls/nextcloud_talk/create', { room_name: 'Sync conversation' }),
+      'BAD_REQUEST',
+      'Nextcloud Talk credentials have not been configured',
+    );
+    expect(graphqlError(await graphql(ts, alice, 'mutation { createNextcloudTalkCall(roomName: "Sync") { url } }'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Nextcloud Talk credentials have not been configured',
+    });
     expect(graphqlError(await graphql(ts, alice, 'mutation { createZoomCall { url } }'))).toEqual({
       code: 'BAD_REQUEST',
       message: 'Zoom credentials have not been configured',

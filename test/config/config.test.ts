@@ -74,6 +74,8 @@ describe('defaults', () => {
       oidc: null,
       bigBlueButton: null,
       zoom: null,
+      constructorGroups: null,
+      nextcloudTalk: null,
     });
   });
 

@@ -8,6 +8,7 @@ import {
   jitsiCallUrl,
   meetingName,
   newVideoCallUrl,
+  talkRoomName,
   videoCallMarkdown,
 } from '../../webapp/src/views/compose/video-call';
 
@@ -48,6 +49,14 @@ describe('video calls from the compose box', () => {
     });
     expect(meetingName({ kind: 'stream', streamId: 3, topic: 'x' })).toBe('design meeting');
     expect(meetingName({ kind: 'private', userIds: [8, 9] })).toBe('Ann Lee, Bo Chen meeting');
+  });
+
+  test('Nextcloud Talk conversations are named for the conversation too; Constructor Groups and Talk have their ids', () => {
+    expect(talkRoomName({ kind: 'stream', streamId: 3, topic: 'x' })).toBe('design conversation');
+    expect(talkRoomName({ kind: 'private', userIds: [8, 9] })).toBe('Ann Lee, Bo Chen conversation');
+    expect(talkRoomName({ kind: 'stream', streamId: null, topic: '' })).toBe('conversation');
+    expect(callProvider({ realm_video_chat_provider: 6 })).toBe(CALL_PROVIDERS.constructorGroups);
+    expect(callProvider({ realm_video_chat_provider: 7 })).toBe(CALL_PROVIDERS.nextcloudTalk);
   });
 
   test('a disabled provider offers no call', async () => {

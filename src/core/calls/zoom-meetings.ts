@@ -1,27 +1,15 @@
 import type { ZoomConfig } from '../../config';
-import { errors } from '../../errors';
-import { failureReason, PROVIDER_TIMEOUT_MS, providerUnreachable } from './providers';
+import { failedToCreateCall, postToProvider, type ProviderAnswer } from './providers';
 
 /** What both Zoom apps share: the provider's name in messages, and the meeting request. */
 export const ZOOM = 'Zoom';
 
-export const failedToCreateZoomCall = () => errors.badRequest(`Failed to create ${ZOOM} call`);
+export const failedToCreateZoomCall = () => failedToCreateCall(ZOOM);
 
-export interface ZoomAnswer {
-  ok: boolean;
-  status: number;
-  body: unknown;
-}
+export type ZoomAnswer = ProviderAnswer;
 
 /** A POST to Zoom with a timeout and no redirects; an unreachable Zoom is the provider error. */
-export async function zoomPost(url: string, init: { headers: Record<string, string>; body: string }): Promise<ZoomAnswer> {
-  try {
-    const response = await fetch(url, { method: 'POST', ...init, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS), redirect: 'error' });
-    return { ok: response.ok, status: response.status, body: await response.json().catch(() => null) };
-  } catch (error) {
-    throw providerUnreachable(ZOOM, failureReason(error));
-  }
-}
+export const zoomPost = (url: string, init: { headers: Record<string, string>; body: string }): Promise<ZoomAnswer> => postToProvider(ZOOM, url, init);
 
 /** Basic credentials of the app, for Zoom's token endpoint. */
 export const zoomClientAuthorization = (zoom: ZoomConfig) => `Basic ${Buffer.from(`${zoom.clientId}:${zoom.clientSecret}`).toString('base64')}`;

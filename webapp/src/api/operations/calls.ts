@@ -13,3 +13,17 @@ export const CreateZoomCallMutation = graphql(`
     createZoomCall(isVideoCall: $isVideoCall) { url }
   }
 `);
+
+/** The member's default room on the Constructor Groups server; the answer is its URL. */
+export const CreateConstructorGroupsCallMutation = graphql(`
+  mutation CreateConstructorGroupsCall {
+    createConstructorGroupsCall { url }
+  }
+`);
+
+/** A new public Nextcloud Talk conversation; the answer is its call page. */
+export const CreateNextcloudTalkCallMutation = graphql(`
+  mutation CreateNextcloudTalkCall($roomName: String!) {
+    createNextcloudTalkCall(roomName: $roomName) { url }
+  }
+`);

@@ -1,11 +1,17 @@
+import type { CombinedError } from '@urql/core';
 import { graphQLClient } from '../../api/instance';
-import { CreateBigBlueButtonCallMutation, CreateZoomCallMutation } from '../../api/operations/calls';
+import {
+  CreateBigBlueButtonCallMutation,
+  CreateConstructorGroupsCallMutation,
+  CreateNextcloudTalkCallMutation,
+  CreateZoomCallMutation,
+} from '../../api/operations/calls';
 import { type Addressee, getCompose, setCompose } from '../../state/compose-state';
 import { getApp } from '../../state/store';
 import { errorText } from '../settings/save';
 
 /** The organization's call providers, by Zulip's ids. */
-export const CALL_PROVIDERS = { disabled: 0, jitsi: 1, bigBlueButton: 4, zoom: 5 } as const;
+export const CALL_PROVIDERS = { disabled: 0, jitsi: 1, bigBlueButton: 4, zoom: 5, constructorGroups: 6, nextcloudTalk: 7 } as const;
 
 /** The provider the organization chose; Jitsi Meet where the register says nothing. */
 export function callProvider(register: Record<string, unknown>): number {
@@ -25,8 +31,8 @@ export function jitsiCallUrl(register: Record<string, unknown>, roomId: number):
 /** What the button inserts, as Zulip words it. */
 export const videoCallMarkdown = (url: string) => `[Join video call.](${url})`;
 
-/** A BigBlueButton meeting is named for the conversation, as in Zulip ("<channel> meeting"). */
-export function meetingName(to: Addressee): string {
+/** Who the conversation is with: the channel's name, or the names of the people written to. */
+function conversationLabel(to: Addressee): string {
   const app = getApp();
   const label =
     to.kind === 'stream'
@@ -37,27 +43,49 @@ export function meetingName(to: Addressee): string {
           .map((id) => app.users.get(id)?.full_name ?? '')
           .filter(Boolean)
           .join(', ');
-  return `${label ?? ''} meeting`.trim();
+  return label ?? '';
+}
+
+/** A BigBlueButton meeting is named for the conversation, as in Zulip ("<channel> meeting"). */
+export const meetingName = (to: Addressee): string => `${conversationLabel(to)} meeting`.trim();
+
+/** A Nextcloud Talk conversation is too, as in Zulip ("<channel> conversation"). */
+export const talkRoomName = (to: Addressee): string => `${conversationLabel(to)} conversation`.trim();
+
+/** The URL a call mutation answered with; rejects with the server's message. */
+function urlOf<T>(result: { error?: CombinedError; data?: T | null }, pick: (data: T) => string): string {
+  if (result.error || !result.data) throw new Error(result.error ? errorText(result.error) : 'No call was created.');
+  return pick(result.data);
 }
 
 /** A new video call's URL from the organization's provider; rejects with the server's message. */
 export async function newVideoCallUrl(to: Addressee): Promise<string> {
   const register = getApp().register;
   const provider = callProvider(register);
-  if (provider === CALL_PROVIDERS.jitsi) return jitsiCallUrl(register, 100_000_000_000_000 + Math.floor(Math.random() * 900_000_000_000_000));
-  if (provider === CALL_PROVIDERS.bigBlueButton) {
-    const result = await graphQLClient()
-      .mutation(CreateBigBlueButtonCallMutation, { meetingName: meetingName(to), voiceOnly: false })
-      .toPromise();
-    if (result.error || !result.data) throw new Error(result.error ? errorText(result.error) : 'No call was created.');
-    return result.data.createBigBlueButtonCall.url;
+  switch (provider) {
+    case CALL_PROVIDERS.jitsi:
+      return jitsiCallUrl(register, 100_000_000_000_000 + Math.floor(Math.random() * 900_000_000_000_000));
+    case CALL_PROVIDERS.bigBlueButton:
+      return urlOf(
+        await graphQLClient()
+          .mutation(CreateBigBlueButtonCallMutation, { meetingName: meetingName(to), voiceOnly: false })
+          .toPromise(),
+        (data) => data.createBigBlueButtonCall.url,
+      );
+    case CALL_PROVIDERS.zoom:
+      return urlOf(await graphQLClient().mutation(CreateZoomCallMutation, { isVideoCall: true }).toPromise(), (data) => data.createZoomCall.url);
+    case CALL_PROVIDERS.constructorGroups:
+      return urlOf(await graphQLClient().mutation(CreateConstructorGroupsCallMutation, {}).toPromise(), (data) => data.createConstructorGroupsCall.url);
+    case CALL_PROVIDERS.nextcloudTalk:
+      return urlOf(
+        await graphQLClient()
+          .mutation(CreateNextcloudTalkCallMutation, { roomName: talkRoomName(to) })
+          .toPromise(),
+        (data) => data.createNextcloudTalkCall.url,
+      );
+    default:
+      throw new Error('Video calls are turned off in this organization.');
   }
-  if (provider === CALL_PROVIDERS.zoom) {
-    const result = await graphQLClient().mutation(CreateZoomCallMutation, { isVideoCall: true }).toPromise();
-    if (result.error || !result.data) throw new Error(result.error ? errorText(result.error) : 'No call was created.');
-    return result.data.createZoomCall.url;
-  }
-  throw new Error('Video calls are turned off in this organization.');
 }
 
 /** Puts a call link on its own line at the caret (the end when the box has no focus). */
