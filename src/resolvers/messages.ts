@@ -3,7 +3,8 @@ import { Addressee } from '../core/messages/addressee';
 import { deleteMessage } from '../core/messages/delete';
 import { editMessage } from '../core/messages/edit';
 import { PROPAGATE_MODES, PropagateMode } from '../core/messages/propagate-mode';
-import { getMessages, getSingleMessage, parseAnchor } from '../core/messages/fetch';
+import { Anchor, getMessages, getSingleMessage, parseAnchor } from '../core/messages/fetch';
+import { parseFetchAnchor } from '../core/messages/anchor-date';
 import { updateMessageFlags } from '../core/messages/flag-actions';
 import { getMessageHistory } from '../core/messages/history';
 import { parseNarrow } from '../core/messages/narrow-parse';
@@ -73,7 +74,14 @@ export class MessageResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('last', () => Int, { nullable: true }) last: number | null,
     @Arg('before', () => String, { nullable: true }) before: string | null,
-    @Arg('anchor', () => String, { nullable: true, description: 'newest, oldest, first_unread or a message id.' }) anchor: string | null,
+    @Arg('anchor', () => String, { nullable: true, description: 'newest, oldest, first_unread, date (with anchorDate) or a message id.' }) anchor:
+      | string
+      | null,
+    @Arg('anchorDate', () => String, {
+      nullable: true,
+      description: 'With anchor "date": an ISO 8601 moment (UTC unless an offset is given); the anchor is the oldest message sent at or after it.',
+    })
+    anchorDate: string | null,
     @Arg('numBefore', () => Int, { nullable: true }) numBefore: number | null,
     @Arg('numAfter', () => Int, { nullable: true }) numAfter: number | null,
     @Arg('includeAnchor', { defaultValue: true }) includeAnchor: boolean,
@@ -81,13 +89,14 @@ export class MessageResolver {
     @Arg('allowEmptyTopicName', { defaultValue: false }) allowEmptyTopicName: boolean,
   ): Promise<MessagePageType> {
     const terms = narrowTerms(narrow);
-    let window: { anchor: number | null; includeAnchor: boolean; numBefore: number; numAfter: number };
+    let window: { anchor: Anchor; includeAnchor: boolean; numBefore: number; numAfter: number };
     if (first != null || after != null) {
       window = { anchor: parseAnchor(after ?? 'oldest', false), includeAnchor: after == null, numBefore: 0, numAfter: first ?? DEFAULT_PAGE };
     } else if (last != null || before != null) {
       window = { anchor: parseAnchor(before ?? 'newest', false), includeAnchor: before == null, numBefore: last ?? DEFAULT_PAGE, numAfter: 0 };
     } else {
-      window = { anchor: parseAnchor(anchor ?? 'newest', false), includeAnchor, numBefore: numBefore ?? DEFAULT_PAGE, numAfter: numAfter ?? 0 };
+      const parsed = parseFetchAnchor(anchor ?? 'newest', false, anchorDate ?? undefined);
+      window = { anchor: parsed, includeAnchor, numBefore: numBefore ?? DEFAULT_PAGE, numAfter: numAfter ?? 0 };
     }
     if (window.numBefore < 0 || window.numAfter < 0) throw errors.badRequest('Page sizes cannot be negative');
     const res = await getMessages(ctx.deps, me(ctx), { ...window, narrow: terms, applyMarkdown, clientGravatar: false, allowEmptyTopicName });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parseAddressee, MESSAGE_TYPES } from '../core/messages/addressee';
 import { getMessages, getMessagesByIds, getSingleMessage, LARGER_THAN_MAX_MESSAGE_ID, parseAnchor } from '../core/messages/fetch';
+import { parseFetchAnchor } from '../core/messages/anchor-date';
 import { checkSpectatorNarrow, spectatorReader } from '../core/realm/spectators';
 import { NarrowTerm, parseNarrow } from '../core/messages/narrow-parse';
 import { sendMessage } from '../core/messages/send';
@@ -70,6 +71,7 @@ export const messageRoutes: Route[] = [
       auth: 'optional',
       params: {
         anchor: p.string().optional(),
+        anchor_date: p.string().optional(),
         include_anchor: p.bool().default(true),
         num_before: p.int({ min: 0 }).optional(),
         num_after: p.int({ min: 0 }).optional(),
@@ -105,11 +107,10 @@ export const messageRoutes: Route[] = [
         }
         if (params.num_before === undefined) throw errors.missing('num_before');
         if (params.num_after === undefined) throw errors.missing('num_after');
+        const anchor = parseFetchAnchor(params.anchor, params.use_first_unread_anchor, params.anchor_date);
         return getMessages(deps, user, {
           // Spectators have nothing unread: their first unread message is the newest.
-          anchor: account
-            ? parseAnchor(params.anchor, params.use_first_unread_anchor)
-            : (parseAnchor(params.anchor, params.use_first_unread_anchor) ?? LARGER_THAN_MAX_MESSAGE_ID),
+          anchor: account ? anchor : (anchor ?? LARGER_THAN_MAX_MESSAGE_ID),
           includeAnchor: params.include_anchor,
           numBefore: params.num_before,
           numAfter: params.num_after,

@@ -73,8 +73,9 @@ test('the image may sit in any block: a list item, a quote, emphasis', async () 
   expect(await render(`*see ![](${url})*`)).toBe(`<p><em>see ${img('')}</em></p>`);
 });
 
-test('a web address becomes an inline image of that address; an upload that is no image, a link', async () => {
-  expect(await render('![logo](https://example.com/logo.png)')).toBe('<p><img alt="logo" class="inline-image" src="https://example.com/logo.png"></p>');
+// Since feature level 467 a web address is a link too (see levels-445-467-messages.test.ts).
+test('a web address or an upload that is no image becomes a link', async () => {
+  expect(await render('![logo](https://example.com/logo.png)')).toBe('<p><a href="https://example.com/logo.png">logo</a></p>');
   const url: string = assertSuccess(await upload(ts, alice, [{ name: 'notes.txt', data: 'hello', type: 'text/plain' }])).url;
   expect(await render(`![notes](${url})`)).toBe(`<p><a href="${url}">notes</a></p>`);
 });
@@ -92,5 +93,5 @@ test.each([
 
 test('alt text and address are escaped, never markup', async () => {
   const html = await render('![a "quoted" <b>alt</b>](https://example.com/a.png?x=1&y="2")');
-  expect(html).toBe('<p><img alt="a &quot;quoted&quot; &lt;b&gt;alt&lt;/b&gt;" class="inline-image" src="https://example.com/a.png?x=1&amp;y=%222%22"></p>');
+  expect(html).toBe('<p><a href="https://example.com/a.png?x=1&amp;y=%222%22">a "quoted" &lt;b&gt;alt&lt;/b&gt;</a></p>');
 });

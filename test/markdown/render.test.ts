@@ -131,7 +131,7 @@ describe('links', () => {
       'Hello [world]\n\n[world]: https://google.com',
       '<p>Hello [world]</p>\n<p>[world]: <a href="https://google.com">https://google.com</a></p>',
     ],
-    ['image syntax', '![img](https://x.com/a.png)', '<p><img alt="img" class="inline-image" src="https://x.com/a.png"></p>'],
+    ['image syntax (a web address is only a link)', '![img](https://x.com/a.png)', '<p><a href="https://x.com/a.png">img</a></p>'],
     ['strikethrough around a link', '~~test http://xx.xx link~~', '<p><del>test <a href="http://xx.xx">http://xx.xx</a> link</del></p>'],
     ['upper-case scheme', 'HTTPS://x.io', '<p><a href="HTTPS://x.io">HTTPS://x.io</a></p>'],
     ['non-Latin top-level domain', 'see пример.рф', '<p>see <a href="http://xn--e1afmkfd.xn--p1ai">пример.рф</a></p>'],
@@ -342,8 +342,9 @@ describe('global times', () => {
     ['<time:2017-06-05T22:30:00+02:00>', '<p><time datetime="2017-06-05T20:30:00Z">2017-06-05T22:30:00+02:00</time></p>'],
     ['<time:2017-06-05T22:30>', '<p><time datetime="2017-06-05T22:30:00Z">2017-06-05T22:30</time></p>'],
     ['<time:31 Dec 2017>', '<p><time datetime="2017-12-31T00:00:00Z">31 Dec 2017</time></p>'],
-    ['<time:**hello world**>', '<p><span class="timestamp-error">Invalid time format: **hello world**</span></p>'],
-    ['<time:<alert(1)>>', '<p><span class="timestamp-error">Invalid time format: &lt;alert(1)</span>&gt;</p>'],
+    // Unreadable times stay as typed, plain text (feature level 451).
+    ['<time:**hello world**>', '<p>&lt;time:**hello world**&gt;</p>'],
+    ['<time:<alert(1)>>', '<p>&lt;time:&lt;alert(1)&gt;&gt;</p>'],
   ])('%s', (input, expected) => {
     expect(html(input)).toBe(expected);
   });

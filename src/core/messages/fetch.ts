@@ -42,8 +42,11 @@ export function parseAnchor(raw: string | undefined, useFirstUnreadAnchor: boole
   return Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID);
 }
 
+/** A message id, null for "first_unread", or a moment to find the anchor from (see anchor-date.ts). */
+export type Anchor = number | null | { date: Date };
+
 export interface FetchWindow {
-  anchor: number | null;
+  anchor: Anchor;
   includeAnchor: boolean;
   numBefore: number;
   numAfter: number;
@@ -203,6 +206,22 @@ async function firstUnreadAnchor(deps: AppDeps, db: Knex, user: User, terms: Nar
   return rows.length > 0 ? rows[0].id : LARGER_THAN_MAX_MESSAGE_ID;
 }
 
+/** The oldest message in the narrow sent at or after the date, or "newest" (anchor=date). */
+async function dateAnchor(
+  deps: AppDeps,
+  db: Knex,
+  user: User,
+  terms: NarrowTerm[],
+  history: boolean,
+  date: Date,
+  knownChannels: KnownChannels,
+): Promise<number> {
+  const sentSince: Condition = { sql: 'm.date_sent >= ?::timestamptz', params: [date.toISOString()], usesMessage: true };
+  const { base } = await buildQuery(deps, db, user, terms, history, () => [sentSince], { knownChannels });
+  const rows = await selectRows(db, base, '', [], 'ASC', 1);
+  return rows.length > 0 ? rows[0].id : LARGER_THAN_MAX_MESSAGE_ID;
+}
+
 /**
  * Zulip's fetch_messages: the window of message ids (and flags) around the anchor. With
  * `withMessages`, each found row also carries the message, read by the same query.
@@ -224,7 +243,12 @@ export async function fetchWindow(
       ? await includesHistory(db, user, terms, getViewer, knownChannels)
       : false;
   const { base, search } = await buildQuery(deps, db, user, terms, history, undefined, { knownChannels, joinMessages: options.withMessages });
-  const anchor = window.anchor ?? (await firstUnreadAnchor(deps, db, user, terms, knownChannels));
+  const anchor =
+    typeof window.anchor === 'number'
+      ? window.anchor
+      : window.anchor === null
+        ? await firstUnreadAnchor(deps, db, user, terms, knownChannels)
+        : await dateAnchor(deps, db, user, terms, history, window.anchor.date, knownChannels);
   const { includeAnchor } = window;
   let { numBefore, numAfter } = window;
 

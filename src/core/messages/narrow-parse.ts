@@ -12,7 +12,7 @@ export interface NarrowTerm {
 }
 
 const CHANNEL_OPERATORS = ['channel', 'stream'];
-const OPERATORS_WITH_ID = [...CHANNEL_OPERATORS, 'id', 'sender', 'group-pm-with', 'dm-including', 'with'];
+const OPERATORS_WITH_ID = [...CHANNEL_OPERATORS, 'id', 'sender', 'group-pm-with', 'dm-including', 'mentions', 'with'];
 const OPERATORS_WITH_IDS = ['pm-with', 'dm'];
 
 export const badNarrow = (desc: string) => new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, 400, { desc });

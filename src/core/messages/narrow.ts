@@ -160,6 +160,11 @@ class NarrowCompiler {
         if (!user) throw badNarrow(`unknown user ${describe(operand)}`);
         return messageCond('m.sender_id = ?', [user.id]);
       }
+      case 'mentions': {
+        const user = await findUser(ctx, operand as string | number);
+        if (!user) throw badNarrow(`unknown user ${describe(operand)}`);
+        return mentionsCondition(ctx.idColumn, user.id);
+      }
       case 'near':
         return { sql: 'true', params: [], usesMessage: false };
       case 'id':
@@ -244,6 +249,18 @@ class NarrowCompiler {
         throw badNarrow(`unknown 'is' operand ${operand}`);
     }
   }
+}
+
+/**
+ * `mentions` (Zulip feature level 446): a direct, visible mention of the user, one that reached
+ * them (their own row carries the mention flag). A group mention sets that flag too, and a silent
+ * mention none; neither counts, so the rendered message must also hold the mention itself.
+ */
+function mentionsCondition(idColumn: string, userId: number): Condition {
+  return messageCond(
+    `(EXISTS (SELECT 1 FROM user_messages mum WHERE mum.user_id = ? AND mum.message_id = ${idColumn} AND (mum.flags & ${FLAG_BITS.mentioned}) <> 0) AND strpos(m.rendered_content, ?) > 0)`,
+    [userId, `<span class="user-mention" data-user-id="${userId}">`],
+  );
 }
 
 export function negate(cond: Condition): Condition {

@@ -6,10 +6,10 @@ import { envOf, Md } from './types';
 /**
  * Markdown image syntax, `![alt text](url)`, rendered in place as Zulip does since feature level
  * 437: an uploaded image becomes an `inline-image` img showing its thumbnail (or the loading
- * placeholder until the thumbnails exist), a web address an `inline-image` img of that address.
- * Anything else the syntax names (an upload that is no image, another scheme) is shown as a link
- * with the alt text. Destinations the link rules refuse (`javascript:`, `data:`) never reach here:
- * markdown-it then leaves the syntax as text.
+ * placeholder until the thumbnails exist). Since feature level 467 the syntax shows uploaded
+ * images only: anything else it names (a web address, an upload that is no image, another
+ * scheme) is shown as a link with the alt text. Destinations the link rules refuse
+ * (`javascript:`, `data:`) never reach here: markdown-it then leaves the syntax as text.
  */
 export function imageSyntax(md: Md): void {
   md.renderer.rules.image = (tokens, idx, options, env) => {
@@ -20,7 +20,6 @@ export function imageSyntax(md: Md): void {
     const pathId = uploadPathIdOf(src);
     const preview = pathId === null ? undefined : ctx.uploadPreview?.(pathId);
     if (preview) return inlineSyntaxImgTag(src, alt, preview);
-    if (pathId === null && /^https?:\/\//i.test(src)) return element('img', { alt, class: 'inline-image', src });
     return element('a', { href: src }, alt === '' ? src : alt);
   };
 }

@@ -2,7 +2,7 @@ import { envOf, Md, StateInline } from './types';
 import { emojiCodeForName } from '../../emoji/data';
 import { EXTRA_EMOJI } from '../../emoji/extra';
 import type { RenderEnv } from '../env';
-import { element } from '../html';
+import { element, escapeText } from '../html';
 import {
   CHANNEL_LINK,
   CHANNEL_LINK_PRECEDERS,
@@ -306,7 +306,7 @@ function strongEmphasis(state: StateInline, silentMode: boolean): boolean {
 const TIME = /<time:([^>]*?)>/y;
 const NAIVE_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
-/** A moment written `<time:...>`: a date and time (UTC unless a zone is given) or Unix seconds. */
+/** A moment written `<time:...>`: a date and time (UTC unless a zone is given) or Unix seconds; null when unreadable. */
 export function parseGlobalTime(input: string): Date | null {
   const text = input.trim();
   if (text === '') return null;
@@ -318,7 +318,17 @@ export function parseGlobalTime(input: string): Date | null {
     if (Number.isNaN(ms)) ms = Date.parse(text);
   }
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
-  return new Date(ms);
+  return realCalendarDate(text) ? new Date(ms) : null;
+}
+
+/** JavaScript rolls an impossible day over (February 30th is March 1st); Zulip refuses it. */
+function realCalendarDate(text: string): boolean {
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!ymd) return true;
+  const [year, month, day] = ymd.slice(1).map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** ISO 8601 in UTC with a Z, and no fraction when there is none (as Zulip writes it). */
@@ -332,9 +342,8 @@ function globalTime(state: StateInline, silentMode: boolean): boolean {
   if (!match) return false;
   if (!silentMode) {
     const date = parseGlobalTime(match[1]);
-    const html = date
-      ? element('time', { datetime: isoUtc(date) }, match[1])
-      : element('span', { class: 'timestamp-error' }, `Invalid time format: ${match[1]}`);
+    // A time that cannot be read stays as typed, as plain text (Zulip feature level 451).
+    const html = date ? element('time', { datetime: isoUtc(date) }, match[1]) : escapeText(match[0]);
     pushHtml(state, html, match[0].length);
   } else {
     state.pos += match[0].length;
