@@ -34,6 +34,7 @@ import * as sealedApiKeys from './20261206084000_sealed_api_keys';
 import * as displaySettingsAndPushKeys from './20261206087000_display_settings_and_push_keys';
 import * as zoomTokens from './20261206092000_zoom_tokens';
 import * as topicPolicySettingsSendState from './20261206091000_topic_policy_settings_send_state';
+import * as linkifierReverseAndProfileMatching from './20261206110000_linkifier_reverse_and_profile_matching';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -72,4 +73,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206087000_display_settings_and_push_keys', module: displaySettingsAndPushKeys },
   { name: '20261206092000_zoom_tokens', module: zoomTokens },
   { name: '20261206091000_topic_policy_settings_send_state', module: topicPolicySettingsSendState },
+  { name: '20261206110000_linkifier_reverse_and_profile_matching', module: linkifierReverseAndProfileMatching },
 ];

@@ -57,6 +57,7 @@ export class ProfileFieldResolver {
       displayInProfileSummary: input?.displayInProfileSummary ?? undefined,
       required: input?.required ?? undefined,
       editableByUser: input?.editableByUser ?? undefined,
+      useForUserMatching: input?.useForUserMatching ?? undefined,
     });
     return (await fields(ctx)).find((f) => f.id === id)!;
   }
@@ -75,6 +76,7 @@ export class ProfileFieldResolver {
       displayInProfileSummary: input.displayInProfileSummary ?? undefined,
       required: input.required ?? undefined,
       editableByUser: input.editableByUser ?? undefined,
+      useForUserMatching: input.useForUserMatching ?? undefined,
     });
     return (await fields(ctx)).find((f) => f.id === id)!;
   }

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { deactivateRealmEmoji } from '../core/emoji/actions';
 import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../core/linkifiers/actions';
 import { listLinkifiers } from '../core/linkifiers/queries';
@@ -7,7 +7,7 @@ import { listPlaygrounds } from '../core/playgrounds/queries';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { CodePlaygroundType, LinkifierPayload, LinkifiersPayload, LinkifierType } from '../schema/realm-config';
+import { CodePlaygroundType, LinkifierArgs, LinkifierPayload, LinkifiersPayload, LinkifierType } from '../schema/realm-config';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 
@@ -22,19 +22,16 @@ export class RealmConfigResolver {
 
   @Authorized()
   @Mutation(() => Int, { description: 'Adds a linkifier, applied after the others; returns its id (administrators).' })
-  async addLinkifier(@Arg('pattern') pattern: string, @Arg('urlTemplate') urlTemplate: string, @Ctx() ctx: GraphQLContext): Promise<number> {
-    return addLinkifier(ctx.deps, me(ctx), { pattern, urlTemplate });
+  async addLinkifier(@Args() args: LinkifierArgs, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return addLinkifier(ctx.deps, me(ctx), args.input());
   }
 
   @Authorized()
-  @Mutation(() => LinkifierPayload, { description: "Replaces a linkifier's pattern and template (administrators)." })
-  async updateLinkifier(
-    @Arg('id', () => Int) id: number,
-    @Arg('pattern') pattern: string,
-    @Arg('urlTemplate') urlTemplate: string,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<LinkifierPayload> {
-    await updateLinkifier(ctx.deps, me(ctx), id, { pattern, urlTemplate });
+  @Mutation(() => LinkifierPayload, {
+    description: "Replaces a linkifier's pattern and template; the reverse fields left out stay, an empty one clears (administrators).",
+  })
+  async updateLinkifier(@Arg('id', () => Int) id: number, @Args() args: LinkifierArgs, @Ctx() ctx: GraphQLContext): Promise<LinkifierPayload> {
+    await updateLinkifier(ctx.deps, me(ctx), id, args.input());
     const linkifier = (await listLinkifiers(ctx.deps.knex, ctx.deps.realmId)).find((l) => l.id === id)!;
     return Object.assign(new LinkifierPayload(), { linkifier: LinkifierType.from(linkifier) });
   }

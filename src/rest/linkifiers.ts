@@ -1,8 +1,22 @@
 import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../core/linkifiers/actions';
 import { listLinkifiers } from '../core/linkifiers/queries';
 import { requireAdmin } from '../core/users/access';
+import { v } from '../validation/validate';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
+
+/** What turns pasted URLs back into text (optional; an empty text clears it). */
+const reverseParams = {
+  example_input: p.string().optional(),
+  reverse_template: p.string().optional(),
+  alternative_url_templates: p.json(v.list(v.string())).optional(),
+};
+
+const reverseInput = (params: { example_input?: string; reverse_template?: string; alternative_url_templates?: string[] }) => ({
+  exampleInput: params.example_input,
+  reverseTemplate: params.reverse_template,
+  alternativeUrlTemplates: params.alternative_url_templates,
+});
 
 export const linkifierRoutes: Route[] = [
   {
@@ -29,9 +43,9 @@ export const linkifierRoutes: Route[] = [
     path: '/realm/filters',
     endpoint: endpoint({
       guard: ({ user }) => requireAdmin(user),
-      params: { pattern: p.string(), url_template: p.string() },
+      params: { pattern: p.string(), url_template: p.string(), ...reverseParams },
       handler: async ({ deps, user, params }) => ({
-        id: await addLinkifier(deps, user, { pattern: params.pattern, urlTemplate: params.url_template }),
+        id: await addLinkifier(deps, user, { pattern: params.pattern, urlTemplate: params.url_template, ...reverseInput(params) }),
       }),
     }),
   },
@@ -40,9 +54,9 @@ export const linkifierRoutes: Route[] = [
     path: '/realm/filters/:filter_id',
     endpoint: endpoint({
       guard: ({ user }) => requireAdmin(user),
-      params: { filter_id: p.path.int(), pattern: p.string(), url_template: p.string() },
+      params: { filter_id: p.path.int(), pattern: p.string(), url_template: p.string(), ...reverseParams },
       handler: async ({ deps, user, params }) => {
-        await updateLinkifier(deps, user, params.filter_id, { pattern: params.pattern, urlTemplate: params.url_template });
+        await updateLinkifier(deps, user, params.filter_id, { pattern: params.pattern, urlTemplate: params.url_template, ...reverseInput(params) });
       },
     }),
   },

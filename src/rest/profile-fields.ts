@@ -29,6 +29,7 @@ export const profileFieldRoutes: Route[] = [
         display_in_profile_summary: p.bool().default(false),
         required: p.bool().default(false),
         editable_by_user: p.bool().default(true),
+        use_for_user_matching: p.bool().default(false),
       },
       handler: async ({ deps, user, params }) => ({
         id: await createField(deps, user, {
@@ -39,6 +40,7 @@ export const profileFieldRoutes: Route[] = [
           displayInProfileSummary: params.display_in_profile_summary,
           required: params.required,
           editableByUser: params.editable_by_user,
+          useForUserMatching: params.use_for_user_matching,
         }),
       }),
     }),
@@ -67,6 +69,7 @@ export const profileFieldRoutes: Route[] = [
         display_in_profile_summary: p.bool().optional(),
         required: p.bool().optional(),
         editable_by_user: p.bool().optional(),
+        use_for_user_matching: p.bool().optional(),
       },
       handler: async ({ deps, user, params }) => {
         await updateField(deps, user, params.field_id, {
@@ -76,6 +79,7 @@ export const profileFieldRoutes: Route[] = [
           displayInProfileSummary: params.display_in_profile_summary,
           required: params.required,
           editableByUser: params.editable_by_user,
+          useForUserMatching: params.use_for_user_matching,
         });
       },
     }),

@@ -13,6 +13,7 @@ export class CustomProfileFieldType {
   @Field() required!: boolean;
   @Field() editableByUser!: boolean;
   @Field() displayInProfileSummary!: boolean;
+  @Field({ description: 'Whether clients match users by their values of this field in @-mention suggestions.' }) useForUserMatching!: boolean;
 
   static from(dict: CustomProfileFieldDict): CustomProfileFieldType {
     return Object.assign(new CustomProfileFieldType(), {
@@ -25,6 +26,7 @@ export class CustomProfileFieldType {
       required: dict.required,
       editableByUser: dict.editable_by_user,
       displayInProfileSummary: dict.display_in_profile_summary === true,
+      useForUserMatching: dict.use_for_user_matching,
     });
   }
 }
@@ -44,6 +46,7 @@ export class CustomProfileFieldInput {
   @Field({ nullable: true }) displayInProfileSummary?: boolean;
   @Field({ nullable: true }) required?: boolean;
   @Field({ nullable: true }) editableByUser?: boolean;
+  @Field({ nullable: true, description: 'Short text and external account fields only.' }) useForUserMatching?: boolean;
 }
 
 @InputType({ description: 'A value: text, or userIds for person pickers.' })

@@ -19,6 +19,8 @@ afterAll(async () => {
 });
 
 const TEMPLATES = { linkifier_url_template: true };
+/** A linkifier's reverse-linkification fields when none are set. */
+const NO_REVERSE = { example_input: null, reverse_template: null, alternative_url_templates: [] };
 
 async function clearLinkifiers(): Promise<void> {
   for (const { id } of assertSuccess(await client(ts, admin).get('/realm/linkifiers')).linkifiers) {
@@ -36,7 +38,7 @@ describe('POST /realm/filters and GET /realm/linkifiers', () => {
     expect(typeof id).toBe('number');
     for (const who of [admin, member, guest]) {
       expect(assertSuccess(await client(ts, who).get('/realm/linkifiers')).linkifiers).toEqual([
-        { pattern: '#(?P<id>[123])', url_template: 'https://realm.com/my_realm_filter/{id}', id },
+        { pattern: '#(?P<id>[123])', url_template: 'https://realm.com/my_realm_filter/{id}', id, ...NO_REVERSE },
       ]);
     }
   });
@@ -44,7 +46,7 @@ describe('POST /realm/filters and GET /realm/linkifiers', () => {
   test('pattern and template are trimmed', async () => {
     const { id } = assertSuccess(await add('  ZUL-(?P<id>\\d+) ', ' https://z.example.com/{id}\n'));
     expect(assertSuccess(await client(ts, admin).get('/realm/linkifiers')).linkifiers).toEqual([
-      { pattern: 'ZUL-(?P<id>\\d+)', url_template: 'https://z.example.com/{id}', id },
+      { pattern: 'ZUL-(?P<id>\\d+)', url_template: 'https://z.example.com/{id}', id, ...NO_REVERSE },
     ]);
   });
 
@@ -115,8 +117,8 @@ describe('PATCH and DELETE /realm/filters/{id}', () => {
       await client(ts, admin).patch(`/realm/filters/${first}`, { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}' }),
     );
     expect(assertSuccess(await client(ts, admin).get('/realm/linkifiers')).linkifiers).toEqual([
-      { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}', id: first },
-      { pattern: '!(?P<id>\\d+)', url_template: 'https://bang.example.com/{id}', id: second },
+      { pattern: '#(?P<id>[0-9]+)', url_template: 'https://realm.com/my_realm_filter/issues/{id}', id: first, ...NO_REVERSE },
+      { pattern: '!(?P<id>\\d+)', url_template: 'https://bang.example.com/{id}', id: second, ...NO_REVERSE },
     ]);
     const patch = (id: number, pattern: string, url_template: string) => client(ts, admin).patch(`/realm/filters/${id}`, { pattern, url_template });
     assertError(await patch(first, 'ZUL-(?P<id>\\d????)', 'https://realm.com/{id}'), 'BAD_REQUEST', 'Bad regular expression: bad repetition operator: ????');
@@ -191,7 +193,7 @@ describe('register and events', () => {
     let events = await verifySharedAction(ts, watchers, () => add('#(?P<id>\\d+)', 'https://t.example.com/{id}'), options);
     const [{ id: first }] = events[0].realm_linkifiers;
     expect(events).toEqual([
-      { type: 'realm_linkifiers', realm_linkifiers: [{ pattern: '#(?P<id>\\d+)', url_template: 'https://t.example.com/{id}', id: first }] },
+      { type: 'realm_linkifiers', realm_linkifiers: [{ pattern: '#(?P<id>\\d+)', url_template: 'https://t.example.com/{id}', id: first, ...NO_REVERSE }] },
     ]);
     events = await verifySharedAction(ts, watchers, () => add('!(?P<id>\\d+)', 'https://b.example.com/{id}'), options);
     const second = events[0].realm_linkifiers[1].id;

@@ -34,7 +34,17 @@ describe('POST /realm/profile_fields', () => {
     const id = assertSuccess(await post({ name: ' Phone number ', hint: 'Contact number', field_type: 1 })).id;
     events.stop();
     const created = await field(ts, guest, id);
-    expect(created).toEqual({ id, name: 'Phone number', type: 1, hint: 'Contact number', field_data: '', order: id, required: false, editable_by_user: true });
+    expect(created).toEqual({
+      id,
+      name: 'Phone number',
+      type: 1,
+      hint: 'Contact number',
+      field_data: '',
+      order: id,
+      required: false,
+      editable_by_user: true,
+      use_for_user_matching: false,
+    });
     const [delivery] = events.of('custom_profile_fields');
     expect(delivery.event).toEqual({ type: 'custom_profile_fields', fields: await fields(ts, admin) });
     const active: number[] = await ts.server.deps.knex('users').where({ realm_id: ts.server.deps.realmId, is_active: true }).pluck('id');
@@ -104,12 +114,7 @@ describe('POST /realm/profile_fields', () => {
     assertSuccess(await post({ name: 'unique label', field_type: 2 }));
   });
 
-  test('at most two fields in the profile summary, never long text or person pickers', async () => {
-    assertError(
-      await post({ name: 'Bio', field_type: 2, display_in_profile_summary: true }),
-      'BAD_REQUEST',
-      'Field type not supported for display in profile summary.',
-    );
+  test('at most two fields in the profile summary, never person pickers', async () => {
     assertError(
       await post({ name: 'Mentor', field_type: 6, display_in_profile_summary: true }),
       'BAD_REQUEST',
@@ -178,8 +183,8 @@ describe('PATCH /realm/profile_fields/{id}', () => {
     assertError(await patch({ hint: '*'.repeat(81) }), 'BAD_REQUEST', 'hint is too long (limit: 80 characters)');
     assertError(await patch({ required: 'invalid value' }), 'INVALID_JSON', 'Argument "required" is not valid JSON.');
     assertError(await patch({ name: 'Other label' }), 'BAD_REQUEST', 'A field with that label already exists.');
-    const bio = await createField(ts, admin, { field_type: 2 });
-    assertError(await patch({ display_in_profile_summary: true }, bio), 'BAD_REQUEST', 'Field type not supported for display in profile summary.');
+    const mentor = await createField(ts, admin, { field_type: 6 });
+    assertError(await patch({ display_in_profile_summary: true }, mentor), 'BAD_REQUEST', 'Field type not supported for display in profile summary.');
     await createField(ts, admin, { field_type: 1, display_in_profile_summary: true });
     await createField(ts, admin, { field_type: 1, display_in_profile_summary: true });
     assertError(await patch({ display_in_profile_summary: true }), 'BAD_REQUEST', 'Only 2 custom profile fields can be displayed in the profile summary.');

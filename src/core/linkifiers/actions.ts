@@ -7,7 +7,8 @@ import type { User } from '../users/model';
 import { forgetRealmLinkifiers } from './cache';
 import { RealmFilter } from './model';
 import { listLinkifiers } from './queries';
-import { checkLinkifier } from './validation';
+import { optionalText } from './reverse';
+import { checkLinkifier, LinkifierFields } from './validation';
 
 /**
  * The only code that changes linkifiers; administrators only. Every change tells all active users
@@ -29,20 +30,44 @@ async function lockLinkifiers(uow: UnitOfWork, realmId: number): Promise<RealmFi
 export interface LinkifierInput {
   pattern: string;
   urlTemplate: string;
+  /** Absent: unchanged (new linkifiers: none); empty: none. */
+  exampleInput?: string | null;
+  reverseTemplate?: string | null;
+  alternativeUrlTemplates?: string[];
 }
+
+/** The submitted linkifier, over the current one when editing; texts trimmed, blanks dropped. */
+function submitted(input: LinkifierInput, current?: RealmFilter): LinkifierFields {
+  const keep = <T>(value: T | undefined, old: T): T => (value === undefined ? old : value);
+  return {
+    pattern: input.pattern.trim(),
+    urlTemplate: input.urlTemplate.trim(),
+    exampleInput: optionalText(keep(input.exampleInput, current?.example_input ?? null)),
+    reverseTemplate: optionalText(keep(input.reverseTemplate, current?.reverse_template ?? null)),
+    alternativeUrlTemplates: keep(input.alternativeUrlTemplates, current?.alternative_url_templates ?? [])
+      .map((t) => t.trim())
+      .filter((t) => t !== ''),
+  };
+}
+
+const columns = (l: LinkifierFields) => ({
+  pattern: l.pattern,
+  url_template: l.urlTemplate,
+  example_input: l.exampleInput,
+  reverse_template: l.reverseTemplate,
+  // jsonb: a JS array would be sent as a PostgreSQL array.
+  alternative_url_templates: JSON.stringify(l.alternativeUrlTemplates) as unknown as string[],
+});
 
 /** POST /realm/filters: the new linkifier applies after the existing ones. */
 export async function addLinkifier(deps: AppDeps, actor: User, input: LinkifierInput): Promise<number> {
   requireAdmin(actor);
-  const pattern = input.pattern.trim();
-  const urlTemplate = input.urlTemplate.trim();
+  const linkifier = submitted(input);
   return inTransaction(deps, deps.realmId, async (uow) => {
     const existing = await lockLinkifiers(uow, deps.realmId);
-    await checkLinkifier(uow.trx, deps.realmId, pattern, urlTemplate);
+    await checkLinkifier(uow.trx, deps.realmId, linkifier);
     const order = existing.length === 0 ? 0 : Math.max(...existing.map((l) => l.order)) + 1;
-    const created = await insertUnique(async () =>
-      RealmFilter.query(uow.trx).insertAndFetch({ realm_id: deps.realmId, pattern, url_template: urlTemplate, order }),
-    );
+    const created = await insertUnique(async () => RealmFilter.query(uow.trx).insertAndFetch({ realm_id: deps.realmId, ...columns(linkifier), order }));
     await announce(deps, uow);
     return created.id;
   });
@@ -51,13 +76,12 @@ export async function addLinkifier(deps: AppDeps, actor: User, input: LinkifierI
 /** PATCH /realm/filters/{id}: a new pattern and template, same place in the order. */
 export async function updateLinkifier(deps: AppDeps, actor: User, id: number, input: LinkifierInput): Promise<void> {
   requireAdmin(actor);
-  const pattern = input.pattern.trim();
-  const urlTemplate = input.urlTemplate.trim();
   await inTransaction(deps, deps.realmId, async (uow) => {
     const existing = (await lockLinkifiers(uow, deps.realmId)).find((l) => l.id === id);
     if (!existing) throw notFound();
-    await checkLinkifier(uow.trx, deps.realmId, pattern, urlTemplate, id);
-    await insertUnique(async () => RealmFilter.query(uow.trx).patch({ pattern, url_template: urlTemplate }).where('id', id));
+    const linkifier = submitted(input, existing);
+    await checkLinkifier(uow.trx, deps.realmId, linkifier, id);
+    await insertUnique(async () => RealmFilter.query(uow.trx).patch(columns(linkifier)).where('id', id));
     await announce(deps, uow);
   });
 }

@@ -23,7 +23,7 @@ export function preparePattern(source: string): string {
 }
 
 /** Null for a linkifier that cannot apply (a pattern that only fails once wrapped, e.g. a reused group name). */
-export function compileLinkifier(linkifier: LinkifierDict): CompiledLinkifier | null {
+export function compileLinkifier(linkifier: Pick<LinkifierDict, 'id' | 'pattern' | 'url_template'>): CompiledLinkifier | null {
   const template = parseUrlTemplate(linkifier.url_template);
   if (!template) return null;
   try {

@@ -8,6 +8,12 @@ export class RealmFilter extends Model {
   realm_id!: number;
   pattern!: string;
   url_template!: string;
+  /** Text the pattern matches; needed by a reverse template, which must turn it back into itself. */
+  example_input!: string | null;
+  /** `{group}` placeholders (`{{`/`}}` for braces): the text a pasted URL matching a template becomes. */
+  reverse_template!: string | null;
+  /** Further URL templates recognized only when converting pasted URLs back into text. */
+  alternative_url_templates!: string[];
   order!: number;
 }
 
@@ -15,4 +21,7 @@ export interface LinkifierDict {
   pattern: string;
   url_template: string;
   id: number;
+  example_input: string | null;
+  reverse_template: string | null;
+  alternative_url_templates: string[];
 }

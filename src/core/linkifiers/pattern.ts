@@ -53,3 +53,9 @@ function re2Message(code: string, input: string | null, pattern: string): string
   if (code === 'trailing backslash at end of expression' || input === null || input === '') return text;
   return `${text}: ${input}`;
 }
+
+/** How Zulip quotes a name in these messages (Python's repr of a string). */
+export function pythonRepr(value: string): string {
+  if (value.includes("'") && !value.includes('"')) return `"${value}"`;
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../../errors';
-import { compileRe2 } from './pattern';
+import { compileRe2, pythonRepr } from './pattern';
+import { checkReverse } from './reverse';
 import { parseUrlTemplate } from './template';
 
 export const INVALID_URL_TEMPLATE = 'Invalid URL template.';
@@ -42,25 +43,37 @@ export function checkNotBlank(found: FieldErrors, field: string, value: string):
   return false;
 }
 
+/** A linkifier as submitted, optional texts already trimmed (null when empty). */
+export interface LinkifierFields {
+  pattern: string;
+  urlTemplate: string;
+  exampleInput: string | null;
+  reverseTemplate: string | null;
+  alternativeUrlTemplates: string[];
+}
+
 /** Zulip's checks of a linkifier, in its order; `excludeId` is the linkifier being edited. */
-export async function checkLinkifier(db: Knex, realmId: number, pattern: string, urlTemplate: string, excludeId?: number): Promise<void> {
+export async function checkLinkifier(db: Knex, realmId: number, linkifier: LinkifierFields, excludeId?: number): Promise<void> {
+  const { pattern, urlTemplate } = linkifier;
   const found = new FieldErrors();
   checkNotBlank(found, 'pattern', pattern);
   const template = checkNotBlank(found, 'url_template', urlTemplate) ? parseUrlTemplate(urlTemplate) : parseUrlTemplate('');
   if (urlTemplate !== '' && !template) found.add('url_template', INVALID_URL_TEMPLATE);
+  const alternatives = linkifier.alternativeUrlTemplates.map((text) => parseUrlTemplate(text));
+  if (alternatives.some((t) => !t)) found.add('alternative_url_templates', INVALID_URL_TEMPLATE);
 
   const compiled = compileRe2(pattern);
   if (!compiled.ok) {
     found.add(NON_FIELD, `Bad regular expression: ${compiled.error}`);
-  } else if (template) {
+  } else {
     const groups = new Set(compiled.groupNames);
-    const variables = new Set(template.variableNames);
-    const notInPattern = [...variables].filter((name) => !groups.has(name)).sort();
-    const notInTemplate = [...groups].filter((name) => !variables.has(name)).sort();
-    if (notInPattern.length > 0) {
-      found.add(NON_FIELD, `Group ${pythonRepr(notInPattern[0])} in URL template is not present in linkifier pattern.`);
-    } else if (notInTemplate.length > 0) {
-      found.add(NON_FIELD, `Group ${pythonRepr(notInTemplate[0])} in linkifier pattern is not present in URL template.`);
+    const reverseProblem = checkReverse(compiled.regex, groups, linkifier.exampleInput, linkifier.reverseTemplate);
+    if (reverseProblem) found.add(NON_FIELD, reverseProblem);
+    else if (template) checkTemplateGroups(found, groups, template.variableNames);
+    // Alternative templates may use fewer groups (a reverse template needs only its own).
+    const unknown = alternatives.flatMap((t) => t?.variableNames ?? []).filter((name) => !groups.has(name));
+    if (unknown.length > 0 && !found.has('alternative_url_templates')) {
+      found.add('alternative_url_templates', `Group ${pythonRepr(unknown.sort()[0])} in URL template is not present in linkifier pattern.`);
     }
   }
 
@@ -72,8 +85,14 @@ export async function checkLinkifier(db: Knex, realmId: number, pattern: string,
   if (!found.empty) throw found.toError();
 }
 
-/** How Zulip quotes a name in these messages (Python's repr of a string). */
-export function pythonRepr(value: string): string {
-  if (value.includes("'") && !value.includes('"')) return `"${value}"`;
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** The URL template must use exactly the pattern's groups. */
+function checkTemplateGroups(found: FieldErrors, groups: ReadonlySet<string>, variableNames: string[]): void {
+  const variables = new Set(variableNames);
+  const notInPattern = [...variables].filter((name) => !groups.has(name)).sort();
+  const notInTemplate = [...groups].filter((name) => !variables.has(name)).sort();
+  if (notInPattern.length > 0) {
+    found.add(NON_FIELD, `Group ${pythonRepr(notInPattern[0])} in URL template is not present in linkifier pattern.`);
+  } else if (notInTemplate.length > 0) {
+    found.add(NON_FIELD, `Group ${pythonRepr(notInTemplate[0])} in linkifier pattern is not present in URL template.`);
+  }
 }

@@ -42,6 +42,7 @@ export interface NewField {
   displayInProfileSummary?: boolean;
   required?: boolean;
   editableByUser?: boolean;
+  useForUserMatching?: boolean;
 }
 
 export async function createField(deps: AppDeps, actor: User, input: NewField): Promise<number> {
@@ -54,7 +55,8 @@ export async function createField(deps: AppDeps, actor: User, input: NewField): 
     // Labels are compared after trimming, as Zulip strips them.
     let name = (input.name ?? '').trim();
     let hint = input.hint ?? '';
-    validateFieldDefinition({ name, hint, fieldType: input.fieldType, fieldData, displayInProfileSummary: display });
+    const matching = input.useForUserMatching ?? false;
+    validateFieldDefinition({ name, hint, fieldType: input.fieldType, fieldData, displayInProfileSummary: display, useForUserMatching: matching });
     let storedData = '';
     if (isDefaultExternalAccount(input.fieldType, fieldData)) {
       const subtype = (fieldData as Record<string, string>).subtype;
@@ -75,6 +77,7 @@ export async function createField(deps: AppDeps, actor: User, input: NewField): 
         display_in_profile_summary: display,
         required: input.required ?? false,
         editable_by_user: input.editableByUser ?? true,
+        use_for_user_matching: matching,
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw labelTaken();
@@ -94,6 +97,7 @@ export interface FieldChanges {
   displayInProfileSummary?: boolean;
   required?: boolean;
   editableByUser?: boolean;
+  useForUserMatching?: boolean;
 }
 
 const parseData = (text: string): FieldData => (text === '' ? {} : JSON.parse(text));
@@ -134,12 +138,14 @@ export async function updateField(deps: AppDeps, actor: User, fieldId: number, c
       fieldType: field.field_type,
       fieldData: changes.fieldData ?? currentData,
       displayInProfileSummary: changes.displayInProfileSummary ?? field.display_in_profile_summary,
+      useForUserMatching: changes.useForUserMatching ?? field.use_for_user_matching,
     });
     const patch: Partial<CustomProfileField> = {};
     if (requestedName !== undefined) patch.name = requestedName;
     if (changes.hint !== undefined) patch.hint = changes.hint;
     if (changes.required !== undefined) patch.required = changes.required;
     if (changes.editableByUser !== undefined) patch.editable_by_user = changes.editableByUser;
+    if (changes.useForUserMatching !== undefined) patch.use_for_user_matching = changes.useForUserMatching;
     if (changes.displayInProfileSummary !== undefined) patch.display_in_profile_summary = changes.displayInProfileSummary;
     if (field.field_type === FieldType.SELECT || field.field_type === FieldType.EXTERNAL_ACCOUNT) {
       if (changes.fieldData !== undefined && field.field_type === FieldType.SELECT) {

@@ -27,8 +27,11 @@ export const FIELD_TYPE_IDS: number[] = FIELD_TYPE_DESCRIPTIONS.map((t) => t.id)
 /** Text types whose values are rendered as Markdown (rendered_value). */
 export const isRenderable = (fieldType: number) => fieldType === FieldType.SHORT_TEXT || fieldType === FieldType.LONG_TEXT;
 
-/** Types that can never be shown in the profile summary. */
-export const NOT_FOR_SUMMARY: number[] = [FieldType.LONG_TEXT, FieldType.USER];
+/** Types that can never be shown in the profile summary (paragraphs can since feature level 476). */
+export const NOT_FOR_SUMMARY: number[] = [FieldType.USER];
+
+/** Types whose values may help find users in @-mention suggestions (e.g. a GitHub username). */
+export const USER_MATCHING_TYPES: number[] = [FieldType.SHORT_TEXT, FieldType.EXTERNAL_ACCOUNT];
 
 export const NAME_MAX_LENGTH = 40;
 export const HINT_MAX_LENGTH = 80;

@@ -15,6 +15,8 @@ export class CustomProfileField extends Model {
   display_in_profile_summary!: boolean;
   required!: boolean;
   editable_by_user!: boolean;
+  /** Clients match users by their values of this field (only short text and external accounts). */
+  use_for_user_matching!: boolean;
 }
 
 /** One user's value for one field. */

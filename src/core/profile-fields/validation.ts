@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../../errors';
 import type { Validator } from '../../validation/validate';
-import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE_IDS, FieldType, HINT_MAX_LENGTH, NAME_MAX_LENGTH, NOT_FOR_SUMMARY } from './field-types';
+import { DEFAULT_EXTERNAL_ACCOUNTS, FIELD_TYPE_IDS, FieldType, HINT_MAX_LENGTH, NAME_MAX_LENGTH, NOT_FOR_SUMMARY, USER_MATCHING_TYPES } from './field-types';
 import { anyOf } from '../../db/lists';
 
 /** Validation of field definitions and of user values, with Zulip's messages. */
@@ -93,7 +93,14 @@ export function validateFieldData(fieldType: number, fieldData: FieldData): void
 }
 
 /** Everything about a field definition except the summary limit and name uniqueness. */
-export function validateFieldDefinition(def: { name: string; hint: string; fieldType: number; fieldData: FieldData; displayInProfileSummary: boolean }): void {
+export function validateFieldDefinition(def: {
+  name: string;
+  hint: string;
+  fieldType: number;
+  fieldData: FieldData;
+  displayInProfileSummary: boolean;
+  useForUserMatching: boolean;
+}): void {
   validateFieldData(def.fieldType, def.fieldData);
   // Default external accounts take their label and hint from the known sites.
   if (!isDefaultExternalAccount(def.fieldType, def.fieldData)) {
@@ -105,6 +112,7 @@ export function validateFieldDefinition(def: { name: string; hint: string; field
   if (def.displayInProfileSummary && NOT_FOR_SUMMARY.includes(def.fieldType)) {
     throw fail('Field type not supported for display in profile summary.');
   }
+  if (def.useForUserMatching && !USER_MATCHING_TYPES.includes(def.fieldType)) throw fail('Field type not supported for user matching.');
 }
 
 function cappedString(value: unknown, name: string, max: number): string {

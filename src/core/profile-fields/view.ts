@@ -10,6 +10,7 @@ export interface CustomProfileFieldDict {
   order: number;
   required: boolean;
   editable_by_user: boolean;
+  use_for_user_matching: boolean;
   display_in_profile_summary?: true;
 }
 
@@ -23,6 +24,7 @@ export function fieldDict(field: CustomProfileField): CustomProfileFieldDict {
     order: field.order,
     required: field.required,
     editable_by_user: field.editable_by_user,
+    use_for_user_matching: field.use_for_user_matching,
   };
   if (field.display_in_profile_summary) dict.display_in_profile_summary = true;
   return dict;

@@ -213,9 +213,9 @@ export const DeactivateUserGroupMutation = graphql(`
 export const ContentQuery = graphql(`
   query OrganizationContent {
     realmEmoji { id name sourceUrl deactivated authorId }
-    linkifiers { id pattern urlTemplate }
+    linkifiers { id pattern urlTemplate exampleInput reverseTemplate alternativeUrlTemplates }
     codePlaygrounds { id name pygmentsLanguage urlTemplate }
-    customProfileFields { id name hint type order fieldData required editableByUser displayInProfileSummary }
+    customProfileFields { id name hint type order fieldData required editableByUser displayInProfileSummary useForUserMatching }
   }
 `);
 
@@ -226,8 +226,14 @@ export const DeactivateEmojiMutation = graphql(`
 `);
 
 export const AddLinkifierMutation = graphql(`
-  mutation AddLinkifier($pattern: String!, $urlTemplate: String!) {
-    addLinkifier(pattern: $pattern, urlTemplate: $urlTemplate)
+  mutation AddLinkifier($pattern: String!, $urlTemplate: String!, $exampleInput: String, $reverseTemplate: String, $alternativeUrlTemplates: [String!]) {
+    addLinkifier(
+      pattern: $pattern
+      urlTemplate: $urlTemplate
+      exampleInput: $exampleInput
+      reverseTemplate: $reverseTemplate
+      alternativeUrlTemplates: $alternativeUrlTemplates
+    )
   }
 `);
 

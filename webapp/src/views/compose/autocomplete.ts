@@ -48,6 +48,12 @@ function rank(text: string, query: string): number {
   return t.includes(q) ? 1 : 0;
 }
 
+/** The ids of the custom profile fields whose values help find people (register's custom_profile_fields). */
+function userMatchingFieldIds(fields: unknown): string[] {
+  if (!Array.isArray(fields)) return [];
+  return fields.filter((f: { use_for_user_matching?: boolean }) => f.use_for_user_matching === true).map((f: { id: number }) => String(f.id));
+}
+
 function best<T>(items: T[], score: (item: T) => number, limit = 8): T[] {
   return items
     .map((item) => ({ item, s: score(item) }))
@@ -61,9 +67,16 @@ export function choicesFor(trigger: Trigger, emoji: EmojiName[] | null): Choice[
   const state = getApp();
   switch (trigger.kind) {
     case 'person': {
+      const matchingFields = userMatchingFieldIds(state.register.custom_profile_fields);
       const people = best(
         [...state.users.values()].filter((u) => u.is_active && !state.mutedUsers.has(u.user_id)),
-        (u) => Math.max(rank(u.full_name, trigger.query), rank(u.email, trigger.query)),
+        (u) =>
+          Math.max(
+            rank(u.full_name, trigger.query),
+            rank(u.email, trigger.query),
+            // Values of fields marked use_for_user_matching (e.g. a GitHub username) find people too.
+            ...matchingFields.map((id) => rank(u.profile_data?.[id]?.value ?? '', trigger.query)),
+          ),
       ).map((u) => ({ id: `user-${u.user_id}`, label: u.full_name, detail: u.email, insert: `@**${u.full_name}|${u.user_id}**` }));
       const groups = best(
         [...state.userGroups.values()].filter((g) => !g.is_system_group && !g.deactivated),

@@ -9,13 +9,16 @@ import {
 import { mutate, useAction, useFetched } from './admin-api';
 import { Status } from './Status';
 
-type Linkifier = { id: string; pattern: string; urlTemplate: string };
+type Linkifier = { id: string; pattern: string; urlTemplate: string; exampleInput: string | null; reverseTemplate: string | null; alternativeUrlTemplates: string[] };
 
 /** Linkifiers: patterns in messages that become links; applied in this order. */
 export function LinkifiersSection({ editable }: { editable: boolean }) {
   const { data, error, reload } = useFetched(ContentQuery, {});
   const [pattern, setPattern] = useState('');
   const [template, setTemplate] = useState('');
+  const [example, setExample] = useState('');
+  const [reverse, setReverse] = useState('');
+  const [alternatives, setAlternatives] = useState('');
   const action = useAction();
   const rows = data?.linkifiers ?? [];
   const refresh = () => void reload();
@@ -33,9 +36,11 @@ export function LinkifiersSection({ editable }: { editable: boolean }) {
           aria-label="Add a linkifier"
           onSubmit={async (e) => {
             e.preventDefault();
-            if (await action.run(() => mutate(AddLinkifierMutation, { pattern, urlTemplate: template }), 'Linkifier added')) {
-              setPattern('');
-              setTemplate('');
+            // One alternative template per line; blank lines are ignored.
+            const alternativeUrlTemplates = alternatives.split('\n').map((t) => t.trim()).filter(Boolean);
+            const input = { pattern, urlTemplate: template, exampleInput: example, reverseTemplate: reverse, alternativeUrlTemplates };
+            if (await action.run(() => mutate(AddLinkifierMutation, input), 'Linkifier added')) {
+              for (const clear of [setPattern, setTemplate, setExample, setReverse, setAlternatives]) clear('');
               refresh();
             }
           }}
@@ -44,6 +49,12 @@ export function LinkifiersSection({ editable }: { editable: boolean }) {
           <input id="linkifier-pattern" value={pattern} onChange={(e) => setPattern(e.target.value)} />
           <label htmlFor="linkifier-template">URL template (e.g. https://github.com/zulip/zulip/issues/{'{id}'})</label>
           <input id="linkifier-template" value={template} onChange={(e) => setTemplate(e.target.value)} />
+          <label htmlFor="linkifier-example">Example text (e.g. #2468)</label>
+          <input id="linkifier-example" value={example} onChange={(e) => setExample(e.target.value)} />
+          <label htmlFor="linkifier-reverse">Auto-convert pasted URLs matching the template to (e.g. #{'{id}'}; needs example text)</label>
+          <input id="linkifier-reverse" value={reverse} onChange={(e) => setReverse(e.target.value)} />
+          <label htmlFor="linkifier-alternatives">Other URL templates to auto-convert, one per line</label>
+          <textarea id="linkifier-alternatives" rows={2} value={alternatives} onChange={(e) => setAlternatives(e.target.value)} />
           <button type="submit" className="primary" disabled={action.busy || !pattern || !template}>
             Add linkifier
           </button>
@@ -78,6 +89,7 @@ function LinkifierRow(props: { row: Linkifier; editable: boolean; first: boolean
     return (
       <li>
         <code>{row.pattern}</code> → <code>{row.urlTemplate}</code>
+        <ReverseSummary row={row} />
       </li>
     );
   const changed = pattern !== row.pattern || template !== row.urlTemplate;
@@ -85,6 +97,7 @@ function LinkifierRow(props: { row: Linkifier; editable: boolean; first: boolean
     <li>
       <input aria-label="Pattern" value={pattern} onChange={(e) => setPattern(e.target.value)} />
       <input aria-label="URL template" value={template} onChange={(e) => setTemplate(e.target.value)} />
+      <ReverseSummary row={row} />
       <span className="org-actions">
         <button
           type="button"
@@ -114,5 +127,21 @@ function LinkifierRow(props: { row: Linkifier; editable: boolean; first: boolean
       </span>
       <Status error={action.error} done={action.done} />
     </li>
+  );
+}
+
+/** The example and what pasted URLs become, when the linkifier has them. */
+function ReverseSummary({ row }: { row: Linkifier }) {
+  if (!row.exampleInput) return null;
+  return (
+    <span className="soft">
+      {' '}
+      e.g. <code>{row.exampleInput}</code>
+      {row.reverseTemplate ? (
+        <>
+          ; pasted URLs become <code>{row.reverseTemplate}</code>
+        </>
+      ) : null}
+    </span>
   );
 }

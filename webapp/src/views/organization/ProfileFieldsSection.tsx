@@ -15,6 +15,9 @@ export const FIELD_TYPES: { value: number; label: string }[] = [
   { value: 8, label: 'Pronouns' },
 ];
 
+/** Short text and external accounts can help find users in @-mention suggestions. */
+const MATCHABLE_TYPES = [1, 7];
+
 /** A choice field's options, as field_data: {"0": {"text": ..., "order": "1"}, ...}. */
 const choiceData = (text: string) =>
   JSON.stringify(
@@ -34,6 +37,7 @@ export function ProfileFieldsSection({ editable }: { editable: boolean }) {
   const [hint, setHint] = useState('');
   const [type, setType] = useState(1);
   const [choices, setChoices] = useState('');
+  const [matching, setMatching] = useState(false);
   const action = useAction();
   const fields = [...(data?.customProfileFields ?? [])].sort((a, b) => a.order - b.order);
   const refresh = () => void reload();
@@ -51,11 +55,17 @@ export function ProfileFieldsSection({ editable }: { editable: boolean }) {
           aria-label="Add a custom profile field"
           onSubmit={async (e) => {
             e.preventDefault();
-            const input = { name, hint, fieldData: type === 3 ? choiceData(choices) : type === 7 ? JSON.stringify({ subtype: 'github' }) : null };
+            const input = {
+              name,
+              hint,
+              fieldData: type === 3 ? choiceData(choices) : type === 7 ? JSON.stringify({ subtype: 'github' }) : null,
+              useForUserMatching: MATCHABLE_TYPES.includes(type) && matching,
+            };
             if (await action.run(() => mutate(CreateProfileFieldMutation, { fieldType: type, input }), 'Field added')) {
               setName('');
               setHint('');
               setChoices('');
+              setMatching(false);
               refresh();
             }
           }}
@@ -78,6 +88,11 @@ export function ProfileFieldsSection({ editable }: { editable: boolean }) {
               <input id="field-choices" value={choices} onChange={(e) => setChoices(e.target.value)} />
             </>
           ) : null}
+          {MATCHABLE_TYPES.includes(type) ? (
+            <label>
+              <input type="checkbox" checked={matching} onChange={(e) => setMatching(e.target.checked)} /> Use for @-mention suggestions
+            </label>
+          ) : null}
           <button type="submit" className="primary" disabled={action.busy || name.trim() === ''}>
             Add field
           </button>
@@ -89,6 +104,7 @@ export function ProfileFieldsSection({ editable }: { editable: boolean }) {
           <li key={f.id}>
             <span>
               <strong>{f.name}</strong> <span className="soft">{FIELD_TYPES.find((t) => t.value === f.type)?.label}</span>
+              {f.useForUserMatching ? <span className="soft"> · used for @-mention suggestions</span> : null}
             </span>
             {editable ? (
               <span className="org-actions">
