@@ -23,35 +23,19 @@ export function requireHuman(user: User): void {
 
 function checkToken(token: string, kind: DeviceTokenKind): void {
   if (token === '' || token.length > MAX_DEVICE_TOKEN_LENGTH) throw errors.badRequest('Empty or invalid length token');
-  if (kind === 'apns' && !decodesAsBase64(token)) throw errors.badRequest('Invalid APNS token');
+  if (kind === 'apns' && !decodesAsHex(token)) throw errors.badRequest('Invalid APNS token');
 }
 
 function checkAppId(appId: string): void {
   if (!APP_ID.test(appId)) throw errors.badRequest('Invalid app ID');
 }
 
-const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
+/** Python's bytes.fromhex, which Zulip uses to read APNs tokens: pairs of hex digits, with ASCII
+ * whitespace allowed between pairs only. */
+const HEX_PAIRS = /^(?:[ \t\n\r\f\v]*[0-9a-fA-F]{2})*[ \t\n\r\f\v]*$/;
 
-/**
- * Whether a lenient base64 decoder (Python's default, which Zulip uses to read APNs tokens) accepts
- * the text: characters outside the alphabet are skipped, and the data must end on a whole group,
- * or be closed by enough padding, after which anything is ignored.
- */
-export function decodesAsBase64(text: string): boolean {
-  // Only ASCII text is decoded at all.
-  if (/[^\x00-\x7f]/.test(text)) return false;
-  let quadPos = 0;
-  let pads = 0;
-  for (const c of text) {
-    if (c === '=') {
-      if (quadPos >= 2 && quadPos + ++pads >= 4) return true;
-      continue;
-    }
-    if (!BASE64_ALPHABET.test(c)) continue;
-    pads = 0;
-    quadPos = (quadPos + 1) % 4;
-  }
-  return quadPos === 0;
+export function decodesAsHex(text: string): boolean {
+  return HEX_PAIRS.test(text);
 }
 
 /**
