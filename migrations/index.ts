@@ -31,6 +31,7 @@ import * as deliveries from './20261206082000_deliveries';
 import * as submessages from './20261206085000_submessages';
 import * as realmExports from './20261206086000_realm_exports';
 import * as sealedApiKeys from './20261206084000_sealed_api_keys';
+import * as botReadableKeys from './20261206094000_bot_readable_keys';
 import * as displaySettingsAndPushKeys from './20261206087000_display_settings_and_push_keys';
 import * as zoomTokens from './20261206092000_zoom_tokens';
 import * as topicPolicySettingsSendState from './20261206091000_topic_policy_settings_send_state';
@@ -74,4 +75,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206092000_zoom_tokens', module: zoomTokens },
   { name: '20261206091000_topic_policy_settings_send_state', module: topicPolicySettingsSendState },
   { name: '20261206110000_linkifier_reverse_and_profile_matching', module: linkifierReverseAndProfileMatching },
+  { name: '20261206094000_bot_readable_keys', module: botReadableKeys },
 ];

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { createBot, deactivateBot, regenerateBotApiKey, updateBot } from '../core/bots/actions';
+import { createBot, deactivateBot, getBotApiKey, regenerateBotApiKey, updateBot } from '../core/bots/actions';
 import { BotType } from '../core/bots/constants';
-import { botDictById, realmBotsFor } from '../core/bots/queries';
+import { botDetailsById, botDetailsFor } from '../core/bots/queries';
 import { checkServiceUrl } from '../core/bots/validation';
 import type { User } from '../core/users/model';
 import { Bot, CreateBotInput, CreateBotPayload, DeactivateBotPayload, RegenerateBotApiKeyPayload, UpdateBotInput, UpdateBotPayload } from '../schema/bots';
@@ -15,7 +15,13 @@ export class BotResolver {
   @Authorized()
   @Query(() => [Bot], { description: 'The bots you administer: every bot for administrators, your own for others.' })
   async bots(@Ctx() ctx: GraphQLContext): Promise<Bot[]> {
-    return (await realmBotsFor(ctx.deps, me(ctx))).map(Bot.from);
+    return (await botDetailsFor(ctx.deps, me(ctx))).map(Bot.from);
+  }
+
+  @Authorized()
+  @Query(() => String, { description: "A bot's API key, for its owner and administrators (GET /bots/{bot_id}/api_key)." })
+  async botApiKey(@Arg('botId', () => Int) botId: number, @Ctx() ctx: GraphQLContext): Promise<string> {
+    return getBotApiKey(ctx.deps, me(ctx), botId);
   }
 
   @Authorized()
@@ -32,7 +38,7 @@ export class BotResolver {
       defaultEventsRegisterStream: orUndefined(input.defaultEventsRegisterStream),
       defaultAllPublicStreams: orUndefined(input.defaultAllPublicStreams),
     });
-    return Object.assign(new CreateBotPayload(), { bot: Bot.from(await botDictById(ctx.deps, result.user_id)), apiKey: result.api_key });
+    return Object.assign(new CreateBotPayload(), { bot: Bot.from(await botDetailsById(ctx.deps, result.user_id)), apiKey: result.api_key });
   }
 
   @Authorized()
@@ -45,6 +51,7 @@ export class BotResolver {
     const url = orUndefined(input.servicePayloadUrl);
     await updateBot(ctx.deps, me(ctx), botId, {
       fullName: orUndefined(input.fullName),
+      shortName: orUndefined(input.shortName),
       role: orUndefined(input.role),
       botOwnerId: orUndefined(input.botOwnerId),
       servicePayloadUrl: url === undefined ? undefined : checkServiceUrl(url, 'service_payload_url'),
@@ -53,20 +60,20 @@ export class BotResolver {
       defaultEventsRegisterStream: orUndefined(input.defaultEventsRegisterStream),
       defaultAllPublicStreams: orUndefined(input.defaultAllPublicStreams),
     });
-    return Object.assign(new UpdateBotPayload(), { bot: Bot.from(await botDictById(ctx.deps, botId)) });
+    return Object.assign(new UpdateBotPayload(), { bot: Bot.from(await botDetailsById(ctx.deps, botId)) });
   }
 
   @Authorized()
   @Mutation(() => DeactivateBotPayload, { description: 'Deactivates a bot you administer (DELETE /bots/{bot_id}).' })
   async deactivateBot(@Arg('botId', () => Int) botId: number, @Ctx() ctx: GraphQLContext): Promise<DeactivateBotPayload> {
     await deactivateBot(ctx.deps, me(ctx), botId);
-    return Object.assign(new DeactivateBotPayload(), { bot: Bot.from(await botDictById(ctx.deps, botId)) });
+    return Object.assign(new DeactivateBotPayload(), { bot: Bot.from(await botDetailsById(ctx.deps, botId)) });
   }
 
   @Authorized()
   @Mutation(() => RegenerateBotApiKeyPayload, { description: "Replaces a bot's API keys with one new key." })
   async regenerateBotApiKey(@Arg('botId', () => Int) botId: number, @Ctx() ctx: GraphQLContext): Promise<RegenerateBotApiKeyPayload> {
     const apiKey = await regenerateBotApiKey(ctx.deps, me(ctx), botId);
-    return Object.assign(new RegenerateBotApiKeyPayload(), { bot: Bot.from(await botDictById(ctx.deps, botId)), apiKey });
+    return Object.assign(new RegenerateBotApiKeyPayload(), { bot: Bot.from(await botDetailsById(ctx.deps, botId)), apiKey });
   }
 }

@@ -1,4 +1,4 @@
-import { createBot, DEFAULT_BOT_INTERFACE, deactivateBot, regenerateBotApiKey, updateBot } from '../core/bots/actions';
+import { createBot, DEFAULT_BOT_INTERFACE, deactivateBot, getBotApiKey, regenerateBotApiKey, updateBot } from '../core/bots/actions';
 import { BotType } from '../core/bots/constants';
 import { listOwnBots } from '../core/bots/queries';
 import { endpoint, p } from './endpoint';
@@ -51,6 +51,7 @@ export const botRoutes: Route[] = [
       params: {
         bot_id: p.path.int(),
         full_name: p.string().optional(),
+        short_name: p.string().optional(),
         role: p.int().optional(),
         bot_owner_id: p.int().optional(),
         config_data: p.json((value) => value).optional(),
@@ -63,6 +64,7 @@ export const botRoutes: Route[] = [
       handler: async ({ deps, user, params }) =>
         updateBot(deps, user, params.bot_id, {
           fullName: params.full_name,
+          shortName: params.short_name,
           role: params.role,
           botOwnerId: params.bot_owner_id,
           servicePayloadUrl: params.service_payload_url,
@@ -81,6 +83,14 @@ export const botRoutes: Route[] = [
       handler: async ({ deps, user, params }) => {
         await deactivateBot(deps, user, params.bot_id);
       },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/bots/:bot_id/api_key',
+    endpoint: endpoint({
+      params: { bot_id: p.path.int() },
+      handler: async ({ deps, user, params }) => ({ api_key: await getBotApiKey(deps, user, params.bot_id) }),
     }),
   },
   {

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { BotDict } from '../core/bots/view';
+import type { BotDetails } from '../core/bots/view';
 
 @ObjectType({ description: 'The service an outgoing-webhook bot calls.' })
 export class BotService {
@@ -23,7 +23,7 @@ export class Bot {
   @Field(() => Int, { nullable: true }) ownerId!: number | null;
   @Field(() => [BotService]) services!: BotService[];
 
-  static from(dict: BotDict): Bot {
+  static from(dict: BotDetails): Bot {
     return Object.assign(new Bot(), {
       id: String(dict.user_id),
       userId: dict.user_id,
@@ -79,6 +79,7 @@ export class CreateBotInput {
 @InputType()
 export class UpdateBotInput {
   @Field(() => String, { nullable: true }) fullName?: string | null;
+  @Field(() => String, { nullable: true, description: "Changes the bot's address to <shortName>-bot@<organization domain>." }) shortName?: string | null;
   @Field(() => Int, { nullable: true }) role?: number | null;
   @Field(() => Int, { nullable: true }) botOwnerId?: number | null;
   @Field(() => String, { nullable: true }) servicePayloadUrl?: string | null;

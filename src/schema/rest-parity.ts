@@ -144,6 +144,7 @@ export const REST_PARITY: Record<string, string> = {
   'POST /bots': 'Mutation.createBot',
   'PATCH /bots/:bot_id': 'Mutation.updateBot',
   'DELETE /bots/:bot_id': 'Mutation.deactivateBot',
+  'GET /bots/:bot_id/api_key': 'Query.botApiKey',
   'POST /bots/:bot_id/api_key/regenerate': 'Mutation.regenerateBotApiKey',
   'POST /external/:integration': "exempt: incoming webhooks take each third-party service's own JSON, and webhook bots may use nothing else",
   'PATCH /realm': 'Mutation.updateRealmSettings',

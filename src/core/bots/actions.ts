@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import { isUniqueViolation } from '../../db/connect';
 import { isRowId } from '../../db/ids';
 import { inTransaction, UnitOfWork } from '../../db/unit-of-work';
 import { errors } from '../../errors';
@@ -6,13 +7,14 @@ import { accessChannelByName, loadViewer } from '../channels/access';
 import type { Stream } from '../channels/model';
 import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { activeUserIds } from '../users/access';
-import { deactivateAccount, emailInUse, insertAccount, regenerateApiKey, updateUser } from '../users/actions';
+import { deactivateAccount, emailInUse, insertAccount, issueBotApiKey, regenerateApiKey, updateUser } from '../users/actions';
 import { generateApiKey } from '../users/credentials';
-import { User } from '../users/model';
+import { ApiKey, User } from '../users/model';
 import { isAdminRole, isOwnerRole, Role } from '../users/roles';
 import { checkEmail, checkFullName } from '../users/validation';
 import { checkUniqueName } from '../users/name-policy';
 import { placeholderDomain } from '../users/view';
+import { emitAddressSight } from '../settings/email-visibility';
 import { accessBotById, botAdministratorIds, checkBotCreationPolicy, checkValidBotType, requireMemberForBots } from './access';
 import { BOT_INTERFACES, BotInterface, BotType } from './constants';
 import { BotService } from './model';
@@ -46,6 +48,26 @@ async function defaultChannel(deps: AppDeps, actor: User, name: string | undefin
   return accessChannelByName(deps.knex, await loadViewer(deps.knex, actor), name);
 }
 
+/** A bot's address from its short name: `<short_name>-bot@<domain>`; "Bad name or username" if none can be made. */
+function botEmail(deps: AppDeps, rawShortName: string): string {
+  const shortName = rawShortName.trim();
+  if (shortName === '') throw badName();
+  try {
+    return checkEmail(`${shortName}-bot@${placeholderDomain(deps.config)}`);
+  } catch {
+    throw badName();
+  }
+}
+
+/** The address a new short name gives the bot, if it changes it and no other account has it. */
+async function checkNewBotEmail(deps: AppDeps, db: UnitOfWork['trx'], bot: User, shortName: string): Promise<string | null> {
+  const email = botEmail(deps, shortName);
+  if (email === bot.delivery_email) return null;
+  const holder = await User.query(db).where('realm_id', deps.realmId).whereRaw('lower(delivery_email) = lower(?)', [email]).select('id').first();
+  if (holder && holder.id !== bot.id) throw errors.badRequest('Username already in use');
+  return email;
+}
+
 /** POST /bots, checked in Zulip's order so the first problem reported is the same. */
 export async function createBot(deps: AppDeps, actor: User, input: NewBot) {
   requireMemberForBots(actor);
@@ -54,12 +76,7 @@ export async function createBot(deps: AppDeps, actor: User, input: NewBot) {
   const serviceName = input.serviceName || shortName;
   const fullName = checkFullName(input.fullName);
   await checkUniqueName(deps.knex, deps.realmId, fullName, null);
-  let email: string;
-  try {
-    email = checkEmail(`${shortName}-bot@${placeholderDomain(deps.config)}`);
-  } catch {
-    throw badName();
-  }
+  const email = botEmail(deps, shortName);
   if (await emailInUse(deps.knex, deps.realmId, email)) throw errors.badRequest('Username already in use');
   await checkNameAvailable(deps, deps.knex, fullName);
   await checkBotCreationPolicy(deps, actor, input.botType);
@@ -99,7 +116,7 @@ export async function createBot(deps: AppDeps, actor: User, input: NewBot) {
         token: generateApiKey(),
       });
     }
-    const [dict] = await botDicts(deps, uow.trx, [created]);
+    const [dict] = await botDicts(uow.trx, [created]);
     uow.emit({ type: 'realm_bot', op: 'add', bot: dict }, await botAdministratorIds(uow.trx, deps.realmId, created));
     return created;
   });
@@ -115,6 +132,8 @@ export async function createBot(deps: AppDeps, actor: User, input: NewBot) {
 
 export interface BotChanges {
   fullName?: string;
+  /** Changes the bot's address to `<shortName>-bot@<domain>` (Zulip 12.0, feature level 447). */
+  shortName?: string;
   role?: number;
   botOwnerId?: number;
   servicePayloadUrl?: string;
@@ -132,6 +151,8 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
     if (!isAdminRole(actor.role)) throw errors.mustBeAdmin();
   }
   if (changes.servicePayloadUrl !== undefined && !BOT_INTERFACES.includes(changes.serviceInterface)) throw invalidInterface();
+  // Checked before the role changes, so that a taken or invalid name changes nothing.
+  if (changes.shortName !== undefined) await checkNewBotEmail(deps, deps.knex, target, changes.shortName);
   const sending = changes.defaultSendingStream === undefined ? undefined : await defaultChannel(deps, actor, changes.defaultSendingStream);
   const registering = changes.defaultEventsRegisterStream === undefined ? undefined : await defaultChannel(deps, actor, changes.defaultEventsRegisterStream);
   if (changes.role !== undefined && changes.role !== target.role) await updateUser(deps, actor, target.id, { role: changes.role });
@@ -148,8 +169,20 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
         await User.query(uow.trx).patch({ full_name: fullName }).where({ id: bot.id });
         bot.full_name = fullName;
         uow.emit({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: fullName } }, everyone);
-        await tellAdministrators({ full_name: fullName });
       }
+    }
+    const email = changes.shortName === undefined ? null : await checkNewBotEmail(deps, uow.trx, bot, changes.shortName);
+    if (email !== null) {
+      try {
+        await User.query(uow.trx).patch({ delivery_email: email }).where({ id: bot.id });
+      } catch (error) {
+        // Another account took the address since it was checked.
+        if (isUniqueViolation(error)) throw errors.badRequest('Username already in use');
+        throw error;
+      }
+      bot.delivery_email = email;
+      // A bot's address is visible to everyone; its user object carries it (no realm_bot event).
+      emitAddressSight(uow, deps.config, bot, everyone, true);
     }
     if (changes.botOwnerId !== undefined) await changeOwner(deps, uow, bot, changes.botOwnerId, everyone);
     if (sending !== undefined && (sending?.id ?? null) !== bot.default_sending_stream_id) {
@@ -199,8 +232,8 @@ export async function updateBot(deps: AppDeps, actor: User, botId: number, chang
 
 /**
  * Zulip's do_change_bot_owner: a previous owner who is not an administrator loses the bot from
- * their realm_bots (`delete`), a new one who is not gains it (`add`), the other administrators get
- * an `update`, and everyone the new bot_owner_id.
+ * their realm_bots (`delete`), a new one who is not gains it (`add`), and everyone learns the new
+ * bot_owner_id from the bot's user object (no realm_bot update since feature level 474).
  */
 async function changeOwner(deps: AppDeps, uow: UnitOfWork, bot: User, ownerId: number, everyone: number[]): Promise<void> {
   const owner = isRowId(ownerId) ? await User.query(uow.trx).findOne({ realm_id: deps.realmId, id: ownerId }) : undefined;
@@ -211,17 +244,11 @@ async function changeOwner(deps: AppDeps, uow: UnitOfWork, bot: User, ownerId: n
   const previous = bot.bot_owner_id === null ? undefined : await User.query(uow.trx).findById(bot.bot_owner_id);
   await User.query(uow.trx).patch({ bot_owner_id: owner.id }).where({ id: bot.id });
   bot.bot_owner_id = owner.id;
-  const updated = new Set(await botAdministratorIds(uow.trx, deps.realmId, bot));
-  if (previous && !isAdminRole(previous.role)) {
-    uow.emit({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [previous.id]);
-    updated.delete(previous.id);
-  }
+  if (previous && !isAdminRole(previous.role)) uow.emit({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [previous.id]);
   if (!isAdminRole(owner.role)) {
-    const [dict] = await botDicts(deps, uow.trx, [bot]);
+    const [dict] = await botDicts(uow.trx, [bot]);
     uow.emit({ type: 'realm_bot', op: 'add', bot: dict }, [owner.id]);
-    updated.delete(owner.id);
   }
-  uow.emit({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } }, updated);
   uow.emit({ type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: owner.id } }, everyone);
 }
 
@@ -236,8 +263,21 @@ export async function deactivateBot(deps: AppDeps, actor: User, botId: number): 
 
 /** POST /bots/{bot_id}/api_key/regenerate: every key of the bot is replaced by one new key. */
 export async function regenerateBotApiKey(deps: AppDeps, actor: User, botId: number): Promise<string> {
+  requireMemberForBots(actor);
   const bot = await accessBotById(deps.knex, deps.realmId, actor, botId);
   return regenerateApiKey(deps, bot.id);
+}
+
+/**
+ * GET /bots/{bot_id}/api_key (Zulip 12.0, feature level 463): the bot's newest key, for its owner
+ * and administrators. A bot whose keys all predate readable bot keys gets one more key (its
+ * earlier ones keep working), so the answer is always a key that works.
+ */
+export async function getBotApiKey(deps: AppDeps, actor: User, botId: number): Promise<string> {
+  requireMemberForBots(actor);
+  const bot = await accessBotById(deps.knex, deps.realmId, actor, botId);
+  const row = await ApiKey.query(deps.knex).where({ user_id: bot.id }).whereNotNull('bot_key').orderBy('id', 'desc').first();
+  return row?.bot_key ?? issueBotApiKey(deps, bot.id);
 }
 
 export const DEFAULT_BOT_INTERFACE = BotInterface.GENERIC;

@@ -4,7 +4,7 @@ import { anyOf } from '../../db/lists';
 import { User } from '../users/model';
 import { isAdminRole } from '../users/roles';
 import { BotService } from './model';
-import { botAvatarUrl, botDict, BotDict, channelName, ChannelNames } from './view';
+import { botAvatarUrl, botDetails, BotDetails, botDict, BotDict, channelName, ChannelNames } from './view';
 
 /** Bots of the organization, in id order: all of them, or those one user owns. */
 async function loadBots(db: Knex, realmId: number, ownerId: number | null, activeOnly: boolean): Promise<User[]> {
@@ -29,7 +29,13 @@ export async function servicesOf(db: Knex, botIds: number[]): Promise<Map<number
   return new Map(rows.map((r) => [r.bot_id, r]));
 }
 
-export async function botDicts(deps: AppDeps, db: Knex, bots: User[]): Promise<BotDict[]> {
+/** realm_bots' form of each bot (see BotDict). */
+export async function botDicts(db: Knex, bots: User[]): Promise<BotDict[]> {
+  const { channels, services } = await botLookups(db, bots);
+  return bots.map((bot) => botDict(bot, services.get(bot.id), channels));
+}
+
+async function botLookups(db: Knex, bots: User[]) {
   const [channels, services] = await Promise.all([
     channelNamesFor(db, bots),
     servicesOf(
@@ -37,16 +43,30 @@ export async function botDicts(deps: AppDeps, db: Knex, bots: User[]): Promise<B
       bots.map((b) => b.id),
     ),
   ]);
-  return bots.map((bot) => botDict(deps.config, bot, services.get(bot.id), channels));
+  return { channels, services };
+}
+
+async function botDetailsList(deps: AppDeps, bots: User[]): Promise<BotDetails[]> {
+  const { channels, services } = await botLookups(deps.knex, bots);
+  return bots.map((bot) => botDetails(deps.config, bot, services.get(bot.id), channels));
 }
 
 /** Human administrators administer every bot (bots with an administrator's role do not). */
 export const administersAllBots = (user: Pick<User, 'role' | 'is_bot'>) => isAdminRole(user.role) && !user.is_bot;
 
-/** register's realm_bots: every bot for administrators, the bots one owns for others (deactivated ones included). */
+/** The bots one administers: every bot for administrators, the bots one owns for others (deactivated ones included). */
+async function administeredBots(deps: AppDeps, viewer: User): Promise<User[]> {
+  return loadBots(deps.knex, deps.realmId, administersAllBots(viewer) ? null : viewer.id, false);
+}
+
+/** register's realm_bots. */
 export async function realmBotsFor(deps: AppDeps, viewer: User): Promise<BotDict[]> {
-  const bots = await loadBots(deps.knex, deps.realmId, administersAllBots(viewer) ? null : viewer.id, false);
-  return botDicts(deps, deps.knex, bots);
+  return botDicts(deps.knex, await administeredBots(deps, viewer));
+}
+
+/** The same bots with their accounts' fields (GraphQL's bots). */
+export async function botDetailsFor(deps: AppDeps, viewer: User): Promise<BotDetails[]> {
+  return botDetailsList(deps, await administeredBots(deps, viewer));
 }
 
 /** GET /bots: the caller's active bots, as Zulip lists them (without the key, which is stored hashed). */
@@ -64,9 +84,9 @@ export async function listOwnBots(deps: AppDeps, owner: User) {
   }));
 }
 
-/** One bot as realm_bots shows it (GraphQL answers with it after each change). */
-export async function botDictById(deps: AppDeps, botId: number): Promise<BotDict> {
+/** One bot with its account's fields (GraphQL answers with it after each change). */
+export async function botDetailsById(deps: AppDeps, botId: number): Promise<BotDetails> {
   const bot = await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: botId, is_bot: true });
   if (!bot) throw new Error(`bot ${botId} not found`);
-  return (await botDicts(deps, deps.knex, [bot]))[0];
+  return (await botDetailsList(deps, [bot]))[0];
 }

@@ -5,21 +5,26 @@ import { BotType } from './constants';
 import type { BotService } from './model';
 
 /**
- * A bot as `realm_bots` and `realm_bot` events describe it to those who administer it. Its API key
- * is not part of it: keys are stored hashed, so the key is shown once, when created or regenerated.
+ * A bot as `realm_bots` and `realm_bot` events describe it to those who administer it: only its
+ * configuration, since Zulip 12.0 (feature level 474); its name, address, type, avatar, owner and
+ * whether it is active are in its user object. Its API key is fetched with GET /bots/{bot_id}/api_key.
  */
 export interface BotDict {
-  email: string;
   user_id: number;
-  full_name: string;
-  bot_type: number | null;
-  is_active: boolean;
   default_sending_stream: string | null;
   default_events_register_stream: string | null;
   default_all_public_streams: boolean;
+  services: ServiceDict[];
+}
+
+/** A bot with its account's fields besides, as GraphQL shows it. */
+export interface BotDetails extends BotDict {
+  email: string;
+  full_name: string;
+  bot_type: number | null;
+  is_active: boolean;
   avatar_url: string;
   owner_id: number | null;
-  services: ServiceDict[];
 }
 
 export interface ServiceDict {
@@ -40,19 +45,25 @@ export function servicesFor(bot: User, service: BotService | undefined): Service
   return [{ base_url: service.base_url, interface: service.interface, token: service.token }];
 }
 
-export function botDict(config: Config, bot: User, service: BotService | undefined, channels: ChannelNames): BotDict {
+export function botDict(bot: User, service: BotService | undefined, channels: ChannelNames): BotDict {
   return {
-    email: bot.delivery_email,
     user_id: bot.id,
-    full_name: bot.full_name,
-    bot_type: bot.bot_type,
-    is_active: bot.is_active,
     default_sending_stream: channelName(channels, bot.default_sending_stream_id),
     default_events_register_stream: channelName(channels, bot.default_events_register_stream_id),
     default_all_public_streams: bot.default_all_public_streams,
+    services: servicesFor(bot, service),
+  };
+}
+
+export function botDetails(config: Config, bot: User, service: BotService | undefined, channels: ChannelNames): BotDetails {
+  return {
+    ...botDict(bot, service, channels),
+    email: bot.delivery_email,
+    full_name: bot.full_name,
+    bot_type: bot.bot_type,
+    is_active: bot.is_active,
     avatar_url: botAvatarUrl(config, bot),
     owner_id: bot.bot_owner_id,
-    services: servicesFor(bot, service),
   };
 }
 

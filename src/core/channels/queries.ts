@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
-import { errors } from '../../errors';
+import { accessActiveAccount } from '../users/access';
 import type { User } from '../users/model';
 import { isGuestRole } from '../users/roles';
 import {
@@ -108,9 +108,7 @@ export async function getChannelSubscribers(deps: AppDeps, user: User, streamId:
 
 /** GET /users/{user_id}/subscriptions/{stream_id}. */
 export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId: number, streamId: number): Promise<boolean> {
-  const target = isRowId(targetId) ? await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active') : undefined;
-  if (!target || target.is_bot) throw errors.noSuchUser();
-  if (!target.is_active) throw errors.badRequest('User is deactivated');
+  const target = await accessActiveAccount(deps.knex, deps.realmId, targetId);
   const viewer = await loadViewer(deps.knex, user);
   const stream = await accessChannelById(deps.knex, viewer, streamId, { requireContentAccess: false });
   const sub = await Subscription.query(deps.knex).findOne({ user_id: target.id, stream_id: stream.id, active: true });
@@ -118,14 +116,12 @@ export async function getSubscriptionStatus(deps: AppDeps, user: User, targetId:
 }
 
 /**
- * The channels another user is subscribed to (Zulip's GET /users/{user_id}/channels), limited to
- * those whose metadata the viewer may see. Bots and deactivated users are refused, as for the
+ * The channels another user or bot is subscribed to (Zulip's GET /users/{user_id}/channels), limited
+ * to those whose metadata the viewer may see. Deactivated accounts are refused, as for the
  * subscription status of one channel.
  */
 export async function getUserChannelIds(deps: AppDeps, user: User, targetId: number): Promise<number[]> {
-  const target = isRowId(targetId) ? await deps.knex('users').where({ realm_id: deps.realmId, id: targetId }).first('id', 'is_bot', 'is_active') : undefined;
-  if (!target || target.is_bot) throw errors.noSuchUser();
-  if (!target.is_active) throw errors.badRequest('User is deactivated');
+  const target = await accessActiveAccount(deps.knex, deps.realmId, targetId);
   const viewer = await loadViewer(deps.knex, user);
   const streams = await Stream.query(deps.knex)
     .join('subscriptions', 'subscriptions.stream_id', 'streams.id')

@@ -1,11 +1,10 @@
 import type { AppDeps } from '../deps';
-import { errors } from '../../errors';
-import { User } from '../users/model';
+import { accessActiveAccount } from '../users/access';
+import type { User } from '../users/model';
 import { findGroup, requireMemberOrAdmin } from './access';
 import { activeDirectMemberIds, directSubgroupIds, isRecursiveMember, recursiveMemberIds, subgroupClosureIds } from './membership';
 import { UserGroup } from './model';
 import { groupDicts, UserGroupDict } from './view';
-import { isRowId } from '../../db/ids';
 
 /** Read side of user groups. Guests and bots cannot read groups, as in Zulip. */
 export async function listGroups(deps: AppDeps, viewer: User, includeDeactivated: boolean): Promise<UserGroupDict[]> {
@@ -38,9 +37,7 @@ export async function groupSubgroupIds(deps: AppDeps, viewer: User, groupId: num
 export async function isGroupMember(deps: AppDeps, viewer: User, groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
   requireMemberOrAdmin(viewer);
   const group = await findGroup(deps.knex, deps.realmId, groupId, { allowDeactivated: false });
-  const target = isRowId(userId) ? await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId }) : undefined;
-  if (!target || target.is_bot) throw errors.noSuchUser();
-  if (!target.is_active) throw errors.badRequest('User is deactivated');
+  const target = await accessActiveAccount(deps.knex, deps.realmId, userId);
   if (directOnly) return (await activeDirectMemberIds(deps.knex, group.id)).includes(target.id);
   return isRecursiveMember(deps.knex, deps.realmId, [group.id], target.id);
 }

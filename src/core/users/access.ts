@@ -33,6 +33,18 @@ export async function findUser(db: Knex, realmId: number, userId: number): Promi
   return user;
 }
 
+/**
+ * An active account of the organization, person or bot, whose subscriptions and group memberships
+ * another user asks about (Zulip's access_user_by_id with allow_bots; its system bots belong to no
+ * organization). "No such user" or "User is deactivated" otherwise.
+ */
+export async function accessActiveAccount(db: Knex, realmId: number, userId: number): Promise<User> {
+  const user = await findUser(db, realmId, userId);
+  if (user.is_system_bot) throw errors.noSuchUser();
+  if (!user.is_active) throw errors.badRequest('User is deactivated');
+  return user;
+}
+
 export async function activeUserIds(db: Knex, realmId: number): Promise<number[]> {
   const rows = await User.query(db).select('id').where({ realm_id: realmId, is_active: true });
   return rows.map((r) => r.id);

@@ -13,7 +13,7 @@ import { emitAddressSight } from '../settings/email-visibility';
 import { applyDefaultsToNewUser } from '../settings/store';
 import { activeOwnerCount, activeUserIds, findUser, requireCanAdminUser, requireCanCreateUsers, requireOwnerFor } from './access';
 import { generateApiKey, hashApiKey, hashPassword } from './credentials';
-import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps, runRenameSteps } from './lifecycle';
+import { prepareRoleChangeSteps, runDeactivationSteps, runReactivationSteps } from './lifecycle';
 import { ApiKey, User } from './model';
 import { isOwnerRole, Role, ROLE_VALUES, RoleValue } from './roles';
 import { checkEmail, checkFullName, checkPassword } from './validation';
@@ -85,7 +85,7 @@ export async function insertAccount(deps: AppDeps, uow: UnitOfWork, row: Partial
   }
   // New accounts start from the organization's default settings.
   created = await applyDefaultsToNewUser(uow.trx, created);
-  await storeKey(uow, created.id, apiKey);
+  await storeKey(uow, created.id, apiKey, { readable: created.is_bot });
   const moves = await syncRoleMembership(uow.trx, deps.realmId, created.id, created.role);
   await emitPersonAdd(deps, uow, created);
   await emitRoleMembershipMoves(uow, created.id, moves);
@@ -153,7 +153,6 @@ export async function updateUser(deps: AppDeps, actor: User | null, userId: numb
     if (finishRoleChange) await finishRoleChange(Object.assign(new User(), target, { role: patch.role }));
     if (patch.full_name !== undefined) {
       uow.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: patch.full_name } }, recipients);
-      await runRenameSteps(uow, Object.assign(new User(), target, { full_name: patch.full_name }));
     }
   });
 }
@@ -241,8 +240,9 @@ export async function reactivateUser(deps: AppDeps, actor: User | null, userId: 
 export async function regenerateApiKey(deps: AppDeps, userId: number): Promise<string> {
   const apiKey = generateApiKey();
   await inTransaction(deps, deps.realmId, async (uow) => {
+    const user = await User.query(uow.trx).findById(userId);
     await ApiKey.query(uow.trx).delete().where({ user_id: userId });
-    await storeKey(uow, userId, apiKey);
+    await storeKey(uow, userId, apiKey, { readable: user?.is_bot === true });
     forgetAuthAfterCommit(deps, uow, userId);
     // Every client is signed out, so the phones stop getting notifications too.
     await forgetPushTokens(deps, uow, userId);
@@ -262,15 +262,30 @@ export async function issueApiKey(deps: AppDeps, userId: number, seal?: (apiKey:
       // One sealed copy per user: older ones are left unsealed (their keys stay valid).
       await ApiKey.query(uow.trx).patch({ sealed: null }).where({ user_id: userId }).whereNotNull('sealed');
     }
-    await storeKey(uow, userId, apiKey, sealed);
+    await storeKey(uow, userId, apiKey, { sealed });
     // Past the per-user limit the oldest key was retired, and it may be cached.
     forgetAuthAfterCommit(deps, uow, userId);
   });
   return apiKey;
 }
 
-async function storeKey(uow: UnitOfWork, userId: number, apiKey: string, sealed: string | null = null): Promise<void> {
-  await ApiKey.query(uow.trx).insert({ realm_id: uow.realmId, user_id: userId, key_hash: hashApiKey(apiKey), sealed });
+/**
+ * A bot's key, with nothing else changed: the newest readable key of a bot whose keys were all
+ * issued before keys were kept readable (its earlier keys keep working).
+ */
+export async function issueBotApiKey(deps: AppDeps, botId: number): Promise<string> {
+  const apiKey = generateApiKey();
+  await inTransaction(deps, deps.realmId, async (uow) => {
+    await storeKey(uow, botId, apiKey, { readable: true });
+    forgetAuthAfterCommit(deps, uow, botId);
+  });
+  return apiKey;
+}
+
+/** `readable` keeps a bot's key itself besides its hash; `sealed` is a login's sealed copy. */
+async function storeKey(uow: UnitOfWork, userId: number, apiKey: string, extra: { sealed?: string | null; readable?: boolean } = {}): Promise<void> {
+  const row = { realm_id: uow.realmId, user_id: userId, key_hash: hashApiKey(apiKey), sealed: extra.sealed ?? null, bot_key: extra.readable ? apiKey : null };
+  await ApiKey.query(uow.trx).insert(row);
   const stale = await ApiKey.query(uow.trx).select('id').where({ user_id: userId }).orderBy('id', 'desc').offset(MAX_KEYS_PER_USER);
   if (stale.length > 0)
     await ApiKey.query(uow.trx)

@@ -12,8 +12,6 @@ import type { User } from './model';
 export interface AccountLifecycleSteps {
   deactivated?(uow: UnitOfWork, user: User, deps: AppDeps): Promise<void>;
   reactivated?(uow: UnitOfWork, user: User): Promise<void>;
-  /** After an administrator renamed the account (its realm_user event is queued). */
-  renamed?(uow: UnitOfWork, user: User): Promise<void>;
   /**
    * Runs before a role change is written (to note what the account could do); the step it returns
    * runs after the change and its realm_user and group events.
@@ -33,10 +31,6 @@ export async function runDeactivationSteps(uow: UnitOfWork, user: User, deps: Ap
 
 export async function runReactivationSteps(uow: UnitOfWork, user: User): Promise<void> {
   for (const steps of registered) await steps.reactivated?.(uow, user);
-}
-
-export async function runRenameSteps(uow: UnitOfWork, user: User): Promise<void> {
-  for (const steps of registered) await steps.renamed?.(uow, user);
 }
 
 /** Notes the registered features' view of the account before its role changes; call the result after. */

@@ -39,5 +39,7 @@ export class ApiKey extends Model {
   key_hash!: string;
   /** The key sealed with the password of the login that issued it (accounts/login-keys.ts); null otherwise. */
   sealed!: string | null;
+  /** A bot's key kept readable for those who manage the bot (GET /bots/{bot_id}/api_key); null for people's keys. */
+  bot_key!: string | null;
   created_at!: Date;
 }
