@@ -36,6 +36,7 @@ import * as displaySettingsAndPushKeys from './20261206087000_display_settings_a
 import * as zoomTokens from './20261206092000_zoom_tokens';
 import * as topicPolicySettingsSendState from './20261206091000_topic_policy_settings_send_state';
 import * as linkifierReverseAndProfileMatching from './20261206110000_linkifier_reverse_and_profile_matching';
+import * as realmUuidAndRenamedSettings from './20261206111000_realm_uuid_and_renamed_settings';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -75,5 +76,6 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206092000_zoom_tokens', module: zoomTokens },
   { name: '20261206091000_topic_policy_settings_send_state', module: topicPolicySettingsSendState },
   { name: '20261206110000_linkifier_reverse_and_profile_matching', module: linkifierReverseAndProfileMatching },
+  { name: '20261206111000_realm_uuid_and_renamed_settings', module: realmUuidAndRenamedSettings },
   { name: '20261206094000_bot_readable_keys', module: botReadableKeys },
 ];

@@ -2,7 +2,9 @@ import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import { deleteAvatar, uploadAvatar } from '../core/uploads/avatars';
 import { avatarKey } from '../core/uploads/avatars';
+import { jdenticonPng } from '../core/uploads/jdenticon';
 import { fileStore } from '../core/uploads/stores';
+import { Realm } from '../core/realm/model';
 import { User } from '../core/users/model';
 import { requireAvatarChangesAllowed } from '../core/users/name-policy';
 import { gravatarUrl, mediumAvatarUrl, userDict } from '../core/users/view';
@@ -50,31 +52,46 @@ function answering(handler: (req: Request, res: Response) => Promise<void>) {
 
 /**
  * The images behind uploaded avatars' URLs (/user_avatars/<user id>[/medium]). Like Zulip's, they
- * are public: an <img> cannot send credentials. An account without an uploaded image is sent to
- * its gravatar.
+ * are public: an <img> cannot send credentials. A generated picture is drawn; an account without
+ * either is sent to its gravatar.
  */
 export function serveAvatarImage(deps: AppDeps, size: 'small' | 'medium') {
   return answering(async (req, res) => {
     const id = /^\d+$/.test(String(req.params.userId)) ? Number(req.params.userId) : NaN;
     const user = Number.isSafeInteger(id) && id < 2 ** 31 ? await User.query(deps.knex).findOne({ id }) : undefined;
     if (!user) throw errors.notFound();
+    if (user.avatar_source === 'J') {
+      const realm = await Realm.query(deps.knex).findById(user.realm_id).select('uuid');
+      if (!realm) throw errors.notFound();
+      sendImage(req, res, jdenticonPng(realm.uuid, user.id, size));
+      return;
+    }
     const file = user.avatar_source === 'U' ? await fileStore(deps.config).read(avatarKey(user.id, user.avatar_version, size)) : null;
     if (!file) {
       const url = gravatarUrl(user.delivery_email, user.avatar_version);
       res.redirect(302, size === 'medium' ? mediumAvatarUrl(url) : url);
       return;
     }
-    res.setHeader('Content-Type', 'image/png');
-    res.setHeader('Content-Length', String(file.size));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    // The URL carries the version, so a cached image is never stale for long.
-    res.setHeader('Cache-Control', 'public, max-age=3600');
+    imageHeaders(res, file.size);
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
     pipeline(file.open(), res, () => undefined);
   });
+}
+
+function imageHeaders(res: Response, size: number): void {
+  res.setHeader('Content-Type', 'image/png');
+  res.setHeader('Content-Length', String(size));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // The URL carries the version, so a cached image is never stale for long.
+  res.setHeader('Cache-Control', 'public, max-age=3600');
+}
+
+function sendImage(req: Request, res: Response, png: Buffer): void {
+  imageHeaders(res, png.length);
+  res.end(req.method === 'HEAD' ? undefined : png);
 }
 
 /**

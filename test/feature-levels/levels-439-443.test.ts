@@ -86,12 +86,13 @@ test('441: can_create_topic_group is stored, shown, changed with an event, and e
   assertSuccess(await send(alice, 'now anyone may'));
 });
 
-test('442: the register response carries tenor_api_key and gif_rating_options', async () => {
+test('442: the register response carries tenor_api_key and the GIF rating options', async () => {
   const { state } = await registerQueue(ts, alice, { fetchEventTypes: ['realm', 'tenor', 'giphy'] });
   expect(state.tenor_api_key).toBe('tenor-key-for-tests');
-  expect(state.gif_rating_options.disabled).toEqual({ name: expect.any(String), id: 0 });
+  // Renamed gif_rating_policy_options and realm_gif_rating_policy at feature level 453.
+  expect(state.gif_rating_policy_options.disabled).toEqual({ name: expect.any(String), id: 0 });
   expect(state).not.toHaveProperty('giphy_rating_options');
-  expect(state.realm_giphy_rating).toBe(2);
+  expect(state.realm_gif_rating_policy).toBe(2);
   const { state: without } = await registerQueue(ts, alice, { fetchEventTypes: ['realm'] });
   expect(without).not.toHaveProperty('tenor_api_key');
 });

@@ -624,8 +624,10 @@ function recomputeOwnPermissions(state: State, userId: number): void {
 function realm(state: State, event: Event, ctx: ReducerContext): void {
   if (!('realm_name' in state)) return;
   if (event.op === 'update') state[`realm_${event.property}`] = event.value;
-  else if (event.op === 'update_dict') for (const [key, value] of Object.entries(event.data)) state[`realm_${key}`] = value;
-  else unexpected(event);
+  else if (event.op === 'update_dict') {
+    // The description's rendering rides along with it; register has no realm_rendered_description.
+    for (const [key, value] of Object.entries(event.data)) if (key !== 'rendered_description') state[`realm_${key}`] = value;
+  } else unexpected(event);
   afterRealmChange(state, ctx.userId);
 }
 

@@ -57,7 +57,8 @@ describe('plain settings', () => {
     });
     expect(events).toEqual([
       { type: 'realm', op: 'update', property: 'name', value: 'Renamed Org' },
-      { type: 'realm', op: 'update', property: 'description', value: 'About us' },
+      // Since feature level 464, with its rendering.
+      { type: 'realm', op: 'update_dict', property: 'default', data: { description: 'About us', rendered_description: '<p>About us</p>' } },
     ]);
     const state = await realmState(people.alice);
     expect(state.realm_name).toBe('Renamed Org');
@@ -70,7 +71,7 @@ describe('plain settings', () => {
         enable_read_receipts: false,
         presence_disabled: true,
         video_chat_provider: 0,
-        giphy_rating: 3,
+        gif_rating_policy: 3,
         default_language: 'de',
         message_edit_history_visibility_policy: 'moves',
         topics_policy: 'disable_empty_topic',
@@ -96,7 +97,7 @@ describe('plain settings', () => {
       realm_enable_read_receipts: false,
       realm_presence_disabled: true,
       realm_video_chat_provider: 0,
-      realm_giphy_rating: 3,
+      realm_gif_rating_policy: 3,
       realm_default_language: 'de',
       realm_allow_edit_history: true,
       realm_mandatory_topics: true,
@@ -141,7 +142,7 @@ describe('plain settings', () => {
       [{ name: 'x'.repeat(41) }, 'name is too long (limit: 40 characters)'],
       [{ description: 'x'.repeat(1001) }, 'description is too long (limit: 1000 characters)'],
       [{ video_chat_provider: 7 }, 'Invalid video_chat_provider 7'],
-      [{ giphy_rating: 9 }, 'Invalid giphy_rating 9'],
+      [{ gif_rating_policy: 9 }, 'Invalid gif_rating_policy 9'],
       [{ default_language: 'xx' }, "Invalid language 'xx'"],
       [{ message_content_edit_limit_seconds: 0 }, "Bad value for 'message_content_edit_limit_seconds': 0"],
       [{ move_messages_within_stream_limit_seconds: JSON.stringify('forever') }, "Bad value for 'move_messages_within_stream_limit_seconds': forever"],

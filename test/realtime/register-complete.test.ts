@@ -137,7 +137,7 @@ const WALK: WalkOptions = {
     'realm_authentication_methods{}',
     'realm_default_external_accounts{}',
     'realm_available_video_chat_providers{}',
-    'gif_rating_options{}',
+    'gif_rating_policy_options{}',
   ]),
   optional: {
     // Zulip sends these only for bots; profile data only for people.

@@ -174,7 +174,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
     ['a boolean', { enable_digest_emails: false }],
     ['an integer choice', { color_scheme: 2 }],
     ['a free integer', { web_font_size_px: 20 }],
-    ['a string', { web_home_view: 'recent_topics', emojiset: 'twitter' }],
+    ['a string', { web_home_view: 'recent', emojiset: 'twitter' }],
   ])('%s: every user hears, guests included', async (_label, params) => {
     const all = await verifyActionFor(ts, [admin, member, guest], () => client(ts, owner).patch('/realm/user_settings_defaults', params), options);
     for (const events of all) {

@@ -171,10 +171,10 @@ describe('GraphQL', () => {
     const refused = await graphql(ts, member, 'mutation { updateRealmUserSettingsDefaults(input: { webHomeView: "inbox" }) { webHomeView } }');
     expect(graphqlError(refused)).toEqual({ message: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
 
-    const done = await graphql(ts, admin, 'mutation { updateRealmUserSettingsDefaults(input: { webHomeView: "recent_topics" }) { webHomeView } }');
-    expect(done.data).toEqual({ updateRealmUserSettingsDefaults: { webHomeView: 'recent_topics' } });
+    const done = await graphql(ts, admin, 'mutation { updateRealmUserSettingsDefaults(input: { webHomeView: "recent" }) { webHomeView } }');
+    expect(done.data).toEqual({ updateRealmUserSettingsDefaults: { webHomeView: 'recent' } });
     expect(events.of('realm_user_settings_defaults').map((d) => d.event)).toEqual([
-      { type: 'realm_user_settings_defaults', op: 'update', property: 'web_home_view', value: 'recent_topics' },
+      { type: 'realm_user_settings_defaults', op: 'update', property: 'web_home_view', value: 'recent' },
     ]);
     await knex('realm_user_default_settings').update(zulipDefaults());
   });

@@ -35,7 +35,7 @@ describe('PATCH /settings', () => {
       enter_sends: true,
       color_scheme: 2,
       emojiset: 'twitter',
-      web_home_view: 'recent_topics',
+      web_home_view: 'recent',
       notification_sound: 'ding',
     });
     expect(assertSuccess(res)).toEqual({ result: 'success', msg: '' });
@@ -43,7 +43,7 @@ describe('PATCH /settings', () => {
       enter_sends: true,
       color_scheme: 2,
       emojiset: 'twitter',
-      web_home_view: 'recent_topics',
+      web_home_view: 'recent',
       notification_sound: 'ding',
     });
     const sent = events.of('user_settings');

@@ -61,7 +61,7 @@ test('the home view: the empty hash, the logo and Esc follow web_home_view', asy
   await page.locator(`.narrow-view ${messageSelector(tada)}`).waitFor();
   expect(await page.getAttribute('a.realm', 'href')).toBe('#feed');
 
-  await setting({ web_home_view: 'recent_topics' });
+  await setting({ web_home_view: 'recent' });
   await page.locator('.recent-view').waitFor();
   await openHash(page, '#narrow/is/starred');
   await page.locator(messageSelector(tada)).waitFor();

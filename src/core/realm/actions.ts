@@ -10,6 +10,7 @@ import { apiGroupSettingValue } from '../groups/view';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';
 import { isAdminRole, isOwnerRole } from '../users/roles';
+import { renderStoredDescription } from '../markdown/description';
 import { RealmGroupSpec, REALM_SETTINGS_BY_NAME } from './catalog';
 import type { RealmSettingChanges } from './setting-input';
 import { Realm } from './model';
@@ -29,8 +30,8 @@ const OWNER_ONLY = new Set([
   'message_retention_days',
 ]);
 
-/** Settings announced as update_dict for historical reasons (Zulip's do_set_realm_property). */
-const UPDATE_DICT_PROPERTIES = new Set(['allow_message_editing', 'message_content_edit_limit_seconds']);
+/** Settings announced as update_dict (Zulip's do_set_realm_property), the description with its rendering. */
+const UPDATE_DICT_PROPERTIES = new Set(['allow_message_editing', 'message_content_edit_limit_seconds', 'description']);
 
 /** Settings naming a channel; -1 means none. */
 const CHANNEL_SETTINGS = new Set([
@@ -93,8 +94,10 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
     for (const [name, value] of plain) {
       const spec = REALM_SETTINGS_BY_NAME.get(name)!;
       await WRITERS[spec.source](db, deps.realmId, name, value);
+      const dict: Record<string, unknown> = { [name]: value };
+      if (name === 'description') dict.rendered_description = await renderStoredDescription(db, deps.realmId, value as string, { realmUrl: deps.config.externalUrl });
       const event = UPDATE_DICT_PROPERTIES.has(name)
-        ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } }
+        ? { type: 'realm', op: 'update_dict', property: 'default', data: dict }
         : { type: 'realm', op: 'update', property: name, value };
       uow.emit(event, recipients);
       data[name] = typeof value === 'string' && !CHANNEL_SETTINGS.has(name) ? 'updated' : value;

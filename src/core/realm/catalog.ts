@@ -86,6 +86,9 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   // Plain settings (Zulip's Realm.property_types).
   bool('allow_message_editing', REALM_MESSAGE_SETTING_DEFAULTS.allowMessageEditing, fromMessages),
   bool('avatar_changes_disabled', false),
+  // New accounts' profile picture: G gravatar, J generated (Jdenticon). Zulip's new organizations
+  // start with J; Parley keeps G, which every existing organization had.
+  str('default_avatar_source', 'G', { choices: ['G', 'J'] }),
   str('default_code_block_language', ''),
   str('default_language', 'en'),
   bool('digest_emails_enabled', false),
@@ -98,11 +101,13 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   // Zulip turns read receipts on for every new organization except education ones.
   bool('enable_read_receipts', true),
   bool('enable_spectator_access', false),
-  int('giphy_rating', 2, { choices: [0, 1, 2, 3, 4, 5] }),
+  int('gif_rating_policy', 2, { choices: [0, 1, 2, 3, 4, 5] }),
   bool('inline_image_preview', true),
   bool('inline_url_embed_preview', false),
   bool('invite_required', true),
   str('jitsi_server_url', null),
+  // Height of image and video previews, in percent of the usual (clients scale them).
+  int('media_preview_size', 100, { choices: [100, 150, 200] }),
   bool('message_content_allowed_in_email_notifications', true),
   int('message_content_delete_limit_seconds', REALM_MESSAGE_SETTING_DEFAULTS.messageContentDeleteLimitSeconds, { ...fromMessages, ...nullable(true) }),
   int('message_content_edit_limit_seconds', REALM_MESSAGE_SETTING_DEFAULTS.messageContentEditLimitSeconds, { ...fromMessages, ...nullable(true) }),
@@ -174,6 +179,8 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   group('create_multiuse_invite_group', 'role:administrators', false),
   group('direct_message_initiator_group', 'role:everyone', true),
   group('direct_message_permission_group', 'role:everyone', true),
+  // Who counts as a workplace user for billing; only stored, as Parley has no billing.
+  group('workplace_users_group', 'role:members', true),
 ];
 
 export const REALM_SETTINGS_BY_NAME: ReadonlyMap<string, RealmSettingSpec> = new Map(REALM_SETTINGS.map((s) => [s.name, s]));

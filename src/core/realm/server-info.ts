@@ -38,7 +38,7 @@ const PROTOCOL_TIMINGS = {
 /** Zulip's default Jitsi Meet server, used unless the organization names its own. */
 export const SERVER_JITSI_URL = 'https://meet.jit.si';
 
-/** The organization's GIF rating (realm_giphy_rating) choices, shared by the GIPHY and Tenor pickers. */
+/** The organization's GIF rating (realm_gif_rating_policy) choices, shared by the GIPHY and Tenor pickers. */
 const GIF_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
   y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
@@ -162,7 +162,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     server_report_message_types: REPORT_MESSAGE_TYPES,
     server_supported_permission_settings: supportedPermissionSettings(),
     server_emoji_data_url: serverEmojiDataUrl(config.externalUrl),
-    gif_rating_options: GIF_RATING_OPTIONS,
+    gif_rating_policy_options: GIF_RATING_OPTIONS,
     password_min_length: MIN_PASSWORD_LENGTH,
     password_max_length: 1024,
     // No password-strength estimate is enforced.

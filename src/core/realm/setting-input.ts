@@ -87,8 +87,8 @@ function validatorFor(spec: RealmSettingSpec): Validator<unknown> {
       return v.int({ min: 0 });
     case 'video_chat_provider':
       return intChoice(spec.choices as number[], (n) => `Invalid video_chat_provider ${n}`);
-    case 'giphy_rating':
-      return intChoice(spec.choices as number[], (n) => `Invalid giphy_rating ${n}`);
+    case 'gif_rating_policy':
+      return intChoice(spec.choices as number[], (n) => `Invalid gif_rating_policy ${n}`);
     case 'org_type':
       return intChoice(ORG_TYPES, () => 'Invalid org_type');
   }

@@ -68,6 +68,7 @@ export const realmSlice: StateSlice = {
     // Whether the server can send mobile notifications is the server's configuration.
     state.realm_push_notifications_enabled = deps.config.pushService !== null;
     state.realm_date_created = Math.floor(realm.date_created.getTime() / 1000);
+    state.realm_uuid = realm.uuid;
     state.realm_icon_url = realmIconUrl(realm);
     state.realm_icon_source = realm.icon_source;
     for (const kind of ['logo', 'night_logo'] as const) {
@@ -84,7 +85,8 @@ export const realmSlice: StateSlice = {
     if (event.op === 'update' && typeof event.property === 'string') {
       state[`realm_${event.property}`] = event.value;
     } else if (event.op === 'update_dict' && event.data && typeof event.data === 'object') {
-      for (const [key, value] of Object.entries(event.data as Record<string, unknown>)) state[`realm_${key}`] = value;
+      // The description's rendering rides along in the event; register has only the source.
+      for (const [key, value] of Object.entries(event.data as Record<string, unknown>)) if (key !== 'rendered_description') state[`realm_${key}`] = value;
     } else {
       return;
     }

@@ -148,7 +148,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   // Display settings that existed before the user_settings event.
   oneOf('color_scheme', [1, 2, 3], 1, display),
   oneOf('default_language', Object.keys(LANGUAGES), 'en', { ...display, ...personal }),
-  oneOf('web_home_view', ['recent_topics', 'inbox', 'all_messages'], 'inbox', display),
+  oneOf('web_home_view', ['recent', 'inbox', 'all_messages'], 'inbox', display),
   oneOf('demote_inactive_streams', [1, 2, 3], 1, display),
   oneOf(
     'emojiset',

@@ -6,6 +6,7 @@ import { activeUserIds } from '../users/access';
 import { User } from '../users/model';
 import { mediumAvatarUrl, userDict } from '../users/view';
 import { squarePng } from './images';
+import { AVATAR_SIZES, defaultAvatarSource } from './jdenticon';
 import { fileStore } from './stores';
 
 /**
@@ -15,7 +16,7 @@ import { fileStore } from './stores';
  */
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 const MIB = 1024 * 1024;
-const SIZES = { small: 100, medium: 500 } as const;
+const SIZES = AVATAR_SIZES;
 
 export const avatarKey = (userId: number, version: number, size: keyof typeof SIZES) => `avatars/${userId}/${version}${size === 'medium' ? '-medium' : ''}.png`;
 
@@ -34,7 +35,7 @@ function avatarFields(deps: AppDeps, user: User) {
   return { user_id: user.id, avatar_source: user.avatar_source, avatar_url: url, avatar_url_medium: mediumAvatarUrl(url), avatar_version: user.avatar_version };
 }
 
-async function changeAvatar(deps: AppDeps, user: User, source: 'U' | 'G', write: (version: number) => Promise<void>): Promise<string> {
+async function changeAvatar(deps: AppDeps, user: User, source: string, write: (version: number) => Promise<void>): Promise<string> {
   const store = fileStore(deps.config);
   let previous = 0;
   let version = 0;
@@ -75,7 +76,7 @@ export async function uploadAvatar(deps: AppDeps, user: User, files: { data: Buf
   });
 }
 
-/** DELETE /users/me/avatar: back to the gravatar of the user's address. */
+/** DELETE /users/me/avatar: back to the organization's default picture (gravatar or generated). */
 export async function deleteAvatar(deps: AppDeps, user: User): Promise<string> {
-  return changeAvatar(deps, user, 'G', async () => undefined);
+  return changeAvatar(deps, user, await defaultAvatarSource(deps.knex, deps.realmId), async () => undefined);
 }

@@ -21,6 +21,7 @@ import { checkUniqueName, requireNameChangesAllowed } from './name-policy';
 import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
 import { deleteUserSessions } from '../accounts/sessions';
+import { defaultAvatarSource } from '../uploads/jdenticon';
 
 /** Keys a user may hold at once; logging in again past this retires the oldest. */
 const MAX_KEYS_PER_USER = 50;
@@ -78,7 +79,9 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
 export async function insertAccount(deps: AppDeps, uow: UnitOfWork, row: Partial<User>, apiKey: string, takenMessage: string): Promise<User> {
   let created: User;
   try {
-    created = await User.query(uow.trx).insertAndFetch({ ...row, realm_id: deps.realmId });
+    // People start with the organization's default picture (bots say which they get).
+    const avatar_source = row.avatar_source ?? (await defaultAvatarSource(uow.trx, deps.realmId));
+    created = await User.query(uow.trx).insertAndFetch({ ...row, avatar_source, realm_id: deps.realmId });
   } catch (error) {
     if (isUniqueViolation(error)) throw errors.badRequest(takenMessage);
     throw error;

@@ -5,7 +5,8 @@ import { getApp, useApp } from '../state/store';
 /** The hash of the user's home view (`web_home_view`): the view of an empty hash, where the logo leads. */
 export function homeHash(settings: Record<string, unknown> = getApp().settings): string {
   const home = settings.web_home_view;
-  if (home === 'recent_topics') return '#recent';
+  // "recent_topics" until feature level 454.
+  if (home === 'recent' || home === 'recent_topics') return '#recent';
   if (home === 'all_messages') return '#feed';
   return '#inbox';
 }

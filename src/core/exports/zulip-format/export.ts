@@ -233,6 +233,7 @@ export async function exportOrganization(
         ...(await exportRealmSettings(knex, realm.id, groups)),
         id: realm.id,
         string_id: realm.string_id,
+        uuid: realm.uuid,
         name: realm.name,
         description: realm.description,
         deactivated: realm.deactivated,

@@ -299,6 +299,8 @@ export async function importOrganization(knex: Knex, source: string, makeDeps: (
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function createRealm(knex: Knex, zRealm: Row): Promise<number> {
   const [row] = await knex('realms')
     .insert({
@@ -306,6 +308,8 @@ async function createRealm(knex: Knex, zRealm: Row): Promise<number> {
       name: String(zRealm.name ?? 'Parley').slice(0, 40),
       description: String(zRealm.description ?? ''),
       date_created: fromSeconds(zRealm.date_created) ?? new Date(),
+      // The organization keeps its identity, and so its generated profile pictures.
+      ...(typeof zRealm.uuid === 'string' && UUID.test(zRealm.uuid) ? { uuid: zRealm.uuid } : {}),
     })
     .returning('id');
   return Number(typeof row === 'object' ? row.id : row);

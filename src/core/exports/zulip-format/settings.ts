@@ -35,7 +35,9 @@ const fits = (kind: string, nullable: boolean, value: unknown) =>
   (value === null && nullable) || (kind === 'bool' ? typeof value === 'boolean' : kind === 'int' ? Number.isInteger(value) : typeof value === 'string');
 
 /** Writes every organization setting zerver_realm carries (values of the wrong type are left at their default). */
-export async function importRealmSettings(knex: Knex, realmId: number, zRealm: Row, groups: GroupImport): Promise<void> {
+export async function importRealmSettings(knex: Knex, realmId: number, given: Row, groups: GroupImport): Promise<void> {
+  // Exports of servers before feature level 453 name the GIF rating giphy_rating.
+  const zRealm = 'giphy_rating' in given && !('gif_rating_policy' in given) ? { ...given, gif_rating_policy: given.giphy_rating } : given;
   for (const spec of REALM_SETTINGS) {
     if (!(spec.name in zRealm)) continue;
     let value: unknown = zRealm[spec.name];
@@ -56,7 +58,8 @@ export async function importRealmSettings(knex: Knex, realmId: number, zRealm: R
 function settingsFrom(row: Row): SettingsMap {
   const out: SettingsMap = {};
   for (const spec of SETTINGS) {
-    const value = row[spec.name];
+    // Before feature level 454 the Recent conversations home view was "recent_topics".
+    const value = spec.name === 'web_home_view' && row[spec.name] === 'recent_topics' ? 'recent' : row[spec.name];
     if (!fits(spec.kind, false, value)) continue;
     if (spec.choices && !spec.choices.includes(value as never)) continue;
     if (spec.range && ((value as number) < spec.range.min || (value as number) > spec.range.max)) continue;

@@ -28,6 +28,11 @@ export function App() {
   // Zulip's left_side_userlist: where the people list would be a drawer, it sits in the left sidebar.
   const narrowWindow = useMediaQuery('(max-width: 1000px)');
   const peopleLeft = useApp((s) => s.settings.left_side_userlist === true) && narrowWindow;
+  // The organization's media_preview_size scales message image and video previews (feed.css).
+  const previewSize = useApp((s) => Number(s.register.realm_media_preview_size ?? 100));
+  useEffect(() => {
+    document.documentElement.style.setProperty('--media-preview-scale', String(previewSize / 100));
+  }, [previewSize]);
 
   useEffect(() => {
     if (!ready) return;

@@ -55,6 +55,13 @@ const limit = (name: string, label: string, value: number | null, unit: 'seconds
   default: value,
   page: 'organization-settings',
 });
+const choice = (page: SettingSpec['page'], name: string, label: string, value: string | number, options: [string | number, string][]): SettingSpec => ({
+  name,
+  label,
+  kind: { type: 'choice', options: options.map(([v, l]) => ({ value: v, label: l })) },
+  default: value,
+  page,
+});
 const channel = (name: string, label: string): SettingSpec => ({ name, label, kind: { type: 'channel' }, default: -1, page: 'organization-settings' });
 const S = 'organization-settings' as const;
 const P = 'organization-permissions' as const;
@@ -198,6 +205,10 @@ export const REALM_SETTINGS: SettingSpec[] = [
   channel('moderation_request_channel_id', 'Moderation requests'),
   bool(S, 'send_channel_events_messages', 'Send automated notices about channel changes', false),
   bool(S, 'send_welcome_emails', 'Send emails introducing Zulip to new users', true),
+  choice(S, 'default_avatar_source', 'Default profile pictures for new users', 'G', [
+    ['J', 'Abstract design'],
+    ['G', 'Gravatar'],
+  ]),
   { name: 'welcome_message_custom_text', label: 'Custom text in welcome emails', kind: { type: 'text', long: true }, default: '', page: S },
   bool(S, 'digest_emails_enabled', 'Send weekly digest emails to inactive users', false),
   {
@@ -219,12 +230,12 @@ export const REALM_SETTINGS: SettingSpec[] = [
   },
   { name: 'jitsi_server_url', label: 'Jitsi server URL (empty: the server default)', kind: { type: 'text' }, default: null, page: S },
   {
-    name: 'giphy_rating',
-    label: 'GIPHY content rating',
+    name: 'gif_rating_policy',
+    label: 'GIF content rating',
     kind: {
       type: 'choice',
       options: [
-        { value: 0, label: 'GIPHY disabled' },
+        { value: 0, label: 'GIF picker disabled' },
         { value: 1, label: 'Y' },
         { value: 2, label: 'G' },
         { value: 3, label: 'PG' },
@@ -238,6 +249,11 @@ export const REALM_SETTINGS: SettingSpec[] = [
   { name: 'default_code_block_language', label: 'Default language for code blocks', kind: { type: 'text' }, default: '', page: S },
   bool(S, 'inline_image_preview', 'Show previews of uploaded and linked images and videos', true),
   bool(S, 'inline_url_embed_preview', 'Show previews of linked websites', false),
+  choice(S, 'media_preview_size', 'Size of image and video previews', 100, [
+    [100, 'Default'],
+    [150, 'Large (150%)'],
+    [200, 'Extra large (200%)'],
+  ]),
   bool(S, 'enable_read_receipts', 'Enable read receipts', true),
   bool(S, 'presence_disabled', 'Disable presence (who is online)', false),
   bool(S, 'enable_guest_user_indicator', 'Display "(guest)" after names of guest users', true),

@@ -56,7 +56,7 @@ export function PreferencesSection() {
           label="Home view"
           options={o([
             ['inbox', 'Inbox'],
-            ['recent_topics', 'Recent conversations'],
+            ['recent', 'Recent conversations'],
             ['all_messages', 'Combined feed'],
           ])}
         />
