@@ -5,7 +5,7 @@ import { getUserForViewer, listUsersForViewer } from '../core/users/queries';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { updateUserProfileData } from '../core/profile-fields/actions';
-import { ApiKeyResult, CreateUserInput, UpdateUserInput, UserType } from '../schema/user';
+import { ApiKeyResult, CreateUserInput, DeactivationActionsInput, UpdateUserInput, UserType } from '../schema/user';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 const view = { clientGravatar: false, includeCustomProfileFields: false };
@@ -50,8 +50,17 @@ export class UserResolver {
 
   @Authorized()
   @Mutation(() => UserType)
-  async deactivateUser(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<UserType> {
-    await deactivateUser(ctx.deps, me(ctx), id);
+  async deactivateUser(
+    @Arg('id', () => Int) id: number,
+    @Arg('actions', () => DeactivationActionsInput, { nullable: true }) actions: DeactivationActionsInput | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<UserType> {
+    await deactivateUser(ctx.deps, me(ctx), id, {
+      deleteProfile: actions?.deleteProfile ?? false,
+      deletePublicChannelMessages: actions?.deletePublicChannelMessages ?? false,
+      deletePrivateChannelMessages: actions?.deletePrivateChannelMessages ?? false,
+      deleteDirectMessages: actions?.deleteDirectMessages ?? false,
+    });
     return UserType.from(await getUserForViewer(ctx.deps, me(ctx), id, view));
   }
 

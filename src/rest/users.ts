@@ -1,6 +1,7 @@
 import { createUser, deactivateUser, reactivateUser, regenerateApiKey, updateUser } from '../core/users/actions';
 import { loginWithPassword } from '../core/users/authenticate';
 import { deactivateOwnAccount } from '../core/accounts/leave';
+import { deactivationActionsValidator } from '../core/users/deactivation-actions';
 import { getUserForViewer, listUsersForViewer, userIdForKey } from '../core/users/queries';
 import { ownMaxMessageId, ownProfileData } from '../core/users/own-values';
 import { ROLE_VALUES } from '../core/users/roles';
@@ -121,9 +122,9 @@ export const userRoutes: Route[] = [
     method: 'DELETE',
     path: '/users/:user_id',
     endpoint: endpoint({
-      params: { user_id: p.path.int() },
+      params: { user_id: p.path.int(), actions: p.json(deactivationActionsValidator).optional() },
       handler: async ({ deps, user, params }) => {
-        await deactivateUser(deps, user, params.user_id);
+        await deactivateUser(deps, user, params.user_id, params.actions);
       },
     }),
   },

@@ -10,7 +10,8 @@ export class UserType {
   @Field(() => String, { nullable: true, description: 'Real address; null when hidden from the requester.' })
   deliveryEmail!: string | null;
   @Field() fullName!: string;
-  @Field({ description: 'ISO 8601 time the account was created.' }) dateJoined!: string;
+  @Field({ description: 'ISO 8601 time the account joined: when it was created, or, for one created through the API, its first login.' })
+  dateJoined!: string;
   @Field() isActive!: boolean;
   @Field() isOwner!: boolean;
   @Field() isAdmin!: boolean;
@@ -72,4 +73,12 @@ export class UpdateUserInput {
     description: "Administrators: the user's custom profile field values (as PATCH /users/{id} profile_data); an empty value clears one.",
   })
   profileData?: ProfileDataInput[];
+}
+
+@InputType({ description: 'What to do besides deactivating (as DELETE /users/{id} actions); each false unless given.' })
+export class DeactivationActionsInput {
+  @Field({ nullable: true, description: 'The name becomes "Deleted user" and an uploaded avatar goes.' }) deleteProfile?: boolean;
+  @Field({ nullable: true, description: 'Delete the messages the user (and their bots) sent in public channels.' }) deletePublicChannelMessages?: boolean;
+  @Field({ nullable: true, description: 'Delete the messages the user (and their bots) sent in private channels.' }) deletePrivateChannelMessages?: boolean;
+  @Field({ nullable: true, description: 'Delete the direct messages the user (and their bots) sent.' }) deleteDirectMessages?: boolean;
 }

@@ -13,6 +13,7 @@ import { clientAddress } from '../rest/client-address';
 import { checkCsrf, clearCookie, csrfInput, csrfToken, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { field, fieldsOf, formBody, pageHandler } from './forms';
 import { errorParagraph, escape, page } from './html';
+import { noteLogin } from '../core/users/first-login';
 
 /**
  * The web login page. With `mobile_flow_otp` (Zulip's mobile apps, in a webview or browser) a
@@ -36,6 +37,7 @@ function safeNext(value: unknown): string {
 /** `password`: the one the user just logged in with, which gives them their existing key (login-keys.ts). */
 export async function finishMobileFlow(deps: AppDeps, res: Response, user: User, otp: string, password?: string): Promise<void> {
   const apiKey = password === undefined ? await issueApiKey(deps, user.id) : await loginApiKey(deps, user.id, password);
+  await noteLogin(deps, user.id);
   // Express's redirect only takes http(s) URLs as given; the app's scheme is set directly.
   res.status(302).setHeader('Location', mobileFlowRedirect(deps.config, otp, apiKey, user));
   res.setHeader('Cache-Control', 'no-store');

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors';
 import { forgetAuthAfterCommit, type KeyOwner } from '../users/auth-cache';
 import { sha256Hex } from '../users/credentials';
 import { User } from '../users/model';
+import { noteLogin } from '../users/first-login';
 
 /**
  * Web login sessions: the cookie holds a random secret, the database its SHA-256. A session ends
@@ -39,6 +40,7 @@ export async function createSession(deps: AppDeps, userId: number): Promise<stri
     session_hash: sha256Hex(secret),
     expires_at: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
   });
+  await noteLogin(deps, userId);
   return secret;
 }
 

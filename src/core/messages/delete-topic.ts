@@ -1,5 +1,3 @@
-import { releaseDeletedMessages } from '../uploads/claims';
-import { queueRemovalsForDeleted } from '../notifications/queue';
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { accessChannelById, loadViewer } from '../channels/access';
@@ -8,6 +6,7 @@ import { setVisibilityPolicies, VisibilityPolicy } from '../user-topics/store';
 import type { User } from '../users/model';
 import { canReadChannelHistory, eventRecipientsForMessages, hasMessageAccess } from './access';
 import { refreshFirstMessageId } from './delete';
+import { removeMessageRows } from './bulk-delete';
 import { deleteMessageEvent } from './events';
 import { canonicalTopic } from './topics';
 import { anyOf } from '../../db/lists';
@@ -48,15 +47,9 @@ export async function deleteTopic(deps: AppDeps, user: User, streamId: number, t
       if (batch.length === 0) return 0;
       const ids = batch.map((m) => m.id).sort((a, b) => a - b);
       const recipients = await eventRecipientsForMessages(db, ids, stream);
-      // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
-      await queueRemovalsForDeleted(db, deps.realmId, ids);
-      await db('user_messages')
-        .whereRaw(...anyOf('message_id', ids))
-        .delete();
-      await db('messages')
-        .whereRaw(...anyOf('id', ids))
-        .delete();
-      await releaseDeletedMessages(uow, deps.config, ids);
+      // The caller deletes only messages they can access, and sees them go.
+      recipients.add(user.id);
+      await removeMessageRows(uow, deps, ids);
       await refreshFirstMessageId(uow, deps, stream, ids);
       uow.emit(deleteMessageEvent(ids, { streamId: stream.id, topic: batch[0].topic }), recipients);
       return batch.length;

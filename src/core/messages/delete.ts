@@ -38,6 +38,8 @@ export async function deleteMessage(deps: AppDeps, user: User, messageId: number
       }
     }
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
+    // The deleter sees the message go too, as they can access it (Zulip sends them the event).
+    recipients.add(user.id);
     // user_messages has no foreign key (see its migration): the recipients' rows go explicitly.
     await queueRemovalsForDeleted(db, deps.realmId, [message.id]);
     await db('user_messages').where({ message_id: message.id }).delete();

@@ -1,20 +1,17 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
-import { listParam } from '../../db/lists';
 import { describeFailure } from '../../failure-log';
 import { Stream } from '../channels/model';
-import { eventRecipientsForMessages } from '../messages/access';
-import { refreshFirstMessageId } from '../messages/delete';
-import { deleteMessageEvent } from '../messages/events';
+import { deleteMessagesInTransaction } from '../messages/bulk-delete';
 import { storedRealmSetting } from './setting-store';
-import { releaseDeletedMessages } from '../uploads/claims';
 import { log } from '../../log';
 
 /**
  * Message retention (Zulip's message_retention_days): messages older than their channel's policy
  * (the channel's own value, else the organization's) are deleted; direct messages follow the
- * organization's. -1 keeps messages forever. Deletions are announced as message deletions.
+ * organization's. -1 keeps messages forever. Deletions are announced as message deletions
+ * (`delete_message`, one per conversation; feature level 452).
  */
 const FOREVER = -1;
 /** Messages deleted per transaction, so a large backlog never holds long locks. */
@@ -47,33 +44,8 @@ async function deleteBefore(deps: AppDeps, streamId: number | null, before: Date
   let total = 0;
   for (;;) {
     const count = await inTransaction(deps, deps.realmId, async (uow) => {
-      const db = uow.trx;
-      const ids = await expiredIds(db, deps.realmId, streamId, before);
-      if (ids.length === 0) return 0;
-      const stream = streamId === null ? undefined : await Stream.query(db).findById(streamId);
-      const recipients = await eventRecipientsForMessages(db, ids, stream);
-      const topics = stream
-        ? await db('messages')
-            .whereRaw('id = ANY(?::int[])', [listParam(ids)])
-            .select('id', 'topic')
-        : [];
-      await db('user_messages')
-        .whereRaw('message_id = ANY(?::int[])', [listParam(ids)])
-        .delete();
-      await db('messages')
-        .whereRaw('id = ANY(?::int[])', [listParam(ids)])
-        .delete();
-      await releaseDeletedMessages(uow, deps.config, ids);
-      if (stream) {
-        await refreshFirstMessageId(uow, deps, stream, ids);
-        // One event per topic, as the bulk delete_message event names a single topic.
-        const byTopic = new Map<string, number[]>();
-        for (const row of topics as { id: number; topic: string }[]) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), Number(row.id)]);
-        for (const [topic, topicIds] of byTopic) uow.emit(deleteMessageEvent(topicIds, { streamId: stream.id, topic }), recipients);
-      } else {
-        uow.emit(deleteMessageEvent(ids, null), recipients);
-      }
-      return ids.length;
+      const ids = await expiredIds(uow.trx, deps.realmId, streamId, before);
+      return deleteMessagesInTransaction(uow, deps, ids, null);
     });
     total += count;
     if (count < BATCH) return total;

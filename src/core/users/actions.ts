@@ -21,6 +21,9 @@ import { checkUniqueName, requireNameChangesAllowed } from './name-policy';
 import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
 import { deleteUserSessions } from '../accounts/sessions';
+import { loadViewer } from '../channels/access';
+import { deleteAvatar } from '../uploads/avatars';
+import { accountsForActions, applyDeactivationActions, NO_DEACTIVATION_ACTIONS } from './deactivation-actions';
 import { defaultAvatarSource } from '../uploads/jdenticon';
 
 /** Keys a user may hold at once; logging in again past this retires the oldest. */
@@ -61,6 +64,8 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
         password_hash: passwordHash,
         can_create_users: input.canCreateUsers ?? false,
         timezone: input.timezone ?? '',
+        // Created through the API: date_joined moves to the first login (first-login.ts).
+        awaiting_first_login: actor !== null,
       },
       apiKey,
       'Email is already in use.',
@@ -191,8 +196,8 @@ export async function renameSelf(deps: AppDeps, uow: UnitOfWork, user: User, raw
  * actor null: the operator, through the CLI. The account's API keys are kept: authentication
  * refuses them while it is deactivated, and they work again once it is reactivated, as in Zulip.
  */
-export async function deactivateUser(deps: AppDeps, actor: User | null, userId: number): Promise<void> {
-  await inTransaction(deps, deps.realmId, async (uow) => {
+export async function deactivateUser(deps: AppDeps, actor: User | null, userId: number, actions = NO_DEACTIVATION_ACTIONS): Promise<void> {
+  const avatarsToDrop = await inTransaction(deps, deps.realmId, async (uow) => {
     const target = await findUser(uow.trx, deps.realmId, userId);
     if (!target.is_active) throw errors.badRequest('User is deactivated');
     requireCanAdminUser(actor);
@@ -200,8 +205,14 @@ export async function deactivateUser(deps: AppDeps, actor: User | null, userId: 
     if (isOwnerRole(target.role) && !target.is_bot && (await activeOwnerCount(uow.trx, deps.realmId)) <= 1) {
       throw errors.badRequest('Cannot deactivate the only organization owner');
     }
+    // Noted before the deactivation, which deactivates the bots too.
+    const accounts = await accountsForActions(uow.trx, target);
     await deactivateAccount(deps, uow, target);
+    const viewer = actor ? await loadViewer(uow.trx, actor) : null;
+    return applyDeactivationActions(uow, deps, accounts, actions, viewer);
   });
+  // Files go once the rows no longer name them.
+  for (const account of avatarsToDrop) await deleteAvatar(deps, account);
 }
 
 /** Deactivates an active account once its deactivation was allowed, with every feature's steps and events. */

@@ -7,6 +7,7 @@ import { loginApiKey } from '../accounts/login-keys';
 import { placeholderEmail } from './view';
 import { ldapLogin } from '../accounts/ldap-login';
 import { readKeyOwner } from './key-owners';
+import { noteLogin } from './first-login';
 
 // Authentication failures are 401s that name the Basic scheme, as Zulip's are. Zulip's server
 // answers each of them with the code UNAUTHORIZED, keeping the reason in the message.
@@ -99,6 +100,7 @@ export async function loginWithPassword(
 ): Promise<{ api_key: string; email: string; user_id: number }> {
   const user = await checkPasswordLogin(deps, username, password, address);
   const apiKey = await loginApiKey(deps, user.id, password);
+  await noteLogin(deps, user.id);
   return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
 }
 

@@ -17,6 +17,8 @@ export class User extends Model {
   password_hash!: string | null;
   timezone!: string;
   date_joined!: Date;
+  /** Created through the API and not logged in yet: date_joined moves to the first login. */
+  awaiting_first_login!: boolean;
   avatar_source!: string;
   avatar_version!: number;
   can_create_users!: boolean;
