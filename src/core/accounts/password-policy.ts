@@ -2,13 +2,13 @@ import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
-import { MIN_PASSWORD_LENGTH } from '../users/validation';
 
 /**
- * The strength rule every new password meets (settings, reset page, operator): Zulip's defaults,
+ * The strength rule every new password meets (settings, reset page, operator, POST /users): Zulip's defaults,
  * at least PASSWORD_MIN_LENGTH characters and zxcvbn's estimate of PASSWORD_MIN_GUESSES guesses.
  */
-const MIN_GUESSES = 10_000;
+export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_GUESSES = 10_000;
 const MAX_LENGTH = 1024;
 
 let configured = false;
@@ -23,7 +23,7 @@ export function isStrongPassword(password: string): boolean {
     configured = true;
   }
   // The estimate is only as slow as the password is long; 100 characters is plenty to judge.
-  return zxcvbn(password.slice(0, 100)).guesses >= MIN_GUESSES;
+  return zxcvbn(password.slice(0, 100)).guesses >= MIN_PASSWORD_GUESSES;
 }
 
 /**

@@ -9,7 +9,7 @@ import { MAX_MESSAGE_LENGTH } from '../markdown';
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../messages/topics';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../profile-fields/field-types';
 import { serverThumbnailFormats } from '../uploads/thumbnail-formats';
-import { MIN_PASSWORD_LENGTH } from '../users/validation';
+import { MIN_PASSWORD_GUESSES, MIN_PASSWORD_LENGTH } from '../accounts/password-policy';
 import { placeholderDomain } from '../users/view';
 import { REALM_GROUP_SPECS } from './catalog';
 
@@ -136,9 +136,9 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     realm_available_video_chat_providers: availableVideoChatProviders(config),
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     realm_plan_type: 1,
-    // Owners may not read members' private content without their consent: Parley has no export
-    // without it, and nothing turns it on (in Zulip, a command-line setting, off by default).
-    realm_owner_full_content_access: false,
+    // Whether owners may read members' private content without their consent (exports of all
+    // private data): the operator's choice, as Zulip's command-line setting, off by default.
+    realm_owner_full_content_access: config.ownerFullContentAccess,
     realm_upload_quota_mib: config.uploadQuotaMib,
     realm_push_notifications_enabled_end_timestamp: null,
     zulip_plan_is_not_limited: true,
@@ -165,8 +165,7 @@ function build(config: Config): Readonly<Record<string, unknown>> {
     gif_rating_policy_options: GIF_RATING_OPTIONS,
     password_min_length: MIN_PASSWORD_LENGTH,
     password_max_length: 1024,
-    // No password-strength estimate is enforced.
-    password_min_guesses: 0,
+    password_min_guesses: MIN_PASSWORD_GUESSES,
     max_file_upload_size_mib: config.maxFileUploadSizeMib,
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,

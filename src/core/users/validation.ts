@@ -1,5 +1,6 @@
 import { errors } from '../../errors';
 import { isValidEmail } from '../../validation/email';
+import { isStrongPassword } from '../accounts/password-policy';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
@@ -24,11 +25,7 @@ export function checkEmail(raw: string): string {
   return email;
 }
 
-export const MIN_PASSWORD_LENGTH = 6;
-
 export function checkPassword(password: string): string {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
-    throw errors.badRequest('The password is too weak.');
-  }
+  if (!isStrongPassword(password)) throw errors.badRequest('The password is too weak.');
   return password;
 }
