@@ -35,6 +35,7 @@ import * as botReadableKeys from './20261206094000_bot_readable_keys';
 import * as displaySettingsAndPushKeys from './20261206087000_display_settings_and_push_keys';
 import * as zoomTokens from './20261206092000_zoom_tokens';
 import * as topicPolicySettingsSendState from './20261206091000_topic_policy_settings_send_state';
+import * as userSettingEdits from './20261206093000_user_setting_edits';
 import * as linkifierReverseAndProfileMatching from './20261206110000_linkifier_reverse_and_profile_matching';
 import * as realmUuidAndRenamedSettings from './20261206111000_realm_uuid_and_renamed_settings';
 import * as awaitingFirstLogin from './20261206120000_awaiting_first_login';
@@ -80,4 +81,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206111000_realm_uuid_and_renamed_settings', module: realmUuidAndRenamedSettings },
   { name: '20261206094000_bot_readable_keys', module: botReadableKeys },
   { name: '20261206120000_awaiting_first_login', module: awaitingFirstLogin },
+  { name: '20261206093000_user_setting_edits', module: userSettingEdits },
 ];

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { REALM_DEFAULT_SETTINGS, SETTINGS } from '../core/settings/catalog';
 import { updateOwnSettings, updateRealmDefaults } from '../core/settings/actions';
+import { updateOtherUsersSettings } from '../core/settings/others';
 import { realmDefaults, userSettings } from '../core/settings/store';
 import { checkSettings } from '../core/settings/validate';
 import { requireHuman } from '../core/presence/actions';
@@ -10,6 +11,8 @@ import type { GraphQLContext } from '../schema/context';
 import {
   RealmUserSettingsDefaultsType,
   settingsFromInput,
+  TargetUsersInput,
+  UpdateOtherUsersSettingsInput,
   UpdateRealmUserSettingsDefaultsInput,
   UpdateSettingsInput,
   UserSettingsType,
@@ -48,6 +51,18 @@ export class SettingsResolver {
       { sessionHash: ctx.sessionHash },
     );
     return mySettings(ctx);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: "Administrators: changes other users' settings (PATCH /settings with target_users); always true." })
+  async updateOtherUsersSettings(
+    @Arg('targetUsers') targetUsers: TargetUsersInput,
+    @Arg('input') input: UpdateOtherUsersSettingsInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<boolean> {
+    const targets = { userIds: targetUsers.userIds ?? [], groupIds: targetUsers.groupIds ?? [], skipIfAlreadyEdited: targetUsers.skipIfAlreadyEdited };
+    await updateOtherUsersSettings(ctx.deps, me(ctx), targets, checkSettings(settingsFromInput(input, SETTINGS), () => true));
+    return true;
   }
 
   @Authorized()

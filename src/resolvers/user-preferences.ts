@@ -4,13 +4,13 @@ import { MAX_ALERT_WORD_LENGTH } from '../core/alert-words/matching';
 import { alertWordsOf } from '../core/alert-words/store';
 import { muteUser, unmuteUser } from '../core/muted-users/actions';
 import { mutedUsersOf } from '../core/muted-users/store';
-import { updateUserStatus } from '../core/user-status/actions';
+import { updateStatusForUser, updateUserStatus } from '../core/user-status/actions';
 import { getUserStatus } from '../core/user-status/queries';
 import { userStatusOf } from '../core/user-status/store';
 import type { User } from '../core/users/model';
 import { v } from '../validation/validate';
 import type { GraphQLContext } from '../schema/context';
-import { MutedUserType, UserStatusInput, UserStatusType } from '../schema/user-preferences';
+import { MutedUserType, OtherUserStatusInput, UserStatusInput, UserStatusType } from '../schema/user-preferences';
 
 const me = (ctx: GraphQLContext) => ctx.user as User;
 const orUndefined = <T>(value: T | null | undefined) => (value === null ? undefined : value);
@@ -36,6 +36,23 @@ export class UserPreferencesResolver {
     };
     await updateUserStatus(ctx.deps, me(ctx), change, 'GraphQL');
     return UserStatusType.from(me(ctx).id, await userStatusOf(ctx.deps.knex, me(ctx).id));
+  }
+
+  @Authorized()
+  @Mutation(() => UserStatusType, { description: "Administrators (and their bots): changes another user's status; returns it as it now is." })
+  async updateUserStatusForUser(
+    @Arg('userId', () => Int) userId: number,
+    @Arg('status', () => OtherUserStatusInput) status: OtherUserStatusInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<UserStatusType> {
+    const change = {
+      statusText: orUndefined(status.statusText),
+      emojiName: orUndefined(status.emojiName),
+      emojiCode: orUndefined(status.emojiCode),
+      reactionType: orUndefined(status.reactionType),
+    };
+    await updateStatusForUser(ctx.deps, me(ctx), userId, change, 'GraphQL');
+    return UserStatusType.from(userId, await userStatusOf(ctx.deps.knex, userId));
   }
 
   @Authorized()

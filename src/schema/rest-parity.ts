@@ -118,6 +118,7 @@ export const REST_PARITY: Record<string, string> = {
   'PATCH /users/me/subscriptions/muted_topics': 'Mutation.updateUserTopic',
   'GET /users/me/:stream_id/topics': 'Query.topics',
   'POST /users/me/status': 'Mutation.updateUserStatus',
+  'POST /users/:user_id/status': 'Mutation.updateUserStatusForUser',
   'GET /users/:user_id/status': 'Query.userStatus',
   'POST /users/me/muted_users/:muted_user_id': 'Mutation.muteUser',
   'DELETE /users/me/muted_users/:muted_user_id': 'Mutation.unmuteUser',

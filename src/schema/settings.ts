@@ -64,3 +64,16 @@ export class UpdateRealmUserSettingsDefaultsInput {
   [key: string]: unknown;
 }
 addSettingFields(UpdateRealmUserSettingsDefaultsInput.prototype, REALM_DEFAULT_SETTINGS, true);
+
+@InputType({ description: 'Whose settings an administrator changes: users by id, and members of groups (recursively). Bots are left out.' })
+export class TargetUsersInput {
+  @Field(() => [Int], { nullable: true }) userIds?: number[] | null;
+  @Field(() => [Int], { nullable: true }) groupIds?: number[] | null;
+  @Field({ description: 'Leave alone, setting by setting, the users who once changed that setting themselves.' }) skipIfAlreadyEdited!: boolean;
+}
+
+@InputType({ description: "Settings to change for other users; their privacy settings (e.g. sendReadReceipts) are refused." })
+export class UpdateOtherUsersSettingsInput {
+  [key: string]: unknown;
+}
+addSettingFields(UpdateOtherUsersSettingsInput.prototype, SETTINGS, true);

@@ -32,6 +32,14 @@ export class UserStatusInput {
   @Field(() => String, { nullable: true }) reactionType?: string | null;
 }
 
+@InputType({ description: "The parts of another user's status to change (as POST /users/{user_id}/status); absent parts stay." })
+export class OtherUserStatusInput {
+  @Field(() => String, { nullable: true, description: 'At most 60 characters; "" clears it.' }) statusText?: string | null;
+  @Field(() => String, { nullable: true, description: '"" clears the emoji.' }) emojiName?: string | null;
+  @Field(() => String, { nullable: true }) emojiCode?: string | null;
+  @Field(() => String, { nullable: true }) reactionType?: string | null;
+}
+
 @ObjectType('MutedUser', { description: 'A user you muted, and when.' })
 export class MutedUserType {
   @Field(() => ID) id!: number;

@@ -16,7 +16,7 @@ import { forgetAuthAfterCommit } from '../users/auth-cache';
 import { SETTINGS_BY_NAME, SettingsMap } from './catalog';
 import { activeViewers, emitEmailVisibilityChange, groupByApiEmail } from './email-visibility';
 import { realmDefaultsEvent, userSettingsEvent } from './events';
-import { realmDefaults, userSettings, writeRealmDefaults, writeUserSettings } from './store';
+import { realmDefaults, recordOwnEdits, userSettings, writeRealmDefaults, writeUserSettings } from './store';
 import { checkTimezone } from './validate';
 
 export interface OwnSettingsChanges {
@@ -85,15 +85,26 @@ export async function updateOwnSettings(deps: AppDeps, user: User, changes: OwnS
 /**
  * Stores the settings that differ from the user's, with their events and side effects, inside the
  * caller's transaction (PATCH /settings, and the deprecated `away` of POST /users/me/status, which
- * announces the user's status itself: `announceStatus` false).
+ * announces the user's status itself: `announceStatus` false), and notes them as the user's own
+ * choices, which administrators' bulk changes may be told to respect.
  */
 export async function applyOwnSettings(deps: AppDeps, uow: UnitOfWork, me: User, settings: SettingsMap, { announceStatus = true } = {}): Promise<void> {
-  const changed = changedOnly(await userSettings(uow.trx, me), settings);
-  await writeUserSettings(uow.trx, me, changed);
+  const changed = await applySettings(deps, uow, me, settings, { announceStatus });
+  await recordOwnEdits(uow.trx, me, Object.keys(changed));
+}
+
+/**
+ * Stores the settings that differ from the user's, each with its event to the user and its side
+ * effects; returns those that changed. Whoever asked (the user, or an administrator for them).
+ */
+export async function applySettings(deps: AppDeps, uow: UnitOfWork, user: User, settings: SettingsMap, { announceStatus = true } = {}): Promise<SettingsMap> {
+  const changed = changedOnly(await userSettings(uow.trx, user), settings);
+  await writeUserSettings(uow.trx, user, changed);
   for (const [name, value] of Object.entries(changed)) {
-    uow.emit(userSettingsEvent(name, value), [me.id]);
-    await applySideEffects(deps, uow, me, name, value, announceStatus);
+    uow.emit(userSettingsEvent(name, value), [user.id]);
+    await applySideEffects(deps, uow, user, name, value, announceStatus);
   }
+  return changed;
 }
 
 /** What a setting change means beyond the setting itself. */

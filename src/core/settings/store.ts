@@ -58,6 +58,25 @@ export async function writeUserSettings(db: Knex, user: Pick<User, 'id' | 'realm
   }
 }
 
+/** Notes that the user changed these settings themselves (see skip_if_already_edited). */
+export async function recordOwnEdits(db: Knex, user: Pick<User, 'id' | 'realm_id'>, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await db('user_setting_edits')
+    .insert(names.map((setting) => ({ user_id: user.id, realm_id: user.realm_id, setting })))
+    .onConflict(['user_id', 'setting'])
+    .ignore();
+}
+
+/** Of the given users, those who changed the setting themselves at some point. */
+export async function usersWhoEdited(db: Knex, userIds: readonly number[], setting: string): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const ids: number[] = await db('user_setting_edits')
+    .where({ setting })
+    .whereRaw(...anyOf('user_id', userIds))
+    .pluck('user_id');
+  return new Set(ids.map(Number));
+}
+
 /**
  * Gives a just-created account the organization's current defaults and language. Returns the user as stored,
  * since email_address_visibility (on the users row) may have changed.

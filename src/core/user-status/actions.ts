@@ -6,7 +6,9 @@ import { checkEmojiRequest, resolveEmojiName } from '../emoji/validation';
 import { requireHuman } from '../presence/actions';
 import { applyOwnSettings } from '../settings/actions';
 import type { User } from '../users/model';
+import { isAdminRole } from '../users/roles';
 import { statusAudience } from './away';
+import { statusHolder } from './queries';
 import { MAX_STATUS_TEXT_LENGTH, UNICODE_EMOJI, USER_STATUS_EVENT } from './store';
 
 /** What a client asks to change; absent parts stay as they are. */
@@ -18,14 +20,18 @@ export interface StatusChange {
   reactionType?: string;
 }
 
+function checkStatusTextLength(statusText: string | undefined): void {
+  if (statusText !== undefined && [...statusText.trim()].length > MAX_STATUS_TEXT_LENGTH) {
+    throw errors.badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+  }
+}
+
 /** Zulip's checks for POST /users/me/status, in its order; returns the change with the emoji resolved. */
 async function checkStatusChange(deps: AppDeps, change: StatusChange): Promise<StatusChange> {
   let { statusText, emojiCode, reactionType } = change;
   const { away, emojiName } = change;
-  if (statusText !== undefined) {
-    statusText = statusText.trim();
-    if ([...statusText].length > MAX_STATUS_TEXT_LENGTH) throw errors.badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
-  }
+  statusText = statusText?.trim();
+  checkStatusTextLength(statusText);
   if (away === undefined && statusText === undefined && emojiName === undefined) throw errors.badRequest('Client did not pass any new values.');
   if (emojiName === '') {
     // An empty name clears the emoji.
@@ -54,7 +60,23 @@ async function checkStatusChange(deps: AppDeps, change: StatusChange): Promise<S
  */
 export async function updateUserStatus(deps: AppDeps, user: User, requested: StatusChange, client: string): Promise<void> {
   requireHuman(user);
-  const change = await checkStatusChange(deps, requested);
+  await setStatus(deps, user, await checkStatusChange(deps, requested), client);
+}
+
+/**
+ * POST /users/{user_id}/status: an administrator changes another user's status text and emoji (not
+ * `away`, which is the user's presence setting). Administrators' bots may too since feature level 473;
+ * other bots are refused like other members. The target must be an active human account.
+ */
+export async function updateStatusForUser(deps: AppDeps, actor: User, userId: number, requested: Omit<StatusChange, 'away'>, client: string): Promise<void> {
+  checkStatusTextLength(requested.statusText);
+  const target = await statusHolder(deps, userId);
+  if (!isAdminRole(actor.role)) throw errors.insufficientPermission();
+  await setStatus(deps, target, await checkStatusChange(deps, requested), client);
+}
+
+/** Stores the checked change and tells everyone who may see the user. */
+async function setStatus(deps: AppDeps, user: User, change: StatusChange, client: string): Promise<void> {
   await inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     if (change.away !== undefined) await applyOwnSettings(deps, uow, user, { presence_enabled: !change.away }, { announceStatus: false });

@@ -9,8 +9,14 @@ import { userStatusOf, UserStatusDict } from './store';
  * access_user_by_id: bots are "No such user", deactivated accounts "User is deactivated").
  */
 export async function getUserStatus(deps: AppDeps, _viewer: User, userId: number): Promise<UserStatusDict> {
+  const target = await statusHolder(deps, userId);
+  return userStatusOf(deps.knex, target.id);
+}
+
+/** The account whose status is read or set: only active humans have one to show. */
+export async function statusHolder(deps: AppDeps, userId: number): Promise<User> {
   const target = isRowId(userId) ? await User.query(deps.knex).findOne({ realm_id: deps.realmId, id: userId }) : undefined;
   if (!target || target.is_bot) throw errors.noSuchUser();
   if (!target.is_active) throw errors.badRequest('User is deactivated');
-  return userStatusOf(deps.knex, target.id);
+  return target;
 }
