@@ -39,6 +39,7 @@ import * as userSettingEdits from './20261206093000_user_setting_edits';
 import * as linkifierReverseAndProfileMatching from './20261206110000_linkifier_reverse_and_profile_matching';
 import * as realmUuidAndRenamedSettings from './20261206111000_realm_uuid_and_renamed_settings';
 import * as awaitingFirstLogin from './20261206120000_awaiting_first_login';
+import * as clientDevicePush from './20261206121000_client_device_push';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -82,4 +83,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206094000_bot_readable_keys', module: botReadableKeys },
   { name: '20261206120000_awaiting_first_login', module: awaitingFirstLogin },
   { name: '20261206093000_user_setting_edits', module: userSettingEdits },
+  { name: '20261206121000_client_device_push', module: clientDevicePush },
 ];

@@ -96,6 +96,12 @@ export interface Config {
   nextcloudTalk: NextcloudTalkConfig | null;
   /** Tenor API key handed to clients for their GIF picker (PARLEY_TENOR_API_KEY); '' when unset. */
   tenorApiKey: string;
+  /**
+   * Whether the organization's owners may read all private content (PARLEY_OWNER_FULL_CONTENT_ACCESS,
+   * off by default): Zulip's owner_full_content_access, set only by the operator, which allows
+   * exports of all private data without members' consent.
+   */
+  ownerFullContentAccess: boolean;
 }
 
 export interface BigBlueButtonConfig {
@@ -266,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     constructorGroups: constructorGroupsConfig(env),
     nextcloudTalk: nextcloudTalkConfig(env),
     tenorApiKey: (env.PARLEY_TENOR_API_KEY ?? '').trim(),
+    ownerFullContentAccess: boolVar(env, 'PARLEY_OWNER_FULL_CONTENT_ACCESS', false),
   };
 }
 

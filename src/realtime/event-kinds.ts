@@ -41,7 +41,18 @@ export const EVENT_KINDS = {
     description: 'Messages were deleted.',
     fields: { message_id: 'Int', message_ids: '[Int]', message_type: 'String', stream_id: 'Int', topic: 'String' },
   },
-  device: { description: 'One of your client devices was added, changed or removed.', fields: { op: 'String', device_id: 'Int' } },
+  device: {
+    description: 'One of your client devices was added, changed (its push registration) or removed.',
+    fields: {
+      op: 'String',
+      device_id: 'Int',
+      push_key_id: 'Float',
+      push_token_id: 'String',
+      pending_push_token_id: 'String',
+      push_token_last_updated_timestamp: 'Float',
+      push_registration_error_code: 'String',
+    },
+  },
   drafts: { description: 'Your drafts changed.', fields: { op: 'String', drafts: 'JSON', draft: 'JSON', draft_id: 'Int' } },
   has_zoom_token: { description: 'You connected or disconnected your Zoom account (Zoom per-user OAuth app).', fields: { value: 'JSON' } },
   invites_changed: { description: 'The pending invitations changed; fetch them again.', fields: {} },
@@ -56,7 +67,6 @@ export const EVENT_KINDS = {
     description: "A user's presence changed.",
     fields: { user_id: 'Int', email: 'String', server_timestamp: 'Float', presence: 'JSON', presences: 'JSON' },
   },
-  push_device: { description: 'A push device registration changed state.', fields: { push_account_id: 'String', status: 'String', error_code: 'String' } },
   reaction: {
     description: 'An emoji reaction was added to or removed from a message.',
     fields: { op: 'String', message_id: 'Int', user_id: 'Int', user: 'JSON', emoji_name: 'String', emoji_code: 'String', reaction_type: 'String' },

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { deleteExport, exportConsents, getExports, requestExport } from '../core/exports/actions';
-import { EXPORT_PUBLIC } from '../core/exports/model';
+import { EXPORT_TYPE_NAMES, ExportTypeName } from '../core/exports/model';
+import { errors } from '../errors';
 import type { User } from '../core/users/model';
 import type { GraphQLContext } from '../schema/context';
 import { ExportConsentType, RealmExportType } from '../schema/exports';
@@ -25,9 +26,13 @@ export class RealmExportResolver {
   }
 
   @Authorized()
-  @Mutation(() => RealmExportType, { description: 'Starts a data export (1 public, 2 full with consent, owners only); it is made in the background.' })
-  async startExport(@Arg('exportType', () => Int, { defaultValue: EXPORT_PUBLIC }) exportType: number, @Ctx() ctx: GraphQLContext): Promise<RealmExportType> {
-    const id = await requestExport(ctx.deps, me(ctx), exportType);
+  @Mutation(() => RealmExportType, {
+    description:
+      'Starts a data export: public, full_with_consent or full_without_consent (both owners only; the latter where owners have access to all content); it is made in the background.',
+  })
+  async startExport(@Arg('exportType', () => String, { defaultValue: 'public' }) exportType: string, @Ctx() ctx: GraphQLContext): Promise<RealmExportType> {
+    if (!EXPORT_TYPE_NAMES.includes(exportType as ExportTypeName)) throw errors.badRequest('Invalid export_type');
+    const id = await requestExport(ctx.deps, me(ctx), exportType as ExportTypeName);
     return RealmExportType.from((await getExports(ctx.deps, me(ctx))).find((e) => e.id === id)!);
   }
 

@@ -1,39 +1,51 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import { registerClientDevice, removeClientDevice } from '../core/devices/actions';
-import { registerPushDevice } from '../core/push/actions';
-import { TOKEN_KINDS, TokenKind } from '../core/push/model';
+import { ClientDevice, deviceInfo, TOKEN_KINDS, TokenKind } from '../core/devices/model';
+import { registerDevicePush } from '../core/push/actions';
 import { sendE2eeTestNotification } from '../core/push/test-notification';
 import { addDeviceToken, removeDeviceToken } from '../core/push/tokens';
 import type { User } from '../core/users/model';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import { deleted, DeletedPayload } from '../schema/payloads';
-import { ClientDevicePayload, deviceTokenPayload, PushDeviceTokenPayload, RegisterPushDevicePayload } from '../schema/push';
+import { ClientDevicePayload, ClientDeviceType, deviceTokenPayload, PushDeviceTokenPayload } from '../schema/push';
 
 @Resolver()
 export class PushResolver {
   @Authorized()
-  @Mutation(() => RegisterPushDevicePayload, {
-    description: 'Registers a device for end-to-end-encrypted push notifications (POST /mobile_push/register).',
+  @Mutation(() => ClientDeviceType, {
+    description:
+      "Registers one of your client devices for end-to-end-encrypted push notifications, or rotates its push key or token (POST /mobile_push/register): the push key fields, the token fields, or both. Answers the device's push registration as it now stands.",
   })
   async registerPushDevice(
-    @Arg('tokenKind', { description: '"fcm" or "apns".' }) tokenKind: string,
-    @Arg('pushAccountId', () => GraphQLSafeInt) pushAccountId: number,
-    @Arg('pushKey', { description: 'Base64 of the key the notifications are encrypted with (a 0x31 tag byte, then a 32-byte secretbox key).' }) pushKey: string,
-    @Arg('bouncerPublicKey') bouncerPublicKey: string,
-    @Arg('encryptedPushRegistration') encryptedPushRegistration: string,
+    @Arg('deviceId', () => Int) deviceId: number,
+    @Arg('pushKey', () => String, {
+      nullable: true,
+      description: 'Base64 of the key the notifications are encrypted with (a 0x31 tag byte, then a 32-byte secretbox key).',
+    })
+    pushKey: string | null,
+    @Arg('pushKeyId', () => GraphQLSafeInt, { nullable: true, description: 'The id the app knows the key by (an unsigned 32-bit integer).' })
+    pushKeyId: number | null,
+    @Arg('tokenKind', () => String, { nullable: true, description: '"fcm" or "apns".' }) tokenKind: string | null,
+    @Arg('tokenId', () => String, { nullable: true, description: "Base64 of the 8-byte id of the app's FCM/APNs token." }) tokenId: string | null,
+    @Arg('bouncerPublicKey', () => String, { nullable: true }) bouncerPublicKey: string | null,
+    @Arg('encryptedPushRegistration', () => String, { nullable: true }) encryptedPushRegistration: string | null,
     @Ctx() ctx: GraphQLContext,
-  ): Promise<RegisterPushDevicePayload> {
-    if (!(TOKEN_KINDS as readonly string[]).includes(tokenKind)) throw errors.badRequest('Invalid token_kind');
-    await registerPushDevice(ctx.deps, ctx.user as User, {
-      tokenKind: tokenKind as TokenKind,
-      pushAccountId,
-      pushKey,
-      bouncerPublicKey,
-      encryptedPushRegistration,
+  ): Promise<ClientDeviceType> {
+    if (tokenKind !== null && !(TOKEN_KINDS as readonly string[]).includes(tokenKind)) throw errors.badRequest('Invalid token_kind');
+    const user = ctx.user as User;
+    await registerDevicePush(ctx.deps, user, {
+      deviceId,
+      pushKey: pushKey ?? undefined,
+      pushKeyId: pushKeyId ?? undefined,
+      tokenKind: (tokenKind ?? undefined) as TokenKind | undefined,
+      tokenId: tokenId ?? undefined,
+      bouncerPublicKey: bouncerPublicKey ?? undefined,
+      encryptedPushRegistration: encryptedPushRegistration ?? undefined,
     });
-    return Object.assign(new RegisterPushDevicePayload(), { tokenKind, pushAccountId });
+    const row = await ClientDevice.query(ctx.deps.knex).findOne({ id: deviceId, user_id: user.id });
+    return ClientDeviceType.from(deviceId, deviceInfo(row));
   }
 
   @Authorized()
@@ -41,10 +53,10 @@ export class PushResolver {
     description: 'Sends an end-to-end-encrypted test notification to one of your push devices, or all (POST /mobile_push/e2ee/test_notification).',
   })
   async sendE2eeTestNotification(
-    @Arg('pushAccountId', () => GraphQLSafeInt, { nullable: true }) pushAccountId: number | null,
+    @Arg('deviceId', () => Int, { nullable: true }) deviceId: number | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<boolean> {
-    await sendE2eeTestNotification(ctx.deps, ctx.user as User, pushAccountId ?? undefined);
+    await sendE2eeTestNotification(ctx.deps, ctx.user as User, deviceId ?? undefined);
     return true;
   }
 

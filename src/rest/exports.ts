@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import { deleteExport, exportConsents, exportFile, getExports, requestExport } from '../core/exports/actions';
-import { EXPORT_PUBLIC } from '../core/exports/model';
+import { EXPORT_TYPE_NAMES } from '../core/exports/model';
 import type { AppDeps } from '../core/deps';
 import { ApiError, errors } from '../errors';
 import { endpoint, p } from './endpoint';
@@ -21,7 +21,7 @@ export const exportRoutes: Route[] = [
     method: 'POST',
     path: '/export/realm',
     endpoint: endpoint({
-      params: { export_type: p.int().default(EXPORT_PUBLIC) },
+      params: { export_type: p.enum(EXPORT_TYPE_NAMES).default('public') },
       handler: async ({ deps, user, params }) => ({ id: await requestExport(deps, user, params.export_type) }),
     }),
   },

@@ -1,6 +1,6 @@
 import { registerClientDevice, removeClientDevice } from '../core/devices/actions';
-import { registerPushDevice } from '../core/push/actions';
-import { TOKEN_KINDS } from '../core/push/model';
+import { TOKEN_KINDS } from '../core/devices/model';
+import { registerDevicePush } from '../core/push/actions';
 import { sendE2eeTestNotification } from '../core/push/test-notification';
 import { addDeviceToken, DeviceTokenKind, removeDeviceToken, requireHuman } from '../core/push/tokens';
 import { endpoint, p } from './endpoint';
@@ -29,18 +29,23 @@ export const pushRoutes: Route[] = [
     method: 'POST',
     path: '/mobile_push/register',
     endpoint: endpoint({
+      guard: ({ user }) => requireHuman(user),
       params: {
-        token_kind: p.enum(TOKEN_KINDS),
-        push_account_id: p.int(),
-        push_key: p.string(),
-        bouncer_public_key: p.string(),
-        encrypted_push_registration: p.string(),
+        device_id: p.int(),
+        push_key: p.string().optional(),
+        push_key_id: p.int().optional(),
+        token_kind: p.enum(TOKEN_KINDS).optional(),
+        token_id: p.string().optional(),
+        bouncer_public_key: p.string().optional(),
+        encrypted_push_registration: p.string().optional(),
       },
       handler: async ({ deps, user, params }) => {
-        await registerPushDevice(deps, user, {
-          tokenKind: params.token_kind,
-          pushAccountId: params.push_account_id,
+        await registerDevicePush(deps, user, {
+          deviceId: params.device_id,
           pushKey: params.push_key,
+          pushKeyId: params.push_key_id,
+          tokenKind: params.token_kind,
+          tokenId: params.token_id,
           bouncerPublicKey: params.bouncer_public_key,
           encryptedPushRegistration: params.encrypted_push_registration,
         });
@@ -52,9 +57,9 @@ export const pushRoutes: Route[] = [
     path: '/mobile_push/e2ee/test_notification',
     endpoint: endpoint({
       guard: ({ user }) => requireHuman(user),
-      params: { push_account_id: p.int().optional() },
+      params: { device_id: p.int().optional() },
       handler: async ({ deps, user, params }) => {
-        await sendE2eeTestNotification(deps, user, params.push_account_id);
+        await sendE2eeTestNotification(deps, user, params.device_id);
       },
     }),
   },

@@ -11,7 +11,8 @@ export class RealmExportType {
   @Field(() => String, { nullable: true, description: 'Where the finished file is downloaded; null until then, and once deleted or failed.' })
   exportUrl!: string | null;
   @Field({ description: 'Still being made.' }) pending!: boolean;
-  @Field(() => Int, { description: '1 public data, 2 full with members’ consent.' }) exportType!: number;
+  @Field(() => String, { description: 'public, full_with_consent (members who consent) or full_without_consent (everyone’s private data).' })
+  exportType!: string;
 
   static from(dict: ExportDict): RealmExportType {
     return Object.assign(new RealmExportType(), {

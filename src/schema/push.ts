@@ -1,5 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import type { ClientDeviceInfo } from '../core/devices/model';
 
 @ObjectType('PushDeviceToken', { description: 'A device token push notifications are sent to.' })
 export class PushDeviceToken {
@@ -16,11 +17,28 @@ export class PushDeviceTokenPayload {
 export const deviceTokenPayload = (kind: string, token: string, appid: string | null): PushDeviceTokenPayload =>
   Object.assign(new PushDeviceTokenPayload(), { deviceToken: Object.assign(new PushDeviceToken(), { id: token, kind, appid }) });
 
-@ObjectType('RegisterPushDevicePayload', { description: 'The device registered for end-to-end-encrypted push notifications.' })
-export class RegisterPushDevicePayload {
-  @Field({ description: '"fcm" or "apns".' }) tokenKind!: string;
-  @Field(() => GraphQLSafeInt, { description: 'The push account the device now stands for (an earlier device of it is replaced).' })
-  pushAccountId!: number;
+@ObjectType('ClientDevice', { description: "One of your client devices and its push registration (register's `devices`)." })
+export class ClientDeviceType {
+  @Field(() => Int) deviceId!: number;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The id of the push key notifications are encrypted with.' }) pushKeyId!: number | null;
+  @Field(() => String, { nullable: true, description: 'The id of the FCM/APNs token the push service has registered.' }) pushTokenId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The id of a token being registered with the push service.' })
+  pendingPushTokenId!: string | null;
+  @Field(() => Float, { nullable: true, description: 'When the pending token was last set, in UNIX seconds.' })
+  pushTokenLastUpdatedTimestamp!: number | null;
+  @Field(() => String, { nullable: true, description: 'Why the push service refused the registration (a Zulip error code).' })
+  pushRegistrationErrorCode!: string | null;
+
+  static from(deviceId: number, info: ClientDeviceInfo): ClientDeviceType {
+    return Object.assign(new ClientDeviceType(), {
+      deviceId,
+      pushKeyId: info.push_key_id,
+      pushTokenId: info.push_token_id,
+      pendingPushTokenId: info.pending_push_token_id,
+      pushTokenLastUpdatedTimestamp: info.push_token_last_updated_timestamp,
+      pushRegistrationErrorCode: info.push_registration_error_code,
+    });
+  }
 }
 
 @ObjectType('ClientDevicePayload', { description: 'A client device just registered (POST /register_client_device).' })

@@ -1,12 +1,6 @@
 import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import type { AttachmentDict } from '../core/uploads/view';
 
-@ObjectType({ description: 'A message linking an uploaded file.' })
-export class AttachmentMessage {
-  @Field(() => ID) id!: string;
-  @Field(() => Float, { description: 'When the message was sent, in UNIX seconds.' }) dateSent!: number;
-}
-
 @ObjectType({ description: 'A file you uploaded (GET /attachments).' })
 export class Attachment {
   @Field(() => ID) id!: string;
@@ -14,8 +8,8 @@ export class Attachment {
   @Field({ description: 'Where the file lives: its URL is /user_uploads/ followed by this.' }) pathId!: string;
   @Field(() => Float, { description: 'Size in bytes.' }) size!: number;
   @Field(() => Float, { description: 'Upload time, in UNIX seconds.' }) createTime!: number;
-  @Field(() => [AttachmentMessage], { description: 'The messages linking the file; readers of any of them may download it.' })
-  messages!: AttachmentMessage[];
+  @Field(() => [ID], { description: 'The messages linking the file, oldest first; readers of any of them may download it.' })
+  messageIds!: string[];
 
   static from(dict: AttachmentDict): Attachment {
     return Object.assign(new Attachment(), {
@@ -24,7 +18,7 @@ export class Attachment {
       pathId: dict.path_id,
       size: dict.size,
       createTime: dict.create_time,
-      messages: dict.messages.map((m) => Object.assign(new AttachmentMessage(), { id: String(m.id), dateSent: m.date_sent })),
+      messageIds: dict.message_ids.map(String),
     });
   }
 }

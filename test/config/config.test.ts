@@ -56,6 +56,7 @@ describe('defaults', () => {
       outboxMaxAttempts: null,
       outboxLeaseMs: 60000,
       tenorApiKey: '',
+      ownerFullContentAccess: false,
       s3: null,
       graphqlLimits: {
         maxDepth: 15,

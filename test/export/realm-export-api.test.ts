@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as tar from 'tar';
 import { resumeExports } from '../../src/core/exports/runner';
 import { assertError, assertSuccess, client, graphql, graphqlError } from '../helpers/api';
 import { getEvents, registerQueue } from '../helpers/events';
+import { exportedMessages, finishedExport } from './export-files';
 import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
 
 /** Data exports through the API: requests, permissions, limits, the background run, events, the file. */
@@ -38,44 +38,21 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Waits on the admin's queue for a realm_export event where export `id` is no longer pending. */
-async function finished(queue: { queueId: string; lastEventId: number }, id: number): Promise<Record<string, any>> {
-  for (;;) {
-    const events = await getEvents(ts, admin, queue.queueId, queue.lastEventId);
-    for (const event of events) {
-      queue.lastEventId = event.id;
-      expect(event.type).toBe('realm_export');
-      const done = event.exports.find((e: Record<string, any>) => e.id === id && !e.pending);
-      if (done) return done;
-    }
-  }
-}
-
-/** The messages' contents an export file holds. */
-async function contents(exportUrl: string): Promise<string[]> {
-  const res = await fetch(exportUrl.replace(/^https?:\/\/[^/]+/, ts.url));
-  expect(res.status).toBe(200);
-  const dir = fs.mkdtempSync(path.join(dataDir, 'unpacked-'));
-  const file = path.join(dir, 'export.tar.gz');
-  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-  await tar.x({ file, cwd: dir });
-  const [root] = fs.readdirSync(dir).filter((d) => d.startsWith('zulip-export-'));
-  const realm = JSON.parse(fs.readFileSync(path.join(dir, root, 'realm.json'), 'utf8'));
-  expect(realm.zerver_realm[0].string_id).toBeDefined();
-  // No credentials: no password hashes, no API key hashes.
-  expect(realm.zerver_userprofile.every((u: { password: unknown }) => u.password === null)).toBe(true);
-  expect(fs.existsSync(path.join(dir, root, 'parley.json'))).toBe(false);
-  const messages = JSON.parse(fs.readFileSync(path.join(dir, root, 'messages-000001.json'), 'utf8')).zerver_message;
-  return messages.map((m: { content: string }) => m.content).sort();
-}
+const finished = (queue: { queueId: string; lastEventId: number }, id: number) => finishedExport(ts, admin, queue, id);
+const contents = (exportUrl: string) => exportedMessages(ts, dataDir, exportUrl);
 
 test('who may export, and what is refused', async () => {
   assertError(await client(ts, alice).get('/export/realm'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
   assertError(await client(ts, alice).post('/export/realm'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
   assertError(await client(ts, alice).get('/export/realm/consents'), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-  // Private data goes to owners only; the command line's full export is not offered here.
-  assertError(await client(ts, admin).post('/export/realm', { export_type: 2 }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-  assertError(await client(ts, ts.owner).post('/export/realm', { export_type: 3 }), 'BAD_REQUEST', 'Invalid export type.');
+  // Private data goes to owners only; all of it only where owners have access to all content.
+  assertError(await client(ts, admin).post('/export/realm', { export_type: 'full_with_consent' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+  assertError(
+    await client(ts, ts.owner).post('/export/realm', { export_type: 'full_without_consent' }),
+    'BAD_REQUEST',
+    "This organization's owners do not have access to all private content.",
+  );
+  assertError(await client(ts, ts.owner).post('/export/realm', { export_type: 2 }), 'BAD_REQUEST', 'Invalid export_type');
   assertError(await client(ts, admin).delete('/export/realm/999999'), 'BAD_REQUEST', 'Invalid data export ID');
   expect(assertSuccess(await client(ts, admin).get('/export/realm')).exports).toEqual([]);
 });
@@ -95,21 +72,21 @@ test('a public export, then one with consent: events, listing, the file, deletio
   const queue = await registerQueue(ts, admin, { eventTypes: ['realm_export'] });
   const publicId = assertSuccess(await client(ts, admin).post('/export/realm')).id;
   const done = await finished(queue, publicId);
-  expect(done).toMatchObject({ id: publicId, acting_user_id: admin.id, export_type: 1, pending: false, failed_timestamp: null, deleted_timestamp: null });
+  expect(done).toMatchObject({ id: publicId, acting_user_id: admin.id, export_type: 'public', pending: false, failed_timestamp: null, deleted_timestamp: null });
   expect(done.export_url).toMatch(/\/user_avatars\/exports\/\d+\/[\w-]+\/zulip-export-[\w-]+\.tar\.gz$/);
   // Public data only: no private channel, no direct messages.
   expect(await contents(done.export_url)).toEqual(['Public news']);
 
-  const fullId = assertSuccess(await client(ts, ts.owner).post('/export/realm', { export_type: 2 })).id;
+  const fullId = assertSuccess(await client(ts, ts.owner).post('/export/realm', { export_type: 'full_with_consent' })).id;
   const full = await finished(queue, fullId);
-  expect(full).toMatchObject({ export_type: 2, pending: false });
+  expect(full).toMatchObject({ export_type: 'full_with_consent', pending: false });
   // Alice consented: what she received comes along; Bob did not, nor did the owner.
   expect(await contents(full.export_url)).toEqual(['Public news', 'To Alice']);
 
   const listed = assertSuccess(await client(ts, admin).get('/export/realm')).exports;
   expect(listed.map((e: Record<string, any>) => [e.id, e.export_type, e.pending])).toEqual([
-    [publicId, 1, false],
-    [fullId, 2, false],
+    [publicId, 'public', false],
+    [fullId, 'full_with_consent', false],
   ]);
 
   assertSuccess(await client(ts, admin).delete(`/export/realm/${publicId}`));
@@ -122,16 +99,16 @@ test('a public export, then one with consent: events, listing, the file, deletio
   const res = await graphql(ts, admin, '{ realmExports { id exportType pending deletedTimestamp exportUrl } }');
   expect(res.errors).toBeUndefined();
   expect(res.data!.realmExports.map((e: Record<string, any>) => [Number(e.id), e.exportType, e.deletedTimestamp !== null])).toEqual([
-    [publicId, 1, true],
-    [fullId, 2, false],
+    [publicId, 'public', true],
+    [fullId, 'full_with_consent', false],
   ]);
 });
 
 test('GraphQL starts and deletes exports, for administrators only', async () => {
   const queue = await registerQueue(ts, admin, { eventTypes: ['realm_export'] });
-  const started = await graphql(ts, admin, 'mutation { startExport(exportType: 1) { id pending exportType actingUserId } }');
+  const started = await graphql(ts, admin, 'mutation { startExport(exportType: "public") { id pending exportType actingUserId } }');
   expect(started.errors).toBeUndefined();
-  expect(started.data!.startExport).toMatchObject({ pending: true, exportType: 1, actingUserId: admin.id });
+  expect(started.data!.startExport).toMatchObject({ pending: true, exportType: 'public', actingUserId: admin.id });
   const id = Number(started.data!.startExport.id);
   await finished(queue, id);
   const removed = await graphql(ts, admin, `mutation { deleteExport(id: ${id}) { id } }`);

@@ -121,7 +121,6 @@ const NOT_DRIVEN: Partial<Record<EventKind, string>> = {
   realm_filters: 'legacy form of realm_linkifiers, only without the linkifier_url_template capability',
   attachment: 'uploads are covered by their own tests; the claim that emits it needs a message referencing the file',
   reminders: 'a reminder needs a message and a delivery time; its events are tested with scheduled messages',
-  push_device: 'needs a push notification bouncer',
   realm_export: 'an export runs in the background and writes a file; its events are tested in test/export/realm-export-api.test.ts',
   has_zoom_token: "needs Zoom's per-user OAuth app; its events are tested in test/calls/zoom-oauth.test.ts",
 };

@@ -710,10 +710,8 @@ export const reducers: Record<string, Reducer> = {
   realm_playgrounds: (state, event) => {
     if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
   },
-  push_device: (state, event) => {
-    if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
-  },
-  // As the mobile app keeps its devices map: a new device has no push registration yet.
+  // As the mobile app keeps its devices map: a new device has no push registration yet; an update
+  // replaces the fields it carries.
   device: (state, event) => {
     if (!state.devices) return;
     const key = String(event.device_id);
@@ -726,6 +724,9 @@ export const reducers: Record<string, Reducer> = {
         push_registration_error_code: null,
       };
     } else if (event.op === 'remove') delete state.devices[key];
+    else if (event.op === 'update' && state.devices[key]) {
+      for (const [field, value] of Object.entries(event)) if (!['id', 'type', 'op', 'device_id'].includes(field)) state.devices[key][field] = value;
+    } else unexpected(event);
   },
   // Invitations are not part of the register state; the event only tells clients to refetch them.
   invites_changed: () => {},

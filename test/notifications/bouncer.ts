@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sodium from 'libsodium-wrappers';
@@ -6,9 +7,9 @@ import { parseAppPayload } from './app-payloads';
 /**
  * A stand-in for Zulip's push notification service on loopback. Like the real service it holds
  * the key pair the apps seal their E2EE registrations to, opens them itself (remotes/push/e2ee/
- * register, answering with its device id), keeps the legacy tokens servers register for their users
- * (remotes/push/register, unregister, unregister/all) and takes notifications for either (e2ee/notify naming its
- * device ids, notify naming the user). It learns of a server's organizations from their upload
+ * register, filing the token under the token_id the app derived from it), keeps the legacy tokens servers register for their users
+ * (remotes/push/register, unregister, unregister/all) and takes notifications for either (e2ee/notify naming token
+ * ids, notify naming the user). It learns of a server's organizations from their upload
  * (remotes/server/analytics) and, as the service does, refuses E2EE registrations and
  * notifications for an organization it has not been told of (MISSING_REMOTE_REALM; the legacy
  * endpoints take an unknown organization). It records each request (path, credentials, content type,
@@ -34,11 +35,10 @@ export interface ServiceToken {
   iosAppId: string | null;
 }
 
-/** An E2EE device the service registered from an app's sealed registration. */
+/** An E2EE device the service registered from an app's sealed registration, known by its token's id. */
 export interface ServiceDevice {
-  deviceId: number;
+  tokenId: string;
   realmUuid: string;
-  pushAccountId: number;
   token: string;
   tokenKind: 'fcm' | 'apns';
   iosAppId: string | null;
@@ -80,7 +80,9 @@ export interface Bouncer {
 
 /** How long after sealing a registration the service accepts it, as Zulip's does. */
 const REGISTRATION_LIFETIME_SECONDS = 24 * 60 * 60;
-let nextDeviceId = 7001;
+
+/** The id the apps derive from their FCM/APNs token: base64 of the first 8 bytes of its SHA-256. */
+export const tokenIdOf = (token: string) => crypto.createHash('sha256').update(token).digest().subarray(0, 8).toString('base64');
 
 export async function startBouncer(): Promise<Bouncer> {
   await sodium.ready;
@@ -126,8 +128,9 @@ export async function startBouncer(): Promise<Bouncer> {
     }
     if (path === '/api/v1/remotes/push/e2ee/register') return registerDevice(body);
     if (path === '/api/v1/remotes/push/e2ee/notify') {
-      const sent = (kind: string) => (body.push_requests ?? []).filter((p: any) => devices.find((d) => d.deviceId === p.device_id)?.tokenKind === kind).length;
-      return ok({ android_successfully_sent_count: sent('fcm'), apple_successfully_sent_count: sent('apns'), delete_device_ids: [] });
+      const sent = (kind: string) => (body.push_requests ?? []).filter((p: any) => devices.find((d) => d.tokenId === p.token_id)?.tokenKind === kind).length;
+      const unknown = (body.push_requests ?? []).map((p: any) => p.token_id).filter((id: string) => !devices.some((d) => d.tokenId === id));
+      return ok({ android_successfully_sent_count: sent('fcm'), apple_successfully_sent_count: sent('apns'), delete_token_ids: unknown });
     }
     if (path === '/api/v1/remotes/push/test_notification') {
       const known = tokens.some((t) => t.userUuid === body.user_uuid && t.token === body.token && t.tokenKind === Number(body.token_kind));
@@ -173,20 +176,19 @@ export async function startBouncer(): Promise<Bouncer> {
       return invalid;
     }
     if (!isValidRegistration(registration)) return invalid;
+    // The token id must be the one the app derives from the token it sealed.
+    if (body.token_id !== tokenIdOf(registration.token)) return invalid;
     if (Math.floor(Date.now() / 1000) - registration.timestamp > REGISTRATION_LIFETIME_SECONDS) return refuse('REQUEST_EXPIRED', 'Request expired');
-    const pushAccountId = Number(body.push_account_id);
-    const existing = devices.find((d) => d.token === registration.token && d.pushAccountId === pushAccountId);
-    if (existing) return ok({ device_id: existing.deviceId });
+    if (devices.some((d) => d.tokenId === body.token_id && d.realmUuid === body.realm_uuid)) return ok();
     const device: ServiceDevice = {
-      deviceId: nextDeviceId++,
+      tokenId: body.token_id,
       realmUuid: body.realm_uuid,
-      pushAccountId,
       token: registration.token,
       tokenKind: registration.token_kind,
       iosAppId: registration.ios_app_id ?? null,
     };
     devices.push(device);
-    return ok({ device_id: device.deviceId });
+    return ok();
   }
 
   const server = http.createServer((req, res) => {
@@ -286,7 +288,9 @@ function checkRequest({ path, authorization, contentType, body }: BouncerRequest
     if (!isIntText(body.user_id) || typeof body.user_uuid !== 'string' || !UUID.test(body.user_uuid)) problems.push('user_id or user_uuid missing');
   } else if (path === '/api/v1/remotes/push/e2ee/register') {
     if (!form) problems.push('not form fields');
-    if (!isIntText(body.push_account_id)) problems.push('push_account_id is not an integer');
+    if (typeof body.token_id !== 'string' || !BASE64.test(body.token_id) || Buffer.from(body.token_id, 'base64').length !== 8)
+      problems.push('token_id is not base64 of 8 bytes');
+    if ('push_account_id' in body) problems.push('push_account_id is gone since feature level 468');
     for (const field of ['encrypted_push_registration', 'bouncer_public_key']) if (typeof body[field] !== 'string') problems.push(`no ${field}`);
   } else if (path === '/api/v1/remotes/push/e2ee/notify') {
     if (form) problems.push('not JSON');
@@ -376,14 +380,15 @@ function checkUpload(body: any, form: boolean): string[] {
 }
 
 /**
- * One E2EE push request, naming a device the service registered: FCM data messages carry string
+ * One E2EE push request, naming a device the service registered by its token id: FCM data messages carry string
  * values only (the service hands the payload to FCM as it is); APNs payloads are JSON with an
  * `aps` dictionary, with their priority and push type.
  */
 function checkPushRequest(push: any, devices: ServiceDevice[]): string[] {
   const problems: string[] = [];
-  const device = devices.find((d) => d.deviceId === push.device_id);
-  if (!device) return ['device_id is not a device the service registered'];
+  const device = devices.find((d) => d.tokenId === push.token_id);
+  if (!device) return ['token_id is not a token the service registered'];
+  if ('device_id' in push) problems.push('device_id is gone since feature level 468');
   if ('token' in push || 'token_kind' in push) problems.push('a token the server cannot know');
   const payload = push.payload;
   if (!isObject(payload)) return [...problems, 'payload missing'];
@@ -392,13 +397,13 @@ function checkPushRequest(push: any, devices: ServiceDevice[]): string[] {
     if (!['high', 'normal'].includes(push.fcm_priority)) problems.push('fcm_priority is not high or normal');
     if ('http_headers' in push) problems.push('an FCM request with APNs headers');
     for (const [key, value] of Object.entries(payload)) if (typeof value !== 'string') problems.push(`FCM data value ${key} is not a string`);
-    if (payload.push_account_id !== String(device.pushAccountId)) problems.push('push_account_id is not the device’s');
+    if (!isIntText(payload.push_key_id)) problems.push('push_key_id is not an integer in a string');
   } else {
     if ('fcm_priority' in push) problems.push('an APNs request with fcm_priority');
     if (!isObject(push.http_headers) || ![5, 10].includes(push.http_headers.apns_priority)) problems.push('apns_priority is not 5 or 10');
     if (!['alert', 'background'].includes(push.http_headers?.apns_push_type)) problems.push('apns_push_type is not alert or background');
     if (!isObject(payload.aps)) problems.push('no aps dictionary');
-    if (payload.push_account_id !== device.pushAccountId) problems.push('push_account_id is not the device’s');
+    if (!Number.isInteger(payload.push_key_id)) problems.push('push_key_id is not an integer');
   }
   return problems;
 }

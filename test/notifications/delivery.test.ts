@@ -127,10 +127,10 @@ describe('a direct message to someone away', () => {
     // Credentials of the registration, and the service request's shape.
     const request = bouncer.requests.find((r) => r.path === '/api/v1/remotes/push/e2ee/notify')!;
     expect(request.authorization).toBe(`Basic ${Buffer.from(`${keys.orgId}:${keys.orgKey}`).toString('base64')}`);
-    // The device is named by the service's id; the token stays with the service.
-    expect(request.body.push_requests[0]).toEqual({ device_id: bobDevice.deviceId, fcm_priority: 'high', payload: expect.any(Object) });
-    // FCM data values are strings.
-    expect(request.body.push_requests[0].payload).toEqual({ push_account_id: String(bobDevice.pushAccountId), encrypted_data: expect.any(String) });
+    // The device is named by its token's id; the token stays with the service.
+    expect(request.body.push_requests[0]).toEqual({ token_id: bobDevice.tokenId, fcm_priority: 'high', payload: expect.any(Object) });
+    // FCM data values are strings; the app finds its key by the key's id.
+    expect(request.body.push_requests[0].payload).toEqual({ push_key_id: String(bobDevice.pushKeyId), encrypted_data: expect.any(String) });
     expect(JSON.stringify(request.body)).not.toContain(text);
 
     // Nothing more arrives for it later.

@@ -129,7 +129,7 @@ describe('the push service failing', () => {
     for (const request of bouncer.requests) {
       if (!request.path.endsWith('/e2ee/notify')) continue;
       for (const push of request.body.push_requests) {
-        if (push.device_id !== device.deviceId) continue;
+        if (push.token_id !== device.tokenId) continue;
         const payload = await openPayload(push.payload.encrypted_data, device.pushKey);
         if (payload.message_id === messageId) out.push(request);
       }

@@ -3,7 +3,7 @@ import sodium from 'libsodium-wrappers';
 import { assertSuccess, client } from '../helpers/api';
 import type { TestServer, TestUser } from '../helpers/server';
 import { waitUntil } from '../helpers/wait';
-import { Bouncer, openPayload } from './bouncer';
+import { Bouncer, openPayload, tokenIdOf } from './bouncer';
 import type { CapturedMail } from './smtp';
 
 export const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -29,15 +29,17 @@ export function notificationEnv(keys: ServiceKeys, smtpUrl: string, bouncerUrl: 
 }
 
 export interface Device {
-  pushAccountId: number;
-  token: string;
-  /** The key the server encrypts the device's notifications with, as the app makes it. */
-  pushKey: Uint8Array;
-  /** The service's id for the device, once it has registered it. */
+  /** The client device (POST /register_client_device). */
   deviceId: number;
+  token: string;
+  /** The id the service files the token under, as the app derives it. */
+  tokenId: string;
+  /** The key the server encrypts the device's notifications with, as the app makes it, and its id. */
+  pushKey: Uint8Array;
+  pushKeyId: number;
 }
 
-let nextAccount = 1000;
+let nextToken = 1000;
 
 /** A push key as the app makes one: the secretbox tag byte (0x31), then 32 random bytes. */
 export function newPushKey(): Uint8Array {
@@ -50,28 +52,29 @@ export function sealRegistration(bouncer: Bouncer, registration: unknown): strin
 }
 
 /**
- * Registers an E2EE device for the user, as the app does with POST /mobile_push/register, and
- * waits until the server has registered it with the service.
+ * Registers an E2EE device for the user, as the app does: a client device (POST
+ * /register_client_device), then its push key and FCM token (POST /mobile_push/register); waits
+ * until the server has registered the token with the service.
  */
 export async function registerDevice(ts: TestServer, who: TestUser, bouncer: Bouncer): Promise<Device> {
   await sodium.ready;
-  const pushAccountId = nextAccount++;
-  const device = { pushAccountId, token: `fcm-token-${pushAccountId}`, pushKey: newPushKey(), deviceId: 0 };
-  const registration = { token: device.token, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
+  const n = nextToken++;
+  const token = `fcm-token-${n}`;
+  const deviceId = assertSuccess(await client(ts, who).post('/register_client_device')).device_id as number;
+  const device: Device = { deviceId, token, tokenId: tokenIdOf(token), pushKey: newPushKey(), pushKeyId: n };
+  const registration = { token, token_kind: 'fcm', timestamp: Math.floor(Date.now() / 1000) };
   assertSuccess(
     await client(ts, who).post('/mobile_push/register', {
-      token_kind: 'fcm',
-      push_account_id: device.pushAccountId,
+      device_id: deviceId,
       push_key: b64(device.pushKey),
+      push_key_id: device.pushKeyId,
+      token_kind: 'fcm',
+      token_id: device.tokenId,
       bouncer_public_key: b64(bouncer.publicKey),
       encrypted_push_registration: sealRegistration(bouncer, registration),
     }),
   );
-  await waitUntil(async () => {
-    const row = await ts.server.deps.knex('push_devices').where({ user_id: who.id, push_account_id: pushAccountId }).first();
-    device.deviceId = row?.bouncer_device_id ?? 0;
-    return device.deviceId !== 0;
-  });
+  await waitUntil(async () => (await ts.server.deps.knex('client_devices').where({ id: deviceId }).first())?.push_token_id === device.tokenId);
   return device;
 }
 
@@ -81,7 +84,7 @@ export async function e2eePayloads(bouncer: Bouncer, device: Device): Promise<an
   for (const request of bouncer.requests) {
     if (!request.path.endsWith('/e2ee/notify')) continue;
     for (const push of request.body.push_requests) {
-      if (push.device_id === device.deviceId) out.push(await openPayload(push.payload.encrypted_data, device.pushKey));
+      if (push.token_id === device.tokenId) out.push(await openPayload(push.payload.encrypted_data, device.pushKey));
     }
   }
   return out;

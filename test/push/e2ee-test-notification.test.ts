@@ -4,7 +4,7 @@ import { Bouncer, decryptPayload, startBouncer } from '../notifications/bouncer'
 import { Device, pushServiceEnv, registerDevice, serviceKeys } from '../notifications/helpers';
 
 // POST /mobile_push/e2ee/test_notification (feature level 420): a test notification, sealed to the
-// device's key, to one of the user's E2EE devices or to all of them.
+// device's key, to one of the user's E2EE devices (by device id since feature level 468) or to all of them.
 let bouncer: Bouncer;
 let ts: TestServer;
 let unconfigured: TestServer;
@@ -27,7 +27,7 @@ async function testPushes(device: Device): Promise<any[]> {
   for (const request of bouncer.requests) {
     if (!request.path.endsWith('/e2ee/notify')) continue;
     for (const push of request.body.push_requests) {
-      if (push.device_id !== device.deviceId) continue;
+      if (push.token_id !== device.tokenId) continue;
       const json = await decryptPayload(push.payload.encrypted_data, device.pushKey);
       if (json.type === 'test') out.push(json);
     }
@@ -40,7 +40,7 @@ test('a test notification reaches the named device only, or every device', async
   const phone = await registerDevice(ts, me, bouncer);
   const tablet = await registerDevice(ts, me, bouncer);
   const before = Math.floor(Date.now() / 1000);
-  assertSuccess(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: phone.pushAccountId }));
+  assertSuccess(await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: phone.deviceId }));
   const [payload] = await testPushes(phone);
   expect(payload).toEqual({
     realm_name: expect.any(String),
@@ -64,10 +64,10 @@ test('without an active device the request fails', async () => {
   const theirs = await registerDevice(ts, other, bouncer);
   const noDevice = ['NO_ACTIVE_PUSH_DEVICE', 'No active registered push device'] as const;
   assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', {}), ...noDevice);
-  // Another user's push account is not the requester's.
-  assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: theirs.pushAccountId }), ...noDevice);
+  // Another user's device is not the requester's.
+  assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: theirs.deviceId }), ...noDevice);
   const mine = await registerDevice(ts, me, bouncer);
-  assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: mine.pushAccountId + 100000 }), ...noDevice);
+  assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: mine.deviceId + 100000 }), ...noDevice);
   expect(await testPushes(theirs)).toEqual([]);
 });
 
@@ -77,9 +77,9 @@ test('bots, bad parameters and a server without push service are refused', async
   assertError(await client(ts, bot).post('/mobile_push/e2ee/test_notification', {}), 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
   const me = await makeUser(ts, 400);
   assertError(
-    await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: 'x' }),
+    await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: 'x' }),
     'INVALID_JSON',
-    'Argument "push_account_id" is not valid JSON.',
+    'Argument "device_id" is not valid JSON.',
   );
   const user = await makeUser(unconfigured, 400);
   assertError(
@@ -93,7 +93,7 @@ test('a service that cannot be reached is reported as a bad gateway', async () =
   const me = await makeUser(ts, 400);
   const device = await registerDevice(ts, me, bouncer);
   bouncer.failWith.push(503);
-  const res = await client(ts, me).post('/mobile_push/e2ee/test_notification', { push_account_id: device.pushAccountId });
+  const res = await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: device.deviceId });
   expect(res.status).toBe(502);
   expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
 });
@@ -101,10 +101,10 @@ test('a service that cannot be reached is reported as a bad gateway', async () =
 test('GraphQL sends the same test notification', async () => {
   const me = await makeUser(ts, 400);
   const device = await registerDevice(ts, me, bouncer);
-  const send = 'mutation ($id: SafeInt) { sendE2eeTestNotification(pushAccountId: $id) }';
-  expect((await graphql(ts, me, send, { id: device.pushAccountId })).data).toEqual({ sendE2eeTestNotification: true });
+  const send = 'mutation ($id: Int) { sendE2eeTestNotification(deviceId: $id) }';
+  expect((await graphql(ts, me, send, { id: device.deviceId })).data).toEqual({ sendE2eeTestNotification: true });
   expect(await testPushes(device)).toHaveLength(1);
-  expect(graphqlError(await graphql(ts, me, send, { id: device.pushAccountId + 1 }))).toEqual({
+  expect(graphqlError(await graphql(ts, me, send, { id: device.deviceId + 100000 }))).toEqual({
     code: 'NO_ACTIVE_PUSH_DEVICE',
     message: 'No active registered push device',
   });

@@ -83,17 +83,18 @@ test('a device registered before the service knows the organization becomes acti
   const events = captureEvents(lateServer);
   try {
     const device = await registerDevice(lateServer, alice, late);
-    expect(late.devices.find((d) => d.deviceId === device.deviceId)?.realmUuid).toBe(late.realms[0].uuid);
+    expect(late.devices.find((d) => d.tokenId === device.tokenId)?.realmUuid).toBe(late.realms[0].uuid);
     // Refused first (the organization unknown), then uploaded, then registered on the retry.
     const paths = late.requests.map((r) => r.path);
     expect(paths).toEqual([UPLOAD, E2EE_REGISTER, UPLOAD, E2EE_REGISTER]);
     const { deps } = lateServer.server;
     expect(late.realms.map((r) => r.uuid)).toEqual([realmUuid(deps.config.pushService!, deps.realmId)]);
     // Published once the transaction has committed, a moment after the row reads back.
-    await waitUntil(() => events.ofType('push_device').length >= 2);
-    expect(events.ofType('push_device').map((e) => e.event)).toEqual([
-      { type: 'push_device', push_account_id: String(device.pushAccountId), status: 'pending' },
-      { type: 'push_device', push_account_id: String(device.pushAccountId), status: 'active' },
+    await waitUntil(() => events.ofType('device').length >= 3);
+    expect(events.ofType('device').map((e) => e.event)).toEqual([
+      { type: 'device', op: 'add', device_id: device.deviceId },
+      expect.objectContaining({ type: 'device', op: 'update', device_id: device.deviceId, pending_push_token_id: device.tokenId }),
+      { type: 'device', op: 'update', device_id: device.deviceId, push_token_id: device.tokenId, pending_push_token_id: null },
     ]);
   } finally {
     events.stop();

@@ -50,7 +50,7 @@ test('the owner starts a public export, downloads it when ready and deletes it',
   // Owners may also export private data with consent.
   expect(await page.locator('#export-type option').allTextContents()).toEqual(['Public data', 'Standard (with members’ consent)']);
   await page.getByText('No exports yet.').waitFor();
-  await page.selectOption('#export-type', '1');
+  await page.selectOption('#export-type', 'public');
   await page.click('button:has-text("Start export")');
   await page.getByRole('status').filter({ hasText: 'Export started' }).waitFor();
 
@@ -81,7 +81,7 @@ test('the owner starts a public export, downloads it when ready and deletes it',
 test('a refused export shows the server’s reason', async () => {
   const page = o.page;
   // Five exports a week, as Zulip allows: four more are accepted, the sixth is refused.
-  for (let i = 0; i < 4; i++) assertSuccess(await client(ts, owner).post('/export/realm', { export_type: 1 }));
+  for (let i = 0; i < 4; i++) assertSuccess(await client(ts, owner).post('/export/realm', { export_type: 'public' }));
   await page.click('button:has-text("Start export")');
   await page.getByRole('alert').filter({ hasText: 'Exceeded rate limit.' }).waitFor();
   // The accepted ones finish (before the server stops) and the list shows them all.

@@ -44,7 +44,7 @@ test('uploading adds an attachment', async () => {
     {
       type: 'attachment',
       op: 'add',
-      attachment: { id: await attachmentId(url), name: 'a.txt', path_id: pathIdOf(url), size: 3, create_time: expect.any(Number), messages: [] },
+      attachment: { id: await attachmentId(url), name: 'a.txt', path_id: pathIdOf(url), size: 3, create_time: expect.any(Number), message_ids: [] },
       upload_space_used: await used(),
     },
   ]);
@@ -63,7 +63,7 @@ test('a message linking the file updates it; the recipient hears only of the mes
     id: expect.any(Number),
     type: 'attachment',
     op: 'update',
-    attachment: expect.objectContaining({ id: await attachmentId(url), messages: [{ id: messageId, date_sent: expect.any(Number) }] }),
+    attachment: expect.objectContaining({ id: await attachmentId(url), message_ids: [messageId] }),
     upload_space_used: await used(),
   });
   expect(bobEvents.map((e) => e.type)).toEqual(['message']);
@@ -71,7 +71,7 @@ test('a message linking the file updates it; the recipient hears only of the mes
   // Editing the link out updates it again; deleting the message then removes nothing more.
   const edit = await verifyActionFor(ts, [alice], () => client(ts, alice).patch(`/messages/${messageId}`, { content: 'gone' }));
   expect(edit[0].find((e) => e.type === 'attachment')).toEqual(
-    expect.objectContaining({ op: 'update', attachment: expect.objectContaining({ messages: [] }) }),
+    expect.objectContaining({ op: 'update', attachment: expect.objectContaining({ message_ids: [] }) }),
   );
 });
 

@@ -21,9 +21,9 @@ afterAll(async () => {
 }, SERVER_HOOK_TIMEOUT);
 
 const UPLOAD = `mutation ($input: UploadFileInput!) {
-  uploadFile(input: $input) { url filename attachment { id name pathId size createTime messages { id dateSent } } }
+  uploadFile(input: $input) { url filename attachment { id name pathId size createTime messageIds } }
 }`;
-const LIST = '{ attachments { uploadSpaceUsed attachments { id name pathId size messages { id } } } }';
+const LIST = '{ attachments { uploadSpaceUsed attachments { id name pathId size messageIds } } }';
 
 test('uploadFile stores the file as POST /user_uploads does, with the same event', async () => {
   let result: Record<string, any> = {};
@@ -40,7 +40,7 @@ test('uploadFile stores the file as POST /user_uploads does, with the same event
     pathId: pathIdOf(result.url),
     size: 8,
     createTime: expect.any(Number),
-    messages: [],
+    messageIds: [],
   });
   expect(events).toEqual([
     expect.objectContaining({ type: 'attachment', op: 'add', attachment: expect.objectContaining({ id: Number(result.attachment.id) }) }),
@@ -54,7 +54,7 @@ test('attachments, fileTemporaryUrl and deleteAttachment follow REST’s rules',
   const res = await graphql(ts, alice, UPLOAD, { input: { filename: 'x.bin', contentType: 'application/octet-stream', contentBase64: 'AAEC' } });
   const { url, attachment } = res.data!.uploadFile;
   const listed = (await graphql(ts, alice, LIST)).data!.attachments;
-  expect(listed.attachments).toContainEqual({ id: attachment.id, name: 'x.bin', pathId: attachment.pathId, size: 3, messages: [] });
+  expect(listed.attachments).toContainEqual({ id: attachment.id, name: 'x.bin', pathId: attachment.pathId, size: 3, messageIds: [] });
   expect(listed.uploadSpaceUsed).toBe(assertSuccess(await client(ts, alice).get('/attachments')).upload_space_used);
   expect((await graphql(ts, bob, LIST)).data!.attachments.attachments).toEqual([]);
 

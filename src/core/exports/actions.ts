@@ -8,7 +8,7 @@ import { fileStore } from '../uploads/stores';
 import { requireAdmin } from '../users/access';
 import type { User } from '../users/model';
 import { isOwnerRole } from '../users/roles';
-import { EXPORT_FULL_WITH_CONSENT, EXPORT_PUBLIC, ExportStatus, RealmExport } from './model';
+import { EXPORT_PUBLIC, ExportStatus, ExportTypeName, exportTypeValue, RealmExport } from './model';
 import { runExport } from './runner';
 import { emitExports } from './events';
 import { listExports } from './view';
@@ -26,11 +26,13 @@ export async function getExports(deps: AppDeps, actor: User) {
 }
 
 /** POST /export/realm: records the request and starts the export in the background; answers its id. */
-export async function requestExport(deps: AppDeps, actor: User, exportType: number): Promise<number> {
+export async function requestExport(deps: AppDeps, actor: User, typeName: ExportTypeName): Promise<number> {
   requireAdmin(actor);
-  if (exportType !== EXPORT_PUBLIC && exportType !== EXPORT_FULL_WITH_CONSENT) throw errors.badRequest('Invalid export type.');
+  // Members' private data without their consent only where the operator allows owners all content.
+  if (typeName === 'full_without_consent' && !deps.config.ownerFullContentAccess) throw fullContentAccessOff();
   // Private data goes only to owners, as in Zulip.
-  if (exportType === EXPORT_FULL_WITH_CONSENT && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
+  const exportType = exportTypeValue(typeName);
+  if (exportType !== EXPORT_PUBLIC && !isOwnerRole(actor.role)) throw errors.mustBeOwner();
   const id = await inTransaction(deps, deps.realmId, async (uow) => {
     // One request at a time per organization, so the weekly count holds.
     await uow.trx('realms').where('id', deps.realmId).forUpdate().first('id');
@@ -60,6 +62,8 @@ export async function requestExport(deps: AppDeps, actor: User, exportType: numb
   });
   return id;
 }
+
+const fullContentAccessOff = () => errors.badRequest("This organization's owners do not have access to all private content.");
 
 /** DELETE /export/realm/{export_id}: removes the file; the record stays, marked deleted. */
 export async function deleteExport(deps: AppDeps, actor: User, exportId: number): Promise<void> {

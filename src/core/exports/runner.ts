@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/unit-of-work';
 import { log } from '../../log';
 import type { AppDeps } from '../deps';
 import { fileStore } from '../uploads/stores';
-import { EXPORT_PUBLIC, ExportStatus, RealmExport } from './model';
+import { EXPORT_FULL_WITHOUT_CONSENT, EXPORT_PUBLIC, ExportStatus, RealmExport } from './model';
 import { exportOrganization } from './zulip-format/export';
 import { emitExports } from './events';
 
@@ -37,7 +37,9 @@ export async function runExport(deps: AppDeps, exportId: number): Promise<void> 
   try {
     const name = `zulip-export-${crypto.randomBytes(6).toString('base64url').toLowerCase()}`;
     const file = path.join(tmp, `${name}.tar.gz`);
-    const consenting = row.export_type === EXPORT_PUBLIC ? [] : await consentingUserIds(deps);
+    // Public: nobody's private data; with consent: the consenting members'; without: everyone's.
+    const consenting =
+      row.export_type === EXPORT_PUBLIC ? [] : row.export_type === EXPORT_FULL_WITHOUT_CONSENT ? null : await consentingUserIds(deps);
     const store = fileStore(deps.config);
     await exportOrganization(deps.knex, file, quiet, store, { consentingUserIds: consenting, credentials: false });
     const key = `exports/${deps.realmId}/${crypto.randomBytes(18).toString('base64url')}/${name}.tar.gz`;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
-import { ExportStatus, RealmExport } from './model';
+import { exportTypeName, ExportStatus, RealmExport } from './model';
 
 const seconds = (date: Date | null) => (date === null ? null : new Date(date).getTime() / 1000);
 
@@ -17,7 +17,7 @@ export function exportDict(config: Pick<Config, 'externalUrl'>, row: RealmExport
     failed_timestamp: seconds(row.date_failed),
     export_url: row.status === ExportStatus.SUCCEEDED && row.export_path ? `${config.externalUrl}${exportUrlPath(row.export_path)}` : null,
     pending: row.status === ExportStatus.REQUESTED || row.status === ExportStatus.STARTED,
-    export_type: row.export_type,
+    export_type: exportTypeName(row.export_type),
   };
 }
 

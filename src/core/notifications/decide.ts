@@ -194,7 +194,7 @@ async function decideFor(trx: Knex, candidates: Candidate[], fromEdits: Set<Cand
   const users = (
     await trx.raw(
       `SELECT u.id, s.email_notifications_batching_period_seconds AS batching, ${settingColumns}, p.last_connected_time,
-              (EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = u.id AND d.error_code IS NULL) OR EXISTS (SELECT 1 FROM push_device_tokens t WHERE t.user_id = u.id)) AS has_device
+              (EXISTS (SELECT 1 FROM client_devices d WHERE d.user_id = u.id AND (d.push_token_id IS NOT NULL OR d.pending_push_token_id IS NOT NULL)) OR EXISTS (SELECT 1 FROM push_device_tokens t WHERE t.user_id = u.id)) AS has_device
          FROM users u JOIN user_settings s ON s.user_id = u.id LEFT JOIN user_presence p ON p.user_id = u.id
         WHERE u.id = ANY(?::int[]) AND u.is_active AND NOT u.is_bot`,
       [listParam(userIds)],

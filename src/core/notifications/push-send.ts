@@ -1,6 +1,7 @@
-import type { Knex } from 'knex';
+import type { UnitOfWork } from '../../db/unit-of-work';
 import { listParam } from '../../db/lists';
 import { DeliveryFailure, DeliveryHandler } from '../deliveries/handler';
+import { forgetGoneTokens } from '../devices/gone-tokens';
 import { uploadRealms } from '../push/realm-upload';
 import { BouncerError, postToBouncer } from './bouncer';
 
@@ -36,17 +37,14 @@ export const pushHandler: DeliveryHandler = {
       if (missingRealm) await uploadRealms(deps);
       throw new DeliveryFailure(error.code ?? error.message.slice(0, 120), error.retryable || missingRealm);
     }
-    return (uow) => forgetGoneDevices(uow.trx, userId, endpoint, answer);
+    return (uow) => forgetGoneDevices(uow, userId, endpoint, answer);
   },
 };
 
 /** Devices the service no longer has (the app was uninstalled, the token expired). */
-async function forgetGoneDevices(db: Knex, userId: number, endpoint: PushRequestPayload['endpoint'], answer: Record<string, unknown>): Promise<void> {
+async function forgetGoneDevices(uow: UnitOfWork, userId: number, endpoint: PushRequestPayload['endpoint'], answer: Record<string, unknown>): Promise<void> {
   if (endpoint === 'push/e2ee/notify') {
-    const gone = Array.isArray(answer.delete_device_ids) ? (answer.delete_device_ids as unknown[]).filter((id): id is number => typeof id === 'number') : [];
-    if (gone.length > 0) {
-      await db.raw('DELETE FROM push_devices WHERE user_id = ? AND bouncer_device_id = ANY(?::bigint[])', [userId, listParam(gone, 'bigint')]);
-    }
+    await forgetGoneTokens(uow, userId, answer);
     return;
   }
   const deleted = (answer.deleted_devices ?? {}) as { android_devices?: unknown; apple_devices?: unknown };
@@ -56,7 +54,7 @@ async function forgetGoneDevices(db: Knex, userId: number, endpoint: PushRequest
   ] as const) {
     const tokens = Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string') : [];
     if (tokens.length > 0) {
-      await db.raw('DELETE FROM push_device_tokens WHERE user_id = ? AND kind = ? AND token = ANY(?::text[])', [userId, kind, listParam(tokens, 'text')]);
+      await uow.trx.raw('DELETE FROM push_device_tokens WHERE user_id = ? AND kind = ? AND token = ANY(?::text[])', [userId, kind, listParam(tokens, 'text')]);
     }
   }
 }

@@ -1,8 +1,9 @@
 import type { PushServiceConfig } from '../../config';
 import type { AppDeps } from '../deps';
-import { listParam } from '../../db/lists';
+import { inTransaction } from '../../db/unit-of-work';
 import { FLAG_BITS } from '../messages/flags';
-import { PushDevice } from '../push/model';
+import { ClientDevice } from '../devices/model';
+import { forgetGoneTokens } from '../devices/gone-tokens';
 import { encryptForDevice } from '../push/registration';
 import { requestRealmUpload } from '../push/realm-upload';
 import { unregisterAllWithService } from '../push/service';
@@ -110,8 +111,8 @@ export async function deliverDuePushes(deps: AppDeps, now = new Date()): Promise
   return queued;
 }
 
-async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: PushDevice[]; legacy: LegacyToken[] }> {
-  const e2ee = await PushDevice.query(deps.knex).where({ user_id: userId, error_code: null }).whereNotNull('bouncer_device_id');
+async function devicesOf(deps: AppDeps, userId: number): Promise<{ e2ee: ClientDevice[]; legacy: LegacyToken[] }> {
+  const e2ee = await ClientDevice.query(deps.knex).where({ user_id: userId }).whereNotNull('push_token_id').whereNotNull('push_key');
   const legacy = (await deps.knex('push_device_tokens').where({ user_id: userId }).select('kind', 'token')) as LegacyToken[];
   return { e2ee, legacy };
 }
@@ -153,7 +154,7 @@ async function requestsFor(
   service: PushServiceConfig,
   realm: RealmIdentity,
   userId: number,
-  devices: { e2ee: PushDevice[]; legacy: LegacyToken[] },
+  devices: { e2ee: ClientDevice[]; legacy: LegacyToken[] },
   e2ee: Record<string, unknown>,
   legacy: () => { gcm: Record<string, unknown>; apns: Record<string, unknown>; priority: 'high' | 'normal' },
 ): Promise<PushRequestPayload[]> {
@@ -185,23 +186,24 @@ async function requestsFor(
 async function e2eeRequestBody(
   service: PushServiceConfig,
   realmId: number,
-  devices: PushDevice[],
+  devices: ClientDevice[],
   plaintext: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const priority = plaintext.type === 'remove' ? 'normal' : 'high';
   const pushRequests = await Promise.all(
     devices.map(async (device) => {
-      const common = { device_id: device.bouncer_device_id };
-      const encrypted = await encryptForDevice(plaintext, device.push_key);
-      if (device.token_kind === 'fcm') {
+      // The service knows the device by its token's id; the app finds its key by the key's id.
+      const common = { token_id: device.push_token_id };
+      const encrypted = await encryptForDevice(plaintext, device.push_key!);
+      if (device.push_token_kind === 'fcm') {
         // FCM data messages carry only string values.
-        return { ...common, fcm_priority: priority, payload: { push_account_id: String(device.push_account_id), encrypted_data: encrypted } };
+        return { ...common, fcm_priority: priority, payload: { push_key_id: String(device.push_key_id), encrypted_data: encrypted } };
       }
       return {
         ...common,
         http_headers: { apns_priority: priority === 'high' ? 10 : 5, apns_push_type: priority === 'high' ? 'alert' : 'background' },
         payload: {
-          push_account_id: device.push_account_id,
+          push_key_id: device.push_key_id,
           encrypted_data: encrypted,
           aps: priority === 'high' ? { 'mutable-content': 1, alert: { title: 'New notification' }, sound: 'default' } : { 'content-available': 1 },
         },
@@ -221,12 +223,9 @@ export async function sendE2ee(
   service: PushServiceConfig,
   realmId: number,
   userId: number,
-  devices: PushDevice[],
+  devices: ClientDevice[],
   plaintext: Record<string, unknown>,
 ): Promise<void> {
   const answer = await postToBouncer(service, 'push/e2ee/notify', await e2eeRequestBody(service, realmId, devices, plaintext));
-  const gone = Array.isArray(answer.delete_device_ids) ? (answer.delete_device_ids as unknown[]).filter((id): id is number => typeof id === 'number') : [];
-  if (gone.length > 0) {
-    await deps.knex.raw('DELETE FROM push_devices WHERE user_id = ? AND bouncer_device_id = ANY(?::bigint[])', [userId, listParam(gone, 'bigint')]);
-  }
+  await inTransaction(deps, realmId, (uow) => forgetGoneTokens(uow, userId, answer));
 }

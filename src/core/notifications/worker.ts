@@ -72,7 +72,7 @@ export class NotificationWorker {
       if (event.type === 'message') {
         this.lastMessageAt = Date.now();
         this.wakeSoon();
-      } else if ((event.type === 'push_device' && event.status === 'pending') || event.type === PUSH_JOBS_QUEUED) {
+      } else if ((event.type === 'device' && typeof event.pending_push_token_id === 'string') || event.type === PUSH_JOBS_QUEUED) {
         this.loop.wake();
       } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'read' && this.deps.config.pushService) {
         this.removalsDue = true;

@@ -8,10 +8,11 @@ import { requestRealmUpload } from './realm-upload';
 
 /**
  * Handing E2EE registrations to the push service (remotes/push/e2ee/register), run by the
- * notification worker after the registration committed. Pending devices are claimed as
- * notification jobs are (a lease, FOR UPDATE SKIP LOCKED), so every process may run this and a
+ * notification worker after the registration committed. Devices with a pending token are claimed
+ * as notification jobs are (a lease, FOR UPDATE SKIP LOCKED), so every process may run this and a
  * process that dies mid-request leaves the device to another. The service opens the sealed
- * registration and answers with its device id (active) or a refusal with its error code (failed).
+ * registration and files the token under its token_id: the pending token becomes the device's
+ * registered one; a refusal leaves its error code on the device. Each is a `device` update event.
  * An unreachable or failing service, or one refusing this server (its operator's to fix), is asked
  * again later, as Zulip's server does (one answering MISSING_REMOTE_REALM after the organization
  * is uploaded to it, realm-upload.ts), until the registration is older than the service accepts:
@@ -29,10 +30,10 @@ const REGISTRATION_ERRORS = new Set(['INVALID_BOUNCER_PUBLIC_KEY', 'INVALID_ENCR
 interface Claimed {
   id: number;
   user_id: number;
-  push_account_id: number;
+  pending_push_token_id: string;
   bouncer_public_key: string;
   encrypted_push_registration: string;
-  registered_at: Date;
+  push_token_updated_at: Date;
   register_attempts: number;
   register_claimed_until: Date;
 }
@@ -41,8 +42,8 @@ async function claim(deps: AppDeps, now: Date, limit = 50): Promise<Claimed[]> {
   return deps.knex.transaction(async (trx) => {
     const rows = (
       await trx.raw(
-        `SELECT id, user_id, push_account_id, bouncer_public_key, encrypted_push_registration, registered_at, register_attempts
-           FROM push_devices
+        `SELECT id, user_id, pending_push_token_id, bouncer_public_key, encrypted_push_registration, push_token_updated_at, register_attempts
+           FROM client_devices
           WHERE realm_id = ? AND register_due_at <= ? AND (register_claimed_until IS NULL OR register_claimed_until < ?)
           ORDER BY register_due_at LIMIT ? FOR UPDATE SKIP LOCKED`,
         [deps.realmId, now, now, limit],
@@ -51,7 +52,7 @@ async function claim(deps: AppDeps, now: Date, limit = 50): Promise<Claimed[]> {
     if (rows.length === 0) return [];
     // Milliseconds only, so that the stamp reads back equal from the database.
     const until = new Date(now.getTime() + CLAIM_LEASE_MS);
-    await trx.raw('UPDATE push_devices SET register_claimed_until = ? WHERE id = ANY(?::int[])', [until, listParam(rows.map((r) => r.id))]);
+    await trx.raw('UPDATE client_devices SET register_claimed_until = ? WHERE id = ANY(?::int[])', [until, listParam(rows.map((r) => r.id))]);
     return rows.map((r) => ({ ...r, register_claimed_until: until }));
   });
 }
@@ -61,30 +62,29 @@ export async function nextRegistrationDueAt(deps: AppDeps): Promise<number | nul
   const row = (
     await deps.knex.raw(
       `SELECT min(CASE WHEN register_claimed_until > now() THEN register_claimed_until ELSE register_due_at END) AS next
-         FROM push_devices WHERE realm_id = ? AND register_due_at IS NOT NULL`,
+         FROM client_devices WHERE realm_id = ? AND register_due_at IS NOT NULL`,
       [deps.realmId],
     )
   ).rows[0] as { next: Date | null } | undefined;
   return row?.next ? new Date(row.next).getTime() : null;
 }
 
-type Outcome = { deviceId: number } | { errorCode: string } | { retry: string };
+type Outcome = { registered: true } | { errorCode: string } | { retry: string };
 
 async function ask(service: PushServiceConfig, deps: AppDeps, device: Claimed): Promise<Outcome> {
   try {
-    const answer = await postToBouncer(
+    await postToBouncer(
       service,
       'push/e2ee/register',
       {
         realm_uuid: realmUuid(service, deps.realmId),
-        push_account_id: device.push_account_id,
+        token_id: device.pending_push_token_id,
         encrypted_push_registration: device.encrypted_push_registration,
         bouncer_public_key: device.bouncer_public_key,
       },
       'form',
     );
-    if (!Number.isSafeInteger(answer.device_id)) return { retry: 'push service answered without a device_id' };
-    return { deviceId: answer.device_id as number };
+    return { registered: true };
   } catch (error) {
     if (!(error instanceof BouncerError)) throw error;
     if (error.retryable) return { retry: error.message };
@@ -94,7 +94,7 @@ async function ask(service: PushServiceConfig, deps: AppDeps, device: Claimed): 
       return { retry: error.message };
     }
     if (error.code !== null && SERVER_REFUSAL_CODES.has(error.code)) {
-      console.error(`push device registration for user ${device.user_id} refused by the push service: ${error.code}`);
+      console.error(`push registration of device ${device.id} refused by the push service: ${error.code}`);
       return { retry: error.message };
     }
     return { errorCode: error.code !== null && REGISTRATION_ERRORS.has(error.code) ? error.code : 'BAD_REQUEST' };
@@ -109,8 +109,8 @@ export async function forwardDueRegistrations(deps: AppDeps, now = new Date()): 
   let settled = 0;
   for (const device of devices) {
     let outcome = await ask(service, deps, device);
-    if ('retry' in outcome && Date.now() - new Date(device.registered_at).getTime() >= REGISTRATION_LIFETIME_MS) {
-      console.error(`push device registration for user ${device.user_id} expired: ${outcome.retry}`);
+    if ('retry' in outcome && Date.now() - new Date(device.push_token_updated_at).getTime() >= REGISTRATION_LIFETIME_MS) {
+      console.error(`push registration of device ${device.id} expired: ${outcome.retry}`);
       outcome = { errorCode: 'REQUEST_EXPIRED' };
     }
     if (await settle(deps, device, outcome)) settled += 1;
@@ -119,15 +119,15 @@ export async function forwardDueRegistrations(deps: AppDeps, now = new Date()): 
 }
 
 /**
- * Records the outcome, if the device is still the one claimed (a new registration of the same push
- * account in the meantime releases the claim, and its own request follows).
+ * Records the outcome, if the device's registration is still the one claimed (a new registration of
+ * the device in the meantime releases the claim, and its own request follows).
  */
 async function settle(deps: AppDeps, device: Claimed, outcome: Outcome): Promise<boolean> {
   return inTransaction(deps, deps.realmId, async (uow) => {
-    const mine = uow.trx('push_devices').where({ id: device.id, register_claimed_until: device.register_claimed_until });
+    const mine = uow.trx('client_devices').where({ id: device.id, register_claimed_until: device.register_claimed_until });
     if ('retry' in outcome) {
       const attempt = device.register_attempts + 1;
-      console.warn(`push device registration for user ${device.user_id} will be retried: ${outcome.retry}`);
+      console.warn(`push registration of device ${device.id} will be retried: ${outcome.retry}`);
       await mine.update({
         register_attempts: attempt,
         register_claimed_until: null,
@@ -136,15 +136,15 @@ async function settle(deps: AppDeps, device: Claimed, outcome: Outcome): Promise
       return false;
     }
     const done = { encrypted_push_registration: null, bouncer_public_key: null, register_due_at: null, register_claimed_until: null };
-    const pushAccountId = String(device.push_account_id);
-    if ('deviceId' in outcome) {
-      const changed = await mine.update({ ...done, bouncer_device_id: outcome.deviceId });
+    const update = { type: 'device', op: 'update', device_id: device.id };
+    if ('registered' in outcome) {
+      const changed = await mine.update({ ...done, push_token_id: device.pending_push_token_id, pending_push_token_id: null });
       if (changed === 0) return false;
-      uow.emit({ type: 'push_device', push_account_id: pushAccountId, status: 'active' }, [device.user_id]);
+      uow.emit({ ...update, push_token_id: device.pending_push_token_id, pending_push_token_id: null }, [device.user_id]);
     } else {
-      const changed = await mine.update({ ...done, error_code: outcome.errorCode });
+      const changed = await mine.update({ ...done, push_registration_error_code: outcome.errorCode });
       if (changed === 0) return false;
-      uow.emit({ type: 'push_device', push_account_id: pushAccountId, status: 'failed', error_code: outcome.errorCode }, [device.user_id]);
+      uow.emit({ ...update, push_registration_error_code: outcome.errorCode }, [device.user_id]);
     }
     return true;
   });

@@ -29,6 +29,17 @@ export async function checkPushKey(value: string): Promise<string> {
 }
 
 /**
+ * The push service's id for the app's FCM/APNs token (token_id): base64 of 8 bytes, which the app
+ * derives from the token. Kept and reported in its canonical base64 form.
+ */
+export function checkTokenId(value: string): string {
+  const bytes = decodeBase64(value);
+  if (!bytes) throw errors.badRequest('`token_id` is not Base64 encoded');
+  if (bytes.length !== 8) throw errors.badRequest('Invalid `token_id`');
+  return bytes.toString('base64');
+}
+
+/**
  * A payload encrypted with the device's push key, as the apps open it: a random 24-byte nonce
  * followed by the secretbox of the JSON text, in base64.
  */

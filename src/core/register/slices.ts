@@ -28,7 +28,6 @@ import { realmFiltersSlice, realmLinkifiersSlice } from '../linkifiers/state';
 import { realmPlaygroundsSlice } from '../playgrounds/state';
 import { realmBotsSlice } from '../bots/state';
 import { incomingWebhookBotsSlice } from '../webhooks/state';
-import { pushDevicesSlice } from '../push/state';
 import { clientDevicesSlice } from '../devices/state';
 
 /** Every feature's POST /register slice. Features add theirs here. */
@@ -69,6 +68,5 @@ export const stateSlices: StateSlice[] = [
   realmPlaygroundsSlice,
   realmBotsSlice,
   incomingWebhookBotsSlice,
-  pushDevicesSlice,
   clientDevicesSlice,
 ];

@@ -53,7 +53,7 @@ export async function syncMessageClaims(uow: UnitOfWork, author: User, messageId
       .delete();
   const changed = [...added, ...(await attachmentsByIds(db, removedIds))];
   const dicts = await announceUpdates(uow, changed);
-  return dicts.filter((d, i) => changed[i].owner_id === author.id && d.messages.length === 0 && removedIds.includes(d.id));
+  return dicts.filter((d, i) => changed[i].owner_id === author.id && d.message_ids.length === 0 && removedIds.includes(d.id));
 }
 
 /**

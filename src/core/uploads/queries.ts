@@ -49,16 +49,15 @@ export async function attachmentsByPathIds(db: Knex, realmId: number, pathIds: s
   return (await db('attachments').where('realm_id', realmId).whereIn('path_id', pathIds).select(COLUMNS)).map(normalize);
 }
 
-/** The messages linking each attachment, oldest first. */
-export async function linkingMessages(db: Knex, attachmentIds: number[]): Promise<Map<number, { id: number; date_sent: Date }[]>> {
-  const out = new Map<number, { id: number; date_sent: Date }[]>(attachmentIds.map((id) => [id, []]));
+/** The ids of the messages linking each attachment, oldest first. */
+export async function linkingMessageIds(db: Knex, attachmentIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(attachmentIds.map((id) => [id, []]));
   if (attachmentIds.length === 0) return out;
-  const rows: { attachment_id: number; id: number; date_sent: Date }[] = await db('attachment_messages as am')
-    .join('messages as m', 'm.id', 'am.message_id')
+  const rows: { attachment_id: number; message_id: number }[] = await db('attachment_messages as am')
     .whereRaw(...anyOf('am.attachment_id', attachmentIds))
-    .orderBy('m.id')
-    .select('am.attachment_id', 'm.id', 'm.date_sent');
-  for (const row of rows) out.get(row.attachment_id)!.push({ id: row.id, date_sent: row.date_sent });
+    .orderBy('am.message_id')
+    .select('am.attachment_id', 'am.message_id');
+  for (const row of rows) out.get(row.attachment_id)!.push(row.message_id);
   return out;
 }
 

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { AttachmentRow, attachmentsByIds, linkingMessages } from './queries';
+import { AttachmentRow, attachmentsByIds, linkingMessageIds } from './queries';
 
 /**
  * An attachment as Zulip's API shows it (GET /attachments, `attachment` events, an edit's
- * `detached_uploads`). Times are whole UNIX seconds (Zulip's milliseconds before feature level 443).
+ * `detached_uploads`). Times are whole UNIX seconds (Zulip's milliseconds before feature level 443);
+ * the linking messages are listed by id, oldest first (objects with their send times before 472).
  */
 export interface AttachmentDict {
   id: number;
@@ -11,13 +12,13 @@ export interface AttachmentDict {
   path_id: string;
   size: number;
   create_time: number;
-  messages: { id: number; date_sent: number }[];
+  message_ids: number[];
 }
 
 const unixSeconds = (at: Date | string) => Math.floor(new Date(at).getTime() / 1000);
 
 export async function attachmentDicts(db: Knex, rows: AttachmentRow[]): Promise<AttachmentDict[]> {
-  const messages = await linkingMessages(
+  const messageIds = await linkingMessageIds(
     db,
     rows.map((r) => r.id),
   );
@@ -27,7 +28,7 @@ export async function attachmentDicts(db: Knex, rows: AttachmentRow[]): Promise<
     path_id: row.path_id,
     size: row.size,
     create_time: unixSeconds(row.create_time),
-    messages: (messages.get(row.id) ?? []).map((m) => ({ id: m.id, date_sent: unixSeconds(m.date_sent) })),
+    message_ids: messageIds.get(row.id) ?? [],
   }));
 }
 

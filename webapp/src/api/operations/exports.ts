@@ -15,7 +15,7 @@ export const ExportConsentsQuery = graphql(`
 `);
 
 export const StartExportMutation = graphql(`
-  mutation StartExport($exportType: Int!) {
+  mutation StartExport($exportType: String!) {
     startExport(exportType: $exportType) { id }
   }
 `);

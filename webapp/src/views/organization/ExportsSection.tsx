@@ -5,15 +5,19 @@ import { mutate, useAction, useFetched, useMyRole, useReloadOn } from './admin-a
 import { Status } from './Status';
 
 /** Zulip's export types. */
-const PUBLIC = 1;
-const FULL_WITH_CONSENT = 2;
-const TYPE_LABELS: Record<number, string> = { [PUBLIC]: 'Public data', [FULL_WITH_CONSENT]: 'Standard (with members’ consent)' };
+const PUBLIC = 'public';
+const FULL_WITH_CONSENT = 'full_with_consent';
+const TYPE_LABELS: Record<string, string> = {
+  [PUBLIC]: 'Public data',
+  [FULL_WITH_CONSENT]: 'Standard (with members’ consent)',
+  full_without_consent: 'Full (all members’ private data)',
+};
 
 interface ExportRow {
   id: string;
   actingUserId: number | null;
   exportTime: number;
-  exportType: number;
+  exportType: string;
   exportUrl: string | null;
   pending: boolean;
   failedTimestamp: number | null;
@@ -52,7 +56,7 @@ export function ExportsSection() {
 
 function StartExport({ onStarted }: { onStarted: () => void }) {
   const owner = useMyRole() === 100;
-  const [type, setType] = useState(PUBLIC);
+  const [type, setType] = useState<string>(PUBLIC);
   const action = useAction();
   return (
     <form
@@ -65,7 +69,7 @@ function StartExport({ onStarted }: { onStarted: () => void }) {
       }}
     >
       <label htmlFor="export-type">Export type</label>
-      <select id="export-type" value={type} onChange={(e) => setType(Number(e.target.value))} aria-describedby="export-type-hint">
+      <select id="export-type" value={type} onChange={(e) => setType(e.target.value)} aria-describedby="export-type-hint">
         <option value={PUBLIC}>{TYPE_LABELS[PUBLIC]}</option>
         {/* The server lets only owners export private data. */}
         {owner ? <option value={FULL_WITH_CONSENT}>{TYPE_LABELS[FULL_WITH_CONSENT]}</option> : null}
@@ -122,7 +126,7 @@ function ExportItem({ row }: { row: ExportRow }) {
   return (
     <tr data-export-id={row.id} data-status={status}>
       <td>{who}</td>
-      <td>{TYPE_LABELS[row.exportType] ?? `Type ${row.exportType}`}</td>
+      <td>{TYPE_LABELS[row.exportType] ?? row.exportType}</td>
       <td>{when}</td>
       <td>
         {status === 'ready' && row.exportUrl ? (
