@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import { otpDecryptApiKey } from '../../src/core/accounts/otp';
 import { assertSuccess, client } from '../helpers/api';
-import { startOidcProvider, TestProvider } from '../helpers/oidc-provider';
-import { freePort } from '../helpers/ports';
-import { makeUser, SERVER_HOOK_TIMEOUT, startTestServer, TestServer, TestUser } from '../helpers/server';
+import { throughProvider as followToCallback, startServerWithProvider, TestProvider } from '../helpers/oidc-provider';
+import { makeUser, SERVER_HOOK_TIMEOUT, TestServer, TestUser } from '../helpers/server';
 import { WebClient } from './web-client';
 
 /** Single sign-on against a real OpenID Connect provider (oidc-provider) on loopback. */
@@ -14,18 +13,7 @@ const logged: string[] = [];
 const originalError = console.error;
 
 beforeAll(async () => {
-  // The provider must know Parley's callback URL, so Parley's port is chosen first.
-  const port = await freePort();
-  const externalUrl = `http://127.0.0.1:${port}`;
-  provider = await startOidcProvider(`${externalUrl}/complete/oidc/`);
-  ts = await startTestServer({
-    PORT: String(port),
-    PARLEY_EXTERNAL_URL: externalUrl,
-    PARLEY_OIDC_ISSUER: provider.issuer,
-    PARLEY_OIDC_CLIENT_ID: provider.clientId,
-    PARLEY_OIDC_CLIENT_SECRET: provider.clientSecret,
-    PARLEY_OIDC_NAME: 'Example SSO',
-  });
+  ({ ts, provider } = await startServerWithProvider({ PARLEY_OIDC_NAME: 'Example SSO' }));
   member = await makeUser(ts, 400);
   console.error = (...args: unknown[]) => logged.push(args.map(String).join(' '));
 }, SERVER_HOOK_TIMEOUT);
@@ -35,27 +23,8 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/**
- * Follows the browser's redirects through the provider (keeping its cookies) until it is sent back
- * to Parley's callback; returns that URL without requesting it.
- */
-async function throughProvider(start: string): Promise<string> {
-  const jar = new Map<string, string>();
-  let url = start;
-  for (let hop = 0; hop < 20; hop++) {
-    if (url.startsWith(`${ts.server.deps.config.externalUrl}/complete/oidc/`)) return url;
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`the provider stopped at ${url} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
-    url = new URL(location, url).toString();
-  }
-  throw new Error('too many redirects');
-}
+/** Through the provider, back to (but not into) Parley's callback. */
+const throughProvider = (start: string) => followToCallback(start, `${ts.server.deps.config.externalUrl}/complete/oidc/`);
 
 const pathOf = (url: string) => {
   const u = new URL(url);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { Provider } from 'oidc-provider';
 import { freePort } from './ports';
+import { startTestServer, type TestServer } from './server';
 
 /**
  * A real OpenID Connect provider (the oidc-provider package) on loopback. Its login and consent
@@ -83,4 +84,45 @@ export async function startOidcProvider(redirectUri: string): Promise<TestProvid
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return state;
+}
+
+/**
+ * Follows the browser's redirects through the provider (keeping its cookies) until it is sent to
+ * `callbackUrl`; returns that URL without requesting it.
+ */
+export async function throughProvider(start: string, callbackUrl: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = start;
+  for (let hop = 0; hop < 20; hop++) {
+    if (url.startsWith(callbackUrl)) return url;
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`the provider stopped at ${url} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    url = new URL(location, url).toString();
+  }
+  throw new Error('too many redirects');
+}
+
+/**
+ * A test server using a loopback provider for single sign-on. The provider must know the server's
+ * callback URL, so the server's port is chosen first.
+ */
+export async function startServerWithProvider(env: Record<string, string> = {}): Promise<{ ts: TestServer; provider: TestProvider }> {
+  const port = await freePort();
+  const externalUrl = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider(`${externalUrl}/complete/oidc/`);
+  const ts = await startTestServer({
+    PORT: String(port),
+    PARLEY_EXTERNAL_URL: externalUrl,
+    PARLEY_OIDC_ISSUER: provider.issuer,
+    PARLEY_OIDC_CLIENT_ID: provider.clientId,
+    PARLEY_OIDC_CLIENT_SECRET: provider.clientSecret,
+    ...env,
+  });
+  return { ts, provider };
 }

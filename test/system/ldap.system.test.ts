@@ -50,6 +50,20 @@ test('server_settings: LDAP on, usernames are not addresses', async () => {
   expect(res.require_email_format_usernames).toBe(false);
 });
 
+test("the organization's domain rules keep a directory user outside them from getting an account", async () => {
+  const owner = client(ts, ts.owner);
+  // invite_required stays on (its default) in this file: as in Zulip, the directory vouches for its people.
+  expect(assertSuccess(await owner.post('/register', { fetch_event_types: ['realm'] })).realm_invite_required).toBe(true);
+  assertSuccess(await owner.post('/realm/domains', { domain: 'parley.test', allow_subdomains: false }));
+  assertSuccess(await owner.patch('/realm', { emails_restricted_to_domains: true }));
+  try {
+    assertError(await fetchKey('bob', 'bob-directory-secret'), 'AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+    expect(await ts.server.deps.knex('users').whereRaw('lower(delivery_email) = ?', ['bob@example.com']).first()).toBeUndefined();
+  } finally {
+    assertSuccess(await owner.patch('/realm', { emails_restricted_to_domains: false }));
+  }
+});
+
 test('a directory user logs in with uid and password; the account is created at first login', async () => {
   const before = await ts.server.deps.knex('users').whereRaw('lower(delivery_email) = ?', ['bob@example.com']).first();
   expect(before).toBeUndefined();

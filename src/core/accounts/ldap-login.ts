@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
+import { emailDomainCheck } from '../realm-domains/store';
 import { createUser } from '../users/actions';
 import { User } from '../users/model';
 import { checkFullName } from '../users/validation';
@@ -21,6 +22,9 @@ export async function ldapLogin(deps: AppDeps, username: string, password: strin
     .first();
   if (existing) return existing.is_active ? existing : null;
   if (!config.createUsers) return null;
+  // As in Zulip, the directory vouches for the person (invite_required does not apply), but the
+  // organization's domain rules do.
+  if ((await emailDomainCheck(deps.knex, deps.realmId))(person.email)) return null;
   try {
     const { user } = await createUser(deps, null, { email: person.email, fullName: usableName(person.fullName, person.email), password: null });
     return user;

@@ -2,10 +2,10 @@ import { BaseClient, CallbackParamsType, errors as oidcErrors, generators, Issue
 import type { AppDeps } from '../deps';
 import { ApiError } from '../../errors';
 import { describeFailure } from '../../failure-log';
-import { createUser } from '../users/actions';
 import { User } from '../users/model';
 import { checkFullName } from '../users/validation';
 import { log } from '../../log';
+import { signUpThroughSso } from './sso-signup';
 
 /**
  * OpenID Connect single sign-on (authorization code flow with PKCE, openid-client). The provider
@@ -71,7 +71,10 @@ export async function startOidcLogin(deps: AppDeps, otp: string | null): Promise
 
 const loginFailed = () => new ApiError('BAD_REQUEST', 'Single sign-on failed: the login session is invalid or has expired. Please log in again.', 400);
 
-/** The account the provider's answer opens (created when PARLEY_OIDC_CREATE_USERS allows). */
+/**
+ * The account the provider's answer opens; a missing one is signed up (sso-signup.ts) when
+ * PARLEY_OIDC_CREATE_USERS allows.
+ */
 export async function finishOidcLogin(deps: AppDeps, params: CallbackParamsType, flow: OidcFlow | null): Promise<User> {
   const config = deps.config.oidc;
   if (!config) throw oidcNotConfigured();
@@ -106,8 +109,7 @@ export async function finishOidcLogin(deps: AppDeps, params: CallbackParamsType,
     return existing;
   }
   if (!config.createUsers) throw new ApiError('BAD_REQUEST', `There is no account for ${email} in this organization.`, 400);
-  const { user } = await createUser(deps, null, { email, fullName: nameFrom(claims, email), password: null });
-  return user;
+  return signUpThroughSso(deps, email, nameFrom(claims, email));
 }
 
 function nameFrom(claims: Record<string, unknown>, email: string): string {

@@ -314,7 +314,8 @@ export async function findUsableInvite(deps: AppDeps, key: string): Promise<Invi
 
 export interface Acceptance {
   fullName: string;
-  password: string;
+  /** null: an account without a password of its own (single sign-on). */
+  password: string | null;
   /** For reusable links; an email invitation is for its own address. */
   email?: string;
 }

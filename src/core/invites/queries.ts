@@ -18,3 +18,19 @@ export async function listInvitations(deps: AppDeps, actor: User): Promise<Recor
   if (!isAdminRole(actor.role)) query.where('referred_by_id', actor.id);
   return (await query).map((invite) => invitationDict(deps.config, invite));
 }
+
+/**
+ * The newest email invitation to this address that can still be accepted (active, unexpired), as
+ * Zulip picks the invitation a single sign-on sign-up honours.
+ */
+export async function pendingEmailInvitation(deps: AppDeps, email: string): Promise<Invitation | undefined> {
+  return Invitation.query(deps.knex)
+    .where({ realm_id: deps.realmId, is_multiuse: false, status: InviteStatus.ACTIVE })
+    .whereRaw('lower(email) = lower(?)', [email])
+    .where((q) => q.whereNull('expiry_date').orWhere('expiry_date', '>', new Date()))
+    .orderBy([
+      { column: 'invited_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+}
