@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { archiveChannel, ChannelChanges, GroupSettingChange, updateChannel } from '../core/channels/admin-actions';
+import { archiveChannel, ChannelChanges, GroupSettingChange, NewChannelSettings, updateChannel } from '../core/channels/admin-actions';
+import { createChannel } from '../core/channels/create-channel';
 import { subscribe, SubscriptionPropertyChange, unsubscribe, updateSubscriptionProperties } from '../core/channels/subscription-actions';
 import { ChannelPermissionSetting, TOPICS_POLICIES, TopicsPolicy } from '../core/channels/constants';
 import type { GroupSettingValue } from '../core/channels/group-settings';
@@ -24,6 +25,8 @@ import {
   ChannelType,
   groupSettingInputToValue,
   PERMISSION_FIELDS,
+  CreateChannelInput,
+  NewChannelSettingsInput,
   SubscribeInput,
   SubscribeResultType,
   SubscriptionPropertiesInput,
@@ -57,6 +60,18 @@ function permissionValues(input: ChannelPermissionsInput | undefined | null): Pa
     if (value) out[setting] = groupSettingInputToValue(value);
   }
   return out;
+}
+
+function newChannelSettings(input: NewChannelSettingsInput): NewChannelSettings {
+  return {
+    inviteOnly: input.inviteOnly,
+    isWebPublic: input.isWebPublic,
+    historyPublicToSubscribers: input.historyPublicToSubscribers ?? null,
+    messageRetentionDays: retention(input.messageRetentionDays) ?? 'realm_default',
+    topicsPolicy: topicsPolicy(input.topicsPolicy),
+    folderId: input.folderId ?? undefined,
+    groupSettings: permissionValues(input.permissions),
+  };
 }
 
 function permissionChanges(input: ChannelPermissionChangesInput | undefined | null): Partial<Record<ChannelPermissionSetting, GroupSettingChange>> {
@@ -156,18 +171,25 @@ export class ChannelResolver {
       principals: input.userIds ?? undefined,
       authorizationErrorsFatal: input.authorizationErrorsFatal,
       announce: false,
-      inviteOnly: input.inviteOnly,
-      isWebPublic: input.isWebPublic,
-      historyPublicToSubscribers: input.historyPublicToSubscribers ?? null,
-      messageRetentionDays: retention(input.messageRetentionDays) ?? 'realm_default',
-      topicsPolicy: topicsPolicy(input.topicsPolicy),
-      folderId: input.folderId ?? undefined,
-      groupSettings: permissionValues(input.permissions),
+      ...newChannelSettings(input),
     });
     return Object.assign(new SubscribeResultType(), {
       subscribed: byUser(result.subscribed),
       alreadySubscribed: byUser(result.already_subscribed),
       unauthorized: result.unauthorized ?? null,
+    });
+  }
+
+  @Authorized()
+  @Mutation(() => Int, { description: 'Creates a channel; returns its id (REST: POST /channels/create).' })
+  async createChannel(@Arg('input') input: CreateChannelInput, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return createChannel(ctx.deps, me(ctx), {
+      name: input.name,
+      description: input.description,
+      subscribers: input.subscriberIds,
+      announce: input.announce,
+      isDefaultStream: input.isDefaultStream,
+      ...newChannelSettings(input),
     });
   }
 

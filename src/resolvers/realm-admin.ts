@@ -10,6 +10,7 @@ import { decodeRealmSettingChanges } from '../core/realm/setting-input';
 import { currentRealmSettings } from '../core/realm/values';
 import type { User } from '../core/users/model';
 import { isGuestRole } from '../core/users/roles';
+import { sendTestWelcomeBotMessage } from '../core/system-bots/welcome-bot';
 import { errors } from '../errors';
 import type { GraphQLContext } from '../schema/context';
 import { RealmSettingsType } from '../schema/realm';
@@ -48,6 +49,15 @@ export class RealmAdminResolver {
   async deactivateRealm(@Ctx() ctx: GraphQLContext): Promise<DeactivateRealmPayload> {
     await deactivateRealm(ctx.deps, me(ctx));
     return Object.assign(new DeactivateRealmPayload(), { deactivated: true });
+  }
+
+  @Authorized()
+  @Mutation(() => Int, {
+    description:
+      'Has the Welcome Bot send you (an administrator) its message with this custom welcome text, as a preview; returns the message id (REST: POST /realm/test_welcome_bot_custom_message).',
+  })
+  async testWelcomeBotMessage(@Arg('welcomeMessageCustomText') text: string, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return sendTestWelcomeBotMessage(ctx.deps, me(ctx), text);
   }
 
   @Authorized()

@@ -1,4 +1,4 @@
-import { archiveChannel, ChannelChanges, GroupSettingChange, updateChannel } from '../core/channels/admin-actions';
+import { archiveChannel, ChannelChanges, GroupSettingChange, NewChannelSettings, updateChannel } from '../core/channels/admin-actions';
 import { subscribe, unsubscribe, updateSubscriptionProperties } from '../core/channels/subscription-actions';
 import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, MAX_CHANNEL_DESCRIPTION_LENGTH, TOPICS_POLICIES } from '../core/channels/constants';
 import type { AnonymousGroupValue, GroupSettingValue } from '../core/channels/group-settings';
@@ -13,9 +13,10 @@ import {
 } from '../core/channels/queries';
 import { checkColor } from '../core/channels/validation';
 import { updateOwnSubscriptions } from '../core/channels/update-subscriptions';
+import { createChannel } from '../core/channels/create-channel';
 import { channelEmailAddress } from '../core/channels/email-address';
 import { errors } from '../errors';
-import { endpoint, p, Param } from './endpoint';
+import { Decoded, endpoint, p, Param } from './endpoint';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
 import { v, Validator } from '../validation/validate';
@@ -70,6 +71,30 @@ function pickGroupSettings<T>(params: Record<string, unknown>): Partial<Record<C
   return out;
 }
 
+/** The settings of a channel being created, shared by POST /users/me/subscriptions and POST /channels/create. */
+const newChannelParams = {
+  announce: p.bool().default(false),
+  invite_only: p.bool().default(false),
+  is_web_public: p.bool().default(false),
+  history_public_to_subscribers: p.bool().optional(),
+  message_retention_days: retentionDays().default('realm_default'),
+  topics_policy: p.json(v.oneOf(TOPICS_POLICIES)).optional(),
+  folder_id: p.json(v.nullable(v.int())).optional(),
+  ...groupSettingParams(() => p.json(groupSettingValue)),
+};
+
+function newChannelSettings(params: Decoded<typeof newChannelParams>): NewChannelSettings {
+  return {
+    inviteOnly: params.invite_only,
+    isWebPublic: params.is_web_public,
+    historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
+    messageRetentionDays: params.message_retention_days,
+    topicsPolicy: params.topics_policy,
+    folderId: params.folder_id,
+    groupSettings: pickGroupSettings<GroupSettingValue>(params),
+  };
+}
+
 const subscriptionRequest = v.list(
   v.dict<{ name: string; description?: string; color?: string }>(
     { name: v.string() },
@@ -111,14 +136,7 @@ export const channelRoutes: Route[] = [
         subscriptions: p.json(subscriptionRequest),
         principals: p.json(principals).optional(),
         authorization_errors_fatal: p.bool().default(true),
-        announce: p.bool().default(false),
-        invite_only: p.bool().default(false),
-        is_web_public: p.bool().default(false),
-        history_public_to_subscribers: p.bool().optional(),
-        message_retention_days: retentionDays().default('realm_default'),
-        topics_policy: p.json(v.oneOf(TOPICS_POLICIES)).optional(),
-        folder_id: p.json(v.nullable(v.int())).optional(),
-        ...groupSettingParams(() => p.json(groupSettingValue)),
+        ...newChannelParams,
       },
       handler: async ({ deps, user, params }) => {
         const result = await subscribe(deps, user, {
@@ -126,16 +144,34 @@ export const channelRoutes: Route[] = [
           principals: params.principals,
           authorizationErrorsFatal: params.authorization_errors_fatal,
           announce: params.announce,
-          inviteOnly: params.invite_only,
-          isWebPublic: params.is_web_public,
-          historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
-          messageRetentionDays: params.message_retention_days,
-          topicsPolicy: params.topics_policy,
-          folderId: params.folder_id,
-          groupSettings: pickGroupSettings<GroupSettingValue>(params),
+          ...newChannelSettings(params),
         });
         return { ...result };
       },
+    }),
+  },
+  {
+    // Creates a channel without subscribing the caller (unless listed in subscribers).
+    method: 'POST',
+    path: '/channels/create',
+    endpoint: endpoint({
+      params: {
+        name: p.string(),
+        description: p.string({ maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH }).default(''),
+        subscribers: p.json(v.list(v.int())),
+        is_default_stream: p.bool().default(false),
+        ...newChannelParams,
+      },
+      handler: async ({ deps, user, params }) => ({
+        id: await createChannel(deps, user, {
+          name: params.name,
+          description: params.description,
+          subscribers: params.subscribers,
+          announce: params.announce,
+          isDefaultStream: params.is_default_stream,
+          ...newChannelSettings(params),
+        }),
+      }),
     }),
   },
   {

@@ -1,6 +1,7 @@
 import { requireRealmAdmin, updateRealmSettings } from '../core/realm/actions';
 import { REALM_SETTING_INPUTS } from '../core/realm/setting-input';
 import { deactivateRealm, requireRealmOwner } from '../core/realm/activation';
+import { sendTestWelcomeBotMessage } from '../core/system-bots/welcome-bot';
 import { v } from '../validation/validate';
 import { endpoint, p, Param } from './endpoint';
 import type { Route } from './router';
@@ -37,6 +38,17 @@ export const realmRoutes: Route[] = [
       handler: async ({ deps, user }) => {
         await deactivateRealm(deps, user);
       },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/realm/test_welcome_bot_custom_message',
+    endpoint: endpoint({
+      guard: ({ user }) => requireRealmAdmin(user),
+      params: { welcome_message_custom_text: p.string() },
+      handler: async ({ deps, user, params }) => ({
+        message_id: await sendTestWelcomeBotMessage(deps, user, params.welcome_message_custom_text),
+      }),
     }),
   },
 ];

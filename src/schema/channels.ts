@@ -195,11 +195,9 @@ export class NewChannelInput {
   @Field({ nullable: true, description: 'Your color for the channel, e.g. #76ce90.' }) color?: string;
 }
 
-@InputType({ description: 'Subscribes you (or userIds) to channels, creating the missing ones with these settings.' })
-export class SubscribeInput {
-  @Field(() => [NewChannelInput]) channels!: NewChannelInput[];
-  @Field(() => [Int], { nullable: true, description: 'Whom to subscribe; yourself when absent.' }) userIds?: number[];
-  @Field({ defaultValue: true }) authorizationErrorsFatal!: boolean;
+/** The settings of a channel being created (subscribe and createChannel); not itself in the schema. */
+@InputType()
+export class NewChannelSettingsInput {
   @Field({ defaultValue: false }) inviteOnly!: boolean;
   @Field({ defaultValue: false }) isWebPublic!: boolean;
   @Field(() => Boolean, { nullable: true }) historyPublicToSubscribers?: boolean;
@@ -207,6 +205,22 @@ export class SubscribeInput {
   @Field({ nullable: true }) topicsPolicy?: string;
   @Field(() => Int, { nullable: true }) folderId?: number;
   @Field(() => ChannelPermissionsInput, { nullable: true }) permissions?: ChannelPermissionsInput;
+}
+
+@InputType({ description: 'Subscribes you (or userIds) to channels, creating the missing ones with these settings.' })
+export class SubscribeInput extends NewChannelSettingsInput {
+  @Field(() => [NewChannelInput]) channels!: NewChannelInput[];
+  @Field(() => [Int], { nullable: true, description: 'Whom to subscribe; yourself when absent.' }) userIds?: number[];
+  @Field({ defaultValue: true }) authorizationErrorsFatal!: boolean;
+}
+
+@InputType({ description: 'A new channel (REST: POST /channels/create); you are subscribed only if listed in subscriberIds.' })
+export class CreateChannelInput extends NewChannelSettingsInput {
+  @Field() name!: string;
+  @Field({ defaultValue: '' }) description!: string;
+  @Field(() => [Int]) subscriberIds!: number[];
+  @Field({ defaultValue: false, description: 'Whether the notification bot announces the new channel.' }) announce!: boolean;
+  @Field({ defaultValue: false, description: 'Makes it a default channel for new users (administrators).' }) isDefaultStream!: boolean;
 }
 
 @InputType()

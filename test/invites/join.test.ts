@@ -152,8 +152,10 @@ test('the referrer hears from the notification bot when asked, and the client st
   expect(notice.message.content).toBe(`@_**New Joiner|${joined}** accepted your invitation to join the organization.`);
   expect(notice.flags).toEqual([]);
   const state = assertSuccess(await client(ts, member).post('/register', { fetch_event_types: ['realm_user', 'recent_private_conversations'] }));
+  // The server's bots: the notification bot and the welcome bot.
   expect(state.cross_realm_bots).toEqual([
     expect.objectContaining({ full_name: 'Notification Bot', is_bot: true, is_system_bot: true, user_id: notice.message.sender_id }),
+    expect.objectContaining({ full_name: 'Welcome Bot', email: 'welcome-bot@zulip.com', is_bot: true, is_system_bot: true }),
   ]);
   // The bot is not one of the organization's users.
   expect(state.realm_users.some((u: { user_id: number }) => u.user_id === notice.message.sender_id)).toBe(false);

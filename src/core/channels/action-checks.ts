@@ -5,6 +5,8 @@ import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, DELETE_POLI
 import { checkGroupSettingValue, GroupSettingValue, SystemGroupIds } from './group-settings';
 import { holdsRealmPolicy } from './realm-policy';
 import { isRowId } from '../../db/ids';
+import type { NewChannelSettings } from './admin-actions';
+import { parseMessageRetentionDays } from './validation';
 
 /** Checks shared by creating channels (through subscribing) and changing their settings. */
 
@@ -45,4 +47,12 @@ export async function validateGroupSettings(db: Knex, viewer: ChannelViewer, req
     out[setting] = await checkGroupSettingValue(db, viewer.user.realm_id, setting, value, viewer.systemGroups);
   }
   return out;
+}
+
+/** Checks the settings requested for channels about to be created; answers them validated. */
+export async function checkNewChannelSettings(db: Knex, viewer: ChannelViewer, settings: NewChannelSettings) {
+  const groupSettings = await validateGroupSettings(db, viewer, settings.groupSettings);
+  if (settings.folderId !== undefined && settings.folderId !== null) await checkFolder(db, viewer.user.realm_id, settings.folderId);
+  if (settings.topicsPolicy !== undefined && settings.topicsPolicy !== 'inherit') await checkTopicsPolicyPermission(db, viewer);
+  return { groupSettings, retentionDays: parseMessageRetentionDays(settings.messageRetentionDays) };
 }

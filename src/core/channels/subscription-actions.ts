@@ -10,9 +10,9 @@ import { SUBSCRIPTION_COLORS } from './constants';
 import * as ev from './events';
 import { Stream, Subscription } from './model';
 import { holdsRealmPolicy } from './realm-policy';
-import { checkChannelName, checkColor, normalizeDescription, parseMessageRetentionDays } from './validation';
+import { checkChannelName, checkColor, normalizeDescription } from './validation';
 import { anyOf, listParam } from '../../db/lists';
-import { insufficientPermission, checkFolder, checkTopicsPolicyPermission, validateGroupSettings } from './action-checks';
+import { insufficientPermission, checkNewChannelSettings } from './action-checks';
 import { AddedSubscription, emitSubscriptionsAdded, emitSubscriptionsRemoved } from './subscription-events';
 import { createChannels, NewChannelSettings } from './admin-actions';
 
@@ -24,7 +24,7 @@ import { createChannels, NewChannelSettings } from './admin-actions';
 
 type Principals = string[] | number[];
 /** Users named by id or by API email (the placeholder, or the real address where visible). */
-async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principals: Principals): Promise<User[]> {
+export async function resolvePrincipals(deps: AppDeps, db: Knex, actor: User, principals: Principals): Promise<User[]> {
   if (principals.length === 0) return [];
   let users: User[];
   if (typeof principals[0] === 'number') {
@@ -88,10 +88,7 @@ export async function subscribe(deps: AppDeps, actor: User, request: SubscribeRe
   return inTransaction(deps, deps.realmId, async (uow) => {
     const db = uow.trx;
     const viewer = await loadViewer(db, actor);
-    const groupSettings = await validateGroupSettings(db, viewer, request.groupSettings);
-    if (request.folderId !== undefined && request.folderId !== null) await checkFolder(db, deps.realmId, request.folderId);
-    if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') await checkTopicsPolicyPermission(db, viewer);
-    const retentionDays = parseMessageRetentionDays(request.messageRetentionDays);
+    const { groupSettings, retentionDays } = await checkNewChannelSettings(db, viewer, request);
 
     // One entry per channel name (letter case ignored), in request order.
     const wanted = new Map<string, { name: string; description: string; color?: string }>();
@@ -169,7 +166,7 @@ function pickColor(used: Set<string>, streamId: number): string {
   return color;
 }
 
-async function addSubscriptions(
+export async function addSubscriptions(
   uow: UnitOfWork,
   streams: Stream[],
   users: User[],
