@@ -33,7 +33,7 @@ export class UserResolver {
   @Authorized()
   @Mutation(() => UserType, { description: 'Administrators with the can_create_users permission only.' })
   async createUser(@Arg('input') input: CreateUserInput, @Ctx() ctx: GraphQLContext): Promise<UserType> {
-    const { user } = await createUser(ctx.deps, me(ctx), input);
+    const { user } = await createUser(ctx.deps, me(ctx), { ...input, welcomeEmail: true });
     return UserType.from(await getUserForViewer(ctx.deps, me(ctx), user.id, view));
   }
 
@@ -79,7 +79,7 @@ export class UserResolver {
 
   @Mutation(() => ApiKeyResult, { description: 'Exchanges an email and password for an API key; needs no authentication.' })
   async fetchApiKey(@Arg('username') username: string, @Arg('password') password: string, @Ctx() ctx: GraphQLContext): Promise<ApiKeyResult> {
-    const result = await loginWithPassword(ctx.deps, username, password, ctx.address);
+    const result = await loginWithPassword(ctx.deps, username, password, { address: ctx.address ?? '', userAgent: ctx.userAgent ?? '' });
     return Object.assign(new ApiKeyResult(), { apiKey: result.api_key, email: result.email, userId: result.user_id });
   }
 }

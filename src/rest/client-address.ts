@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import { parseProxyEntry } from '../config/proxy-entry';
+import type { LoginDevice } from '../core/accounts/login-emails';
 
 /**
  * The address a request came from, as the rate limits key it. Behind a reverse proxy every
@@ -23,6 +24,12 @@ export function clientAddress(req: IncomingMessage, trustedProxies: readonly str
     if (!isIn(trusted, hops[i])) return hops[i];
   }
   return hops[0] ?? peer;
+}
+
+/** Where a login comes from: the client's address and its User-Agent (the new-login email names both). */
+export function loginDevice(req: IncomingMessage, trustedProxies: readonly string[] = []): LoginDevice {
+  const agent = req.headers['user-agent'];
+  return { address: clientAddress(req, trustedProxies), userAgent: typeof agent === 'string' ? agent.slice(0, 1000) : '' };
 }
 
 /** IPv4 addresses without their IPv6-mapped prefix. */

@@ -8,7 +8,7 @@ import { ROLE_VALUES } from '../core/users/roles';
 import { ownUserDict } from '../core/users/view';
 import { updateUserProfileData } from '../core/profile-fields/actions';
 import { profileDataValidator } from '../core/profile-fields/validation';
-import { clientAddress } from './client-address';
+import { loginDevice } from './client-address';
 import { endpoint, p } from './endpoint';
 import type { Route } from './router';
 
@@ -24,7 +24,7 @@ export const userRoutes: Route[] = [
     endpoint: endpoint({
       auth: 'none',
       params: { username: p.string(), password: p.string() },
-      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, clientAddress(req, deps.config.trustedProxies)),
+      handler: async ({ deps, params, req }) => loginWithPassword(deps, params.username, params.password, loginDevice(req, deps.config.trustedProxies)),
     }),
   },
   {
@@ -79,6 +79,7 @@ export const userRoutes: Route[] = [
           email: params.email,
           password: params.password,
           fullName: params.full_name,
+          welcomeEmail: true,
         });
         return { user_id: created.user.id };
       },

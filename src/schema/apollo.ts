@@ -13,7 +13,7 @@ import { sessionHashOf } from '../core/accounts/sessions';
 import { authenticateBrowserRequest, sessionSecretOf } from '../web/session-auth';
 import { authenticateGraphQLRequest } from './authenticate';
 import { refuseLargeBodies } from '../rest/body-guard';
-import { clientAddress } from '../rest/client-address';
+import { loginDevice } from '../rest/client-address';
 import { IdentifiedRequest, requestIdOf } from '../rest/router';
 import { log } from '../log';
 import type { GraphQLContext } from './context';
@@ -74,7 +74,7 @@ export async function graphQLContext(deps: AppDeps, req: Request, res: Response)
     // Incoming-webhook bots only send messages, through REST (as Zulip allows them nothing else).
     if (user && isIncomingWebhookBot(user)) throw incomingWebhookRefused();
     if (user) (req as IdentifiedRequest).userId = user.id;
-    const context: GraphQLContext = { deps, user, address: clientAddress(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
+    const context: GraphQLContext = { deps, user, ...loginDevice(req, deps.config.trustedProxies), requestId: requestIdOf(req) };
     if (secret !== undefined) context.sessionHash = sessionHashOf(secret);
     return context;
   } catch (error) {

@@ -8,6 +8,8 @@ export interface GraphQLContext {
   user: User | null;
   /** The client's address, which unauthenticated requests and failed logins are counted by. */
   address?: string;
+  /** The client's User-Agent (named in the new-login email of a GraphQL login). */
+  userAgent?: string;
   /** Over a WebSocket: subscriptions deliver through it (held while credentials are checked again). */
   gate?: DeliveryGate;
   /** The HTTP request's or WebSocket connection's id in the log. */

@@ -74,7 +74,7 @@ export function joinRouter(deps: AppDeps): Router {
         email: invite.is_multiuse ? (body.email ?? '') : undefined,
       });
       // Straight into the web app, signed in.
-      await startBrowserSession(deps, res, user, '/');
+      await startBrowserSession(deps, req, res, user, '/');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       res

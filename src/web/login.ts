@@ -9,11 +9,11 @@ import { loginApiKey } from '../core/accounts/login-keys';
 import { checkPasswordLogin } from '../core/users/authenticate';
 import type { User } from '../core/users/model';
 import { getRealm } from '../core/realm/queries';
-import { clientAddress } from '../rest/client-address';
+import { clientAddress, loginDevice } from '../rest/client-address';
 import { checkCsrf, clearCookie, csrfInput, csrfToken, readCookie, SESSION_COOKIE, setCookie } from './cookies';
 import { field, fieldsOf, formBody, pageHandler } from './forms';
 import { errorParagraph, escape, page } from './html';
-import { noteLogin } from '../core/users/first-login';
+import { recordLogin } from '../core/accounts/login-emails';
 
 /**
  * The web login page. With `mobile_flow_otp` (Zulip's mobile apps, in a webview or browser) a
@@ -35,9 +35,9 @@ function safeNext(value: unknown): string {
 }
 
 /** `password`: the one the user just logged in with, which gives them their existing key (login-keys.ts). */
-export async function finishMobileFlow(deps: AppDeps, res: Response, user: User, otp: string, password?: string): Promise<void> {
+export async function finishMobileFlow(deps: AppDeps, req: Request, res: Response, user: User, otp: string, password?: string): Promise<void> {
   const apiKey = password === undefined ? await issueApiKey(deps, user.id) : await loginApiKey(deps, user.id, password);
-  await noteLogin(deps, user.id);
+  await recordLogin(deps, user.id, loginDevice(req, deps.config.trustedProxies));
   // Express's redirect only takes http(s) URLs as given; the app's scheme is set directly.
   res.status(302).setHeader('Location', mobileFlowRedirect(deps.config, otp, apiKey, user));
   res.setHeader('Cache-Control', 'no-store');
@@ -77,8 +77,9 @@ ${externalButtons(deps, fields.otp)}
 }
 
 /** Starts a browser session for `user` and goes on to `next`. */
-export async function startBrowserSession(deps: AppDeps, res: Response, user: User, next: string): Promise<void> {
-  setCookie(res, deps.config, SESSION_COOKIE, await createSession(deps, user.id), SESSION_MAX_AGE_SECONDS);
+export async function startBrowserSession(deps: AppDeps, req: Request, res: Response, user: User, next: string): Promise<void> {
+  const secret = await createSession(deps, user.id, loginDevice(req, deps.config.trustedProxies));
+  setCookie(res, deps.config, SESSION_COOKIE, secret, SESSION_MAX_AGE_SECONDS);
   res.redirect(302, next);
 }
 
@@ -90,7 +91,7 @@ export function loginRouter(deps: AppDeps): Router {
     pageHandler(async (req, res) => {
       const otp = otpOf(req.query.mobile_flow_otp);
       const user = await sessionUser(deps, readCookie(req, SESSION_COOKIE));
-      if (user && otp) return finishMobileFlow(deps, res, user, otp);
+      if (user && otp) return finishMobileFlow(deps, req, res, user, otp);
       res.setHeader('Cache-Control', 'no-store');
       const next = typeof req.query.next === 'string' ? safeNext(req.query.next) : undefined;
       // Signed in already: on into the web app (or where the link pointed).
@@ -120,8 +121,8 @@ export function loginRouter(deps: AppDeps): Router {
           .send(await loginForm(deps, req, res, { username, otp, next: field(req, 'next') || undefined, error: error.message }));
         return;
       }
-      if (otp) return finishMobileFlow(deps, res, user, otp, field(req, 'password'));
-      await startBrowserSession(deps, res, user, safeNext(fieldsOf(req).next));
+      if (otp) return finishMobileFlow(deps, req, res, user, otp, field(req, 'password'));
+      await startBrowserSession(deps, req, res, user, safeNext(fieldsOf(req).next));
     }),
   );
 

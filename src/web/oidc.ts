@@ -42,8 +42,8 @@ export function oidcRouter(deps: AppDeps): Router {
       clearCookie(res, deps.config, FLOW_COOKIE);
       const params = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
       const user = await finishOidcLogin(deps, params, flow);
-      if (flow!.otp) return finishMobileFlow(deps, res, user, flow!.otp);
-      await startBrowserSession(deps, res, user, '/');
+      if (flow!.otp) return finishMobileFlow(deps, req, res, user, flow!.otp);
+      await startBrowserSession(deps, req, res, user, '/');
     }),
   );
   return router;

@@ -26,7 +26,12 @@ export async function ldapLogin(deps: AppDeps, username: string, password: strin
   // organization's domain rules do.
   if ((await emailDomainCheck(deps.knex, deps.realmId))(person.email)) return null;
   try {
-    const { user } = await createUser(deps, null, { email: person.email, fullName: usableName(person.fullName, person.email), password: null });
+    const { user } = await createUser(deps, null, {
+      email: person.email,
+      fullName: usableName(person.fullName, person.email),
+      password: null,
+      welcomeEmail: true,
+    });
     return user;
   } catch (error) {
     // An address the organization cannot take (malformed, or taken meanwhile) opens nothing.

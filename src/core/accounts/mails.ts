@@ -1,4 +1,8 @@
+import type { Knex } from 'knex';
 import type { Config } from '../../config';
+import type { AppDeps } from '../deps';
+import { Realm } from '../realm/model';
+import type { User } from '../users/model';
 import { sendEmail } from '../email/outbox';
 import { emailChangeConfirmationEmail, emailChangedNoticeEmail, noAccountEmail, passwordResetEmail } from '../email/templates';
 
@@ -21,4 +25,10 @@ export async function sendEmailChangeConfirmation(config: Config, realmName: str
 
 export async function sendEmailChangedNotice(config: Config, realmName: string, oldEmail: string, newEmail: string): Promise<void> {
   await sendEmail(config, emailChangedNoticeEmail({ realmName, realmUrl: config.externalUrl, oldEmail, newEmail }));
+}
+
+/** Who an account's email goes to, and the organization it comes from (new-login and welcome emails). */
+export async function accountMailAddressing(deps: Pick<AppDeps, 'config' | 'realmId'>, db: Knex, user: Pick<User, 'delivery_email' | 'full_name'>) {
+  const realm = await Realm.query(db).findById(deps.realmId);
+  return { to: user.delivery_email, fullName: user.full_name, realmName: realm?.name ?? deps.config.realmName, realmUrl: deps.config.externalUrl };
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors';
 import { forgetAuthAfterCommit, type KeyOwner } from '../users/auth-cache';
 import { sha256Hex } from '../users/credentials';
 import { User } from '../users/model';
-import { noteLogin } from '../users/first-login';
+import { LoginDevice, recordLogin } from './login-emails';
 
 /**
  * Web login sessions: the cookie holds a random secret, the database its SHA-256. A session ends
@@ -32,7 +32,8 @@ export const notLoggedIn = () => new ApiError('UNAUTHORIZED', 'Not logged in: AP
 
 export const sessionHashOf = (secret: string): string => sha256Hex(secret);
 
-export async function createSession(deps: AppDeps, userId: number): Promise<string> {
+/** A login's session; `device` is where the login came from (for the new-login email). */
+export async function createSession(deps: AppDeps, userId: number, device: LoginDevice): Promise<string> {
   const secret = crypto.randomBytes(32).toString('base64url');
   await deps.knex('web_sessions').insert({
     realm_id: deps.realmId,
@@ -40,7 +41,7 @@ export async function createSession(deps: AppDeps, userId: number): Promise<stri
     session_hash: sha256Hex(secret),
     expires_at: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
   });
-  await noteLogin(deps, userId);
+  await recordLogin(deps, userId, device);
   return secret;
 }
 

@@ -2,7 +2,7 @@ import type { OutgoingEmail } from './outbox';
 
 /**
  * Every email the server sends, rendered here from plain data: invitations, account emails
- * (password reset, address change), missed-message notifications and digests. Each has a plain-text part and, except the invitation, an HTML part.
+ * (password reset, address change, new-login notices, welcome), missed-message notifications and digests. Each has a plain-text part and, except the invitation, an HTML part.
  * Message HTML comes from the Markdown renderer (already sanitized); everything else is escaped.
  */
 
@@ -185,4 +185,76 @@ export function digestEmail(input: DigestInput): OutgoingEmail {
       `<p style="color: #666; font-size: small"><a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe from digest emails</a></p>`,
   );
   return { to: input.to, subject, text, html, headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` } };
+}
+
+export interface LoginNoticeInput {
+  to: string;
+  fullName: string;
+  realmName: string;
+  realmUrl: string;
+  /** Already in the user's time zone and clock style. */
+  loginTime: string;
+  address: string;
+  browser: string;
+  os: string;
+  unsubscribeUrl: string;
+}
+
+/** Sent at each login with a credential, so a login the owner did not make gets noticed. */
+export function loginNoticeEmail(input: LoginNoticeInput): OutgoingEmail {
+  const device = `${input.browser} on ${input.os}`;
+  const resetUrl = `${input.realmUrl}/accounts/password/reset/`;
+  const details: [string, string][] = [
+    ['When', input.loginTime],
+    ['Device', device],
+    ['IP address', input.address],
+  ];
+  const intro = `Your account ${input.to} in ${input.realmName} (${input.realmUrl}) was just used to log in.`;
+  const advice = "If this was you, there is nothing to do. If you do not recognize this login, change your password right away and tell your organization's administrators.";
+  const text =
+    `Hi ${input.fullName},\n\n${intro}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n` +
+    `${advice}\nChange your password: ${resetUrl}\n\n` +
+    `Stop receiving emails about new logins: ${input.unsubscribeUrl}\n`;
+  const html = page(
+    `<p>Hi ${escapeHtml(input.fullName)},</p><p>${escapeHtml(intro)}</p>` +
+      `<ul>${details.map(([k, v]) => `<li><b>${escapeHtml(k)}:</b> ${escapeHtml(v)}</li>`).join('')}</ul>` +
+      `<p>${escapeHtml(advice)}</p><p><a href="${escapeHtml(resetUrl)}">Change your password</a></p>` +
+      `<p style="color: #666; font-size: small"><a href="${escapeHtml(input.unsubscribeUrl)}">Stop receiving emails about new logins</a></p>`,
+  );
+  return {
+    to: input.to,
+    subject: `New login to ${input.realmName} from ${device}`,
+    text,
+    html,
+    headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` },
+  };
+}
+
+export interface WelcomeInput {
+  to: string;
+  fullName: string;
+  realmName: string;
+  realmUrl: string;
+}
+
+/** The first email of a new account: where the organization is, how to log in, get the apps and find help. */
+export function welcomeEmail(input: WelcomeInput): OutgoingEmail {
+  const appsUrl = 'https://zulip.com/apps/';
+  const helpUrl = 'https://zulip.com/help/';
+  const text =
+    `Hi ${input.fullName},\n\nWelcome to ${input.realmName}! Your account is ready.\n\n` +
+    `Organization: ${input.realmName}\nAddress: ${input.realmUrl}\nYour login email: ${input.to}\n\n` +
+    `Use it in your browser at ${input.realmUrl}, or with the Zulip apps for desktop and mobile (${appsUrl}): ` +
+    `give them ${input.realmUrl} as the organization's address.\n\n` +
+    `Getting started and how-to guides: ${helpUrl}\nQuestions about this organization go to its administrators.\n`;
+  const html = page(
+    `<p>Hi ${escapeHtml(input.fullName)},</p><p>Welcome to ${escapeHtml(input.realmName)}! Your account is ready.</p>` +
+      `<ul><li><b>Organization:</b> ${escapeHtml(input.realmName)}</li>` +
+      `<li><b>Address:</b> <a href="${escapeHtml(input.realmUrl)}">${escapeHtml(input.realmUrl)}</a></li>` +
+      `<li><b>Your login email:</b> ${escapeHtml(input.to)}</li></ul>` +
+      `<p>Use it in your browser, or with the <a href="${appsUrl}">Zulip apps for desktop and mobile</a>: ` +
+      `give them ${escapeHtml(input.realmUrl)} as the organization's address.</p>` +
+      `<p><a href="${helpUrl}">Getting started and how-to guides</a>. Questions about this organization go to its administrators.</p>`,
+  );
+  return { to: input.to, subject: `Welcome to ${input.realmName}`, text, html };
 }

@@ -351,6 +351,7 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
     role: invite.invited_as as (typeof ROLE_VALUES)[number],
     // The invitation says whether the default channels are wanted.
     defaultChannels: false,
+    welcomeEmail: true,
   });
   await inTransaction(deps, deps.realmId, async (uow) => {
     const user = created.user;

@@ -4,13 +4,14 @@ import { updateOwnSettings } from '../settings/actions';
 import { User } from '../users/model';
 
 /**
- * Unsubscribe links in notification emails: `/accounts/unsubscribe/<type>/<token>`, where the
+ * Unsubscribe links in notification and new-login emails: `/accounts/unsubscribe/<type>/<token>`, where the
  * token names the user and is signed with the realm's key (made once, kept in the database), so
  * a link works without logging in and cannot be made for someone else.
  */
 export const UNSUBSCRIBE_SETTINGS = {
   missed_messages: 'enable_offline_email_notifications',
   digest: 'enable_digest_emails',
+  login: 'enable_login_emails',
 } as const;
 export type UnsubscribeType = keyof typeof UNSUBSCRIBE_SETTINGS;
 

@@ -21,6 +21,8 @@ import { checkUniqueName, requireNameChangesAllowed } from './name-policy';
 import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
 import { deleteUserSessions } from '../accounts/sessions';
+import { queueWelcomeEmail } from '../accounts/welcome-email';
+import { deliverNow } from '../deliveries/attempt';
 import { loadViewer } from '../channels/access';
 import { deleteAvatar } from '../uploads/avatars';
 import { accountsForActions, applyDeactivationActions, NO_DEACTIVATION_ACTIONS } from './deactivation-actions';
@@ -39,6 +41,8 @@ export interface NewUser {
   timezone?: string;
   /** Subscribe the account to the default channels (true unless said otherwise). */
   defaultChannels?: boolean;
+  /** A person joining (not the first owner, an import or the CLI): the welcome email, if the organization sends them. */
+  welcomeEmail?: boolean;
 }
 
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
@@ -51,7 +55,7 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
   if (await emailInUse(deps.knex, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
   const passwordHash = input.password === null ? null : await hashPassword(checkPassword(input.password));
   const apiKey = generateApiKey();
-  const user = await inTransaction(deps, deps.realmId, async (uow) => {
+  const { user, mailIds } = await inTransaction(deps, deps.realmId, async (uow) => {
     // Checked again: another request may have taken the address while the password was hashed.
     if (await emailInUse(uow.trx, deps.realmId, email)) throw errors.badRequest('Email is already in use.');
     const created = await insertAccount(
@@ -72,8 +76,9 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
     );
     if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
     await announceSignup(deps, uow, created);
-    return created;
+    return { user: created, mailIds: input.welcomeEmail ? await queueWelcomeEmail(deps, uow, created) : [] };
   });
+  await deliverNow(deps, mailIds);
   return { user, apiKey };
 }
 

@@ -7,7 +7,7 @@ import { loginApiKey } from '../accounts/login-keys';
 import { placeholderEmail } from './view';
 import { ldapLogin } from '../accounts/ldap-login';
 import { readKeyOwner } from './key-owners';
-import { noteLogin } from './first-login';
+import { LoginDevice, recordLogin } from '../accounts/login-emails';
 
 // Authentication failures are 401s that name the Basic scheme, as Zulip's are. Zulip's server
 // answers each of them with the code UNAUTHORIZED, keeping the reason in the message.
@@ -90,17 +90,17 @@ const authenticationFailed = () => new ApiError('AUTHENTICATION_FAILED', 'Your u
  * POST /fetch_api_key. Unknown address, wrong password and deactivated account all get the same
  * answer, and an unknown address still costs a password hash. As in Zulip, every attempt counts
  * against the username and a success clears its count; failures also count against the client's
- * address (`address`), so one client cannot try a password on every account.
+ * address (the device's), so one client cannot try a password on every account.
  */
 export async function loginWithPassword(
   deps: AppDeps,
   username: string,
   password: string,
-  address?: string,
+  device: LoginDevice,
 ): Promise<{ api_key: string; email: string; user_id: number }> {
-  const user = await checkPasswordLogin(deps, username, password, address);
+  const user = await checkPasswordLogin(deps, username, password, device.address);
   const apiKey = await loginApiKey(deps, user.id, password);
-  await noteLogin(deps, user.id);
+  await recordLogin(deps, user.id, device);
   return { api_key: apiKey, email: user.delivery_email, user_id: user.id };
 }
 
