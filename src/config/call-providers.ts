@@ -1,6 +1,4 @@
-import { ConfigError, requiredVar, urlVar } from './index';
-
-type Env = Record<string, string | undefined>;
+import { ConfigError, type Env, requiredVar, urlVar } from './variables';
 
 export interface ConstructorGroupsConfig {
   /** Base of the XAPI (such as https://example.constructor.app/api/groups/xapi), without a trailing slash. */
@@ -45,4 +43,49 @@ export function nextcloudTalkConfig(env: Env): NextcloudTalkConfig | null {
   if (vars === null) return null;
   const [username, password] = vars.values;
   return { url: vars.url.endsWith('/') ? vars.url : `${vars.url}/`, username, password };
+}
+
+export interface BigBlueButtonConfig {
+  /** The server's base URL, ending in `/` (its API is under `api/`). */
+  url: string;
+  /** The shared secret that signs API calls. */
+  secret: string;
+}
+
+export interface ZoomConfig {
+  /** The server-to-server app's Zoom account; null for a per-user OAuth app. */
+  accountId: string | null;
+  clientId: string;
+  clientSecret: string;
+  /** Base of the REST API (https://api.zoom.us), without a trailing slash. */
+  apiUrl: string;
+  /** Base of the OAuth authorize and token endpoints (https://zoom.us). */
+  oauthUrl: string;
+}
+
+export function bigBlueButtonConfig(env: Env): BigBlueButtonConfig | null {
+  const url = urlVar(env, 'PARLEY_BIGBLUEBUTTON_URL', ['http:', 'https:']);
+  if (url === null) {
+    if ((env.PARLEY_BIGBLUEBUTTON_SECRET ?? '').trim() !== '')
+      throw new ConfigError('PARLEY_BIGBLUEBUTTON_URL must be set when PARLEY_BIGBLUEBUTTON_SECRET is');
+    return null;
+  }
+  return { url: url.endsWith('/') ? url : `${url}/`, secret: requiredVar(env, 'PARLEY_BIGBLUEBUTTON_SECRET', 'PARLEY_BIGBLUEBUTTON_URL') };
+}
+
+export function zoomConfig(env: Env): ZoomConfig | null {
+  const accountId = (env.PARLEY_ZOOM_ACCOUNT_ID ?? '').trim();
+  const clientId = (env.PARLEY_ZOOM_CLIENT_ID ?? '').trim();
+  if (clientId === '') {
+    if (accountId !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_ACCOUNT_ID is');
+    if ((env.PARLEY_ZOOM_CLIENT_SECRET ?? '').trim() !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_CLIENT_SECRET is');
+    return null;
+  }
+  return {
+    accountId: accountId === '' ? null : accountId,
+    clientId,
+    clientSecret: requiredVar(env, 'PARLEY_ZOOM_CLIENT_SECRET', accountId === '' ? 'PARLEY_ZOOM_CLIENT_ID' : 'PARLEY_ZOOM_ACCOUNT_ID'),
+    apiUrl: (urlVar(env, 'PARLEY_ZOOM_API_URL', ['http:', 'https:']) ?? 'https://api.zoom.us').replace(/\/+$/, ''),
+    oauthUrl: (urlVar(env, 'PARLEY_ZOOM_OAUTH_URL', ['http:', 'https:']) ?? 'https://zoom.us').replace(/\/+$/, ''),
+  };
 }

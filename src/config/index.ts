@@ -3,7 +3,20 @@ import { isValidEmail } from '../validation/email';
 import { parseProxyEntry } from './proxy-entry';
 import { DEFAULT_RATE_RULES, parseRateRules, RATE_RULE_VARIABLES, RateDomain, RateRules } from './rate-rules';
 import type { GraphQLLimits } from './graphql-limits';
-import { constructorGroupsConfig, ConstructorGroupsConfig, nextcloudTalkConfig, NextcloudTalkConfig } from './call-providers';
+import {
+  BigBlueButtonConfig,
+  bigBlueButtonConfig,
+  constructorGroupsConfig,
+  ConstructorGroupsConfig,
+  nextcloudTalkConfig,
+  NextcloudTalkConfig,
+  ZoomConfig,
+  zoomConfig,
+} from './call-providers';
+import { boolVar, ConfigError, type Env, intVar, requiredVar, urlVar } from './variables';
+
+export type { BigBlueButtonConfig, ZoomConfig } from './call-providers';
+export { ConfigError } from './variables';
 
 /** Runtime configuration, read from the environment once at start-up. */
 export interface Config {
@@ -104,24 +117,6 @@ export interface Config {
   ownerFullContentAccess: boolean;
 }
 
-export interface BigBlueButtonConfig {
-  /** The server's base URL, ending in `/` (its API is under `api/`). */
-  url: string;
-  /** The shared secret that signs API calls. */
-  secret: string;
-}
-
-export interface ZoomConfig {
-  /** The server-to-server app's Zoom account; null for a per-user OAuth app. */
-  accountId: string | null;
-  clientId: string;
-  clientSecret: string;
-  /** Base of the REST API (https://api.zoom.us), without a trailing slash. */
-  apiUrl: string;
-  /** Base of the OAuth authorize and token endpoints (https://zoom.us). */
-  oauthUrl: string;
-}
-
 export interface LdapConfig {
   url: string;
   /** null: searches bind anonymously. */
@@ -176,34 +171,6 @@ export interface PushServiceConfig {
   url: string;
   orgId: string;
   orgKey: string;
-}
-
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-export function urlVar(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw.trim());
-  } catch {
-    throw new ConfigError(`${name} is not a valid URL: "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
-  }
-  return raw.trim();
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -276,12 +243,6 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-export function requiredVar(env: Env, name: string, because: string): string {
-  const raw = (env[name] ?? '').trim();
-  if (raw === '') throw new ConfigError(`${name} must be set when ${because} is`);
-  return raw;
-}
-
 function ldapConfig(env: Env): LdapConfig | null {
   const url = urlVar(env, 'PARLEY_LDAP_URL', ['ldap:', 'ldaps:']);
   if (url === null) return null;
@@ -320,36 +281,10 @@ function oidcConfig(env: Env): OidcConfig | null {
   };
 }
 
-function bigBlueButtonConfig(env: Env): BigBlueButtonConfig | null {
-  const url = urlVar(env, 'PARLEY_BIGBLUEBUTTON_URL', ['http:', 'https:']);
-  if (url === null) {
-    if ((env.PARLEY_BIGBLUEBUTTON_SECRET ?? '').trim() !== '')
-      throw new ConfigError('PARLEY_BIGBLUEBUTTON_URL must be set when PARLEY_BIGBLUEBUTTON_SECRET is');
-    return null;
-  }
-  return { url: url.endsWith('/') ? url : `${url}/`, secret: requiredVar(env, 'PARLEY_BIGBLUEBUTTON_SECRET', 'PARLEY_BIGBLUEBUTTON_URL') };
-}
-
 /**
  * Zoom's two kinds of app, as in Zulip: client id and secret alone are a per-user OAuth app (each
  * member connects their own Zoom account); with an account id they are a server-to-server app.
  */
-function zoomConfig(env: Env): ZoomConfig | null {
-  const accountId = (env.PARLEY_ZOOM_ACCOUNT_ID ?? '').trim();
-  const clientId = (env.PARLEY_ZOOM_CLIENT_ID ?? '').trim();
-  if (clientId === '') {
-    if (accountId !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_ACCOUNT_ID is');
-    if ((env.PARLEY_ZOOM_CLIENT_SECRET ?? '').trim() !== '') throw new ConfigError('PARLEY_ZOOM_CLIENT_ID must be set when PARLEY_ZOOM_CLIENT_SECRET is');
-    return null;
-  }
-  return {
-    accountId: accountId === '' ? null : accountId,
-    clientId,
-    clientSecret: requiredVar(env, 'PARLEY_ZOOM_CLIENT_SECRET', accountId === '' ? 'PARLEY_ZOOM_CLIENT_ID' : 'PARLEY_ZOOM_ACCOUNT_ID'),
-    apiUrl: (urlVar(env, 'PARLEY_ZOOM_API_URL', ['http:', 'https:']) ?? 'https://api.zoom.us').replace(/\/+$/, ''),
-    oauthUrl: (urlVar(env, 'PARLEY_ZOOM_OAUTH_URL', ['http:', 'https:']) ?? 'https://zoom.us').replace(/\/+$/, ''),
-  };
-}
 
 const S3_VARIABLES = ['PARLEY_S3_ENDPOINT', 'PARLEY_S3_REGION', 'PARLEY_S3_ACCESS_KEY_ID', 'PARLEY_S3_SECRET_ACCESS_KEY', 'PARLEY_S3_FORCE_PATH_STYLE'];
 
@@ -461,14 +396,6 @@ function requestLimits(env: Env, maxFileUploadSizeMib: number): Pick<Config, 'ma
     rateLimitRules: rateRules(env),
     trustedProxies: trustedProxies(env),
   };
-}
-
-function boolVar(env: Env, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function trustedProxies(env: Env): string[] {

@@ -1,5 +1,5 @@
 import { sendDigests, zulipWeekday } from '../../src/core/notifications/digest';
-import { unsubscribeUrl } from '../../src/core/notifications/unsubscribe';
+import { unsubscribeUrl } from '../../src/core/notifications/unsubscribe-links';
 import { verifyAction } from '../helpers/events';
 import { assertSuccess, client } from '../helpers/api';
 import { makeUser, startTestServer, TestServer, TestUser } from '../helpers/server';

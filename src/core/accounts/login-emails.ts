@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { deliverNow } from '../deliveries/attempt';
 import { insertDeliveries } from '../deliveries/store';
 import { loginNoticeEmail } from '../email/templates';
-import { unsubscribeUrl } from '../notifications/unsubscribe';
+import { unsubscribeUrl } from '../notifications/unsubscribe-links';
 import { userSettings } from '../settings/store';
 import { noteLogin } from '../users/first-login';
 import { User } from '../users/model';

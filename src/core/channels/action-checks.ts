@@ -1,16 +1,26 @@
 import type { Knex } from 'knex';
 import { ApiError, errors } from '../../errors';
 import { ChannelViewer } from './access';
-import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, DELETE_POLICY_SETTINGS } from './constants';
+import { CHANNEL_PERMISSION_SETTING_NAMES, ChannelPermissionSetting, DELETE_POLICY_SETTINGS, TopicsPolicy } from './constants';
 import { checkGroupSettingValue, GroupSettingValue, SystemGroupIds } from './group-settings';
 import { holdsRealmPolicy } from './realm-policy';
 import { isRowId } from '../../db/ids';
-import type { NewChannelSettings } from './admin-actions';
 import { parseMessageRetentionDays } from './validation';
 
 /** Checks shared by creating channels (through subscribing) and changing their settings. */
 
 export type GroupSettingsInput = Partial<Record<ChannelPermissionSetting, GroupSettingValue>>;
+
+export interface NewChannelSettings {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean | null;
+  /** "realm_default", "unlimited" or days. */
+  messageRetentionDays: string | number;
+  topicsPolicy?: TopicsPolicy;
+  folderId?: number | null;
+  groupSettings: GroupSettingsInput;
+}
 
 export const insufficientPermission = () => errors.badRequest('Insufficient permission');
 export const channelAlreadyExists = (name: string) => new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 400, { channel_name: name });

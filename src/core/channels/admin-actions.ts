@@ -34,7 +34,10 @@ import {
   checkDeletePolicyGrant,
   checkTopicCreationWithProtectedHistory,
   checkTopicsPolicyPermission,
+  NewChannelSettings,
 } from './action-checks';
+
+export type { NewChannelSettings } from './action-checks';
 import { emitSubscriptionsAdded } from './subscription-events';
 
 /**
@@ -60,16 +63,6 @@ export async function reloadStream(db: Knex, streamId: number): Promise<Stream> 
   return Stream.query(db).findById(streamId).throwIfNotFound();
 }
 
-export interface NewChannelSettings {
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  historyPublicToSubscribers: boolean | null;
-  /** "realm_default", "unlimited" or days. */
-  messageRetentionDays: string | number;
-  topicsPolicy?: TopicsPolicy;
-  folderId?: number | null;
-  groupSettings: GroupSettingsInput;
-}
 
 export async function createChannels(
   deps: AppDeps,

@@ -6,7 +6,7 @@ import { insertDeliveries } from '../deliveries/store';
 import { digestEmail } from '../email/templates';
 import { encodeChannel, encodeHashComponent } from '../markdown/url';
 import { cachedRealmSettings } from '../realm/setting-store';
-import { unsubscribeUrl } from './unsubscribe';
+import { unsubscribeUrl } from './unsubscribe-links';
 
 /**
  * Digest emails, as Zulip's: when the organization has `digest_emails_enabled`, on its

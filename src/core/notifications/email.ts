@@ -8,7 +8,7 @@ import { MissedMessagesInput, missedMessagesEmail } from '../email/templates';
 import { storedRealmSetting } from '../realm/setting-store';
 import { conversationKey, conversationUrl, loadNotifiedMessages, NotifiedMessage } from './messages';
 import { claimEmailJobs, finishJobs, JobRow, retryJobs } from './queue';
-import { unsubscribeUrl } from './unsubscribe';
+import { unsubscribeUrl } from './unsubscribe-links';
 
 /**
  * Missed-message emails. Once a user's first pending email is due, everything waiting for them is
