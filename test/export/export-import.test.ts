@@ -305,7 +305,7 @@ describe('import of an export written by hand in Zulip’s format', () => {
       expect(avatar.headers.get('content-type')).toBe('image/png');
       const [attachment] = assertSuccess(await h.get('/attachments')).attachments as Record<string, any>[];
       expect(attachment).toMatchObject({ name: 'plan.txt', size: 19, path_id: expect.stringMatching(/^\d+\/4e\/AbCdEf\/plan.txt$/) });
-      expect(attachment.messages).toHaveLength(1);
+      expect(attachment.message_ids).toHaveLength(1);
       expect(await (await fetchAs(`/user_uploads/${attachment.path_id}`)).text()).toBe('The plan, in full.\n');
     } finally {
       await server.close();
