@@ -52,10 +52,7 @@ export class PushResolver {
   @Mutation(() => Boolean, {
     description: 'Sends an end-to-end-encrypted test notification to one of your push devices, or all (POST /mobile_push/e2ee/test_notification).',
   })
-  async sendE2eeTestNotification(
-    @Arg('deviceId', () => Int, { nullable: true }) deviceId: number | null,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<boolean> {
+  async sendE2eeTestNotification(@Arg('deviceId', () => Int, { nullable: true }) deviceId: number | null, @Ctx() ctx: GraphQLContext): Promise<boolean> {
     await sendE2eeTestNotification(ctx.deps, ctx.user as User, deviceId ?? undefined);
     return true;
   }

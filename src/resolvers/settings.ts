@@ -61,7 +61,12 @@ export class SettingsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<boolean> {
     const targets = { userIds: targetUsers.userIds ?? [], groupIds: targetUsers.groupIds ?? [], skipIfAlreadyEdited: targetUsers.skipIfAlreadyEdited };
-    await updateOtherUsersSettings(ctx.deps, me(ctx), targets, checkSettings(settingsFromInput(input, SETTINGS), () => true));
+    await updateOtherUsersSettings(
+      ctx.deps,
+      me(ctx),
+      targets,
+      checkSettings(settingsFromInput(input, SETTINGS), () => true),
+    );
     return true;
   }
 

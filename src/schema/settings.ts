@@ -72,7 +72,7 @@ export class TargetUsersInput {
   @Field({ description: 'Leave alone, setting by setting, the users who once changed that setting themselves.' }) skipIfAlreadyEdited!: boolean;
 }
 
-@InputType({ description: "Settings to change for other users; their privacy settings (e.g. sendReadReceipts) are refused." })
+@InputType({ description: 'Settings to change for other users; their privacy settings (e.g. sendReadReceipts) are refused.' })
 export class UpdateOtherUsersSettingsInput {
   [key: string]: unknown;
 }

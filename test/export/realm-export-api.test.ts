@@ -72,7 +72,14 @@ test('a public export, then one with consent: events, listing, the file, deletio
   const queue = await registerQueue(ts, admin, { eventTypes: ['realm_export'] });
   const publicId = assertSuccess(await client(ts, admin).post('/export/realm')).id;
   const done = await finished(queue, publicId);
-  expect(done).toMatchObject({ id: publicId, acting_user_id: admin.id, export_type: 'public', pending: false, failed_timestamp: null, deleted_timestamp: null });
+  expect(done).toMatchObject({
+    id: publicId,
+    acting_user_id: admin.id,
+    export_type: 'public',
+    pending: false,
+    failed_timestamp: null,
+    deleted_timestamp: null,
+  });
   expect(done.export_url).toMatch(/\/user_avatars\/exports\/\d+\/[\w-]+\/zulip-export-[\w-]+\.tar\.gz$/);
   // Public data only: no private channel, no direct messages.
   expect(await contents(done.export_url)).toEqual(['Public news']);

@@ -65,7 +65,8 @@ describe('444: PATCH /settings with target_users', () => {
     const [forCarol, forDave] = await verifyActionFor(ts, [carol, dave], () =>
       patchFor(admin, { group_ids: [outer], user_ids: [leaving.id, bot.id], skip_if_already_edited: false }, { enter_sends: true }),
     );
-    for (const events of [forCarol, forDave]) expect(withoutIds(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'enter_sends', value: true }]);
+    for (const events of [forCarol, forDave])
+      expect(withoutIds(events)).toEqual([{ type: 'user_settings', op: 'update', property: 'enter_sends', value: true }]);
     expect((await settingsOf(leaving)).enter_sends).toBe(true);
     expect(await settingsOf(bot)).toEqual(botBefore);
     expect((await settingsOf(alice)).enter_sends).toBe(false);
@@ -79,9 +80,7 @@ describe('444: PATCH /settings with target_users', () => {
     assertSuccess(await patchFor(admin, { user_ids: [erin.id], skip_if_already_edited: false }, { starred_message_counts: false }));
 
     const both = { user_ids: [erin.id, frank.id], skip_if_already_edited: true };
-    const [forErin, forFrank] = await verifyActionFor(ts, [erin, frank], () =>
-      patchFor(admin, both, { web_font_size_px: 20, starred_message_counts: true }),
-    );
+    const [forErin, forFrank] = await verifyActionFor(ts, [erin, frank], () => patchFor(admin, both, { web_font_size_px: 20, starred_message_counts: true }));
     expect(withoutIds(forErin)).toEqual([{ type: 'user_settings', op: 'update', property: 'starred_message_counts', value: true }]);
     // Frank's counts were already on (the default): only what differs is changed.
     expect(withoutIds(forFrank)).toEqual([{ type: 'user_settings', op: 'update', property: 'web_font_size_px', value: 20 }]);
@@ -101,18 +100,41 @@ describe('444: PATCH /settings with target_users', () => {
     assertError(await patchFor(bot, 'not json', { color_scheme: 2 }), 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
     // Values are checked before the caller's role, as in Zulip.
     assertError(await patchFor(bob, one, { color_scheme: 9 }), 'BAD_REQUEST', 'Invalid color_scheme');
-    assertError(await client(ts, admin).patch('/settings', { target_users: '{', color_scheme: 2 }), 'INVALID_JSON', 'Argument "target_users" is not valid JSON.');
+    assertError(
+      await client(ts, admin).patch('/settings', { target_users: '{', color_scheme: 2 }),
+      'INVALID_JSON',
+      'Argument "target_users" is not valid JSON.',
+    );
     assertError(await patchFor(admin, { user_ids: [alice.id] }, { color_scheme: 2 }), 'BAD_REQUEST', 'skip_if_already_edited key is missing from target_users');
     assertError(await patchFor(admin, { user_ids: 'x', skip_if_already_edited: true }, {}), 'BAD_REQUEST', 'target_users["user_ids"] is not a list');
     for (const empty of [{ skip_if_already_edited: true }, { user_ids: [], group_ids: [], skip_if_already_edited: true }]) {
       assertError(await patchFor(admin, empty, { color_scheme: 2 }), 'BAD_REQUEST', 'Either user_ids or group_ids must be provided.');
     }
-    for (const personal of [{ timezone: 'Europe/Paris' }, { email: 'new@example.com' }, { new_password: 'a-long-new-password-1' }, { send_read_receipts: false }, { presence_enabled: false }, { email_address_visibility: 5 }]) {
+    for (const personal of [
+      { timezone: 'Europe/Paris' },
+      { email: 'new@example.com' },
+      { new_password: 'a-long-new-password-1' },
+      { send_read_receipts: false },
+      { presence_enabled: false },
+      { email_address_visibility: 5 },
+    ]) {
       assertError(await patchFor(admin, one, { color_scheme: 2, ...personal }), 'BAD_REQUEST', 'Cannot change this setting for other users.');
     }
-    assertError(await patchFor(admin, { user_ids: [alice.id, 999999], skip_if_already_edited: false }, { color_scheme: 2 }), 'BAD_REQUEST', 'Invalid user ID: 999999');
-    assertError(await patchFor(admin, { user_ids: [alice.id], group_ids: [999999], skip_if_already_edited: false }, { color_scheme: 2 }), 'BAD_REQUEST', 'Invalid user group ID: 999999');
-    assertError(await patchFor(admin, { user_ids: [2 ** 40], skip_if_already_edited: false }, { color_scheme: 2 }), 'BAD_REQUEST', `Invalid user ID: ${2 ** 40}`);
+    assertError(
+      await patchFor(admin, { user_ids: [alice.id, 999999], skip_if_already_edited: false }, { color_scheme: 2 }),
+      'BAD_REQUEST',
+      'Invalid user ID: 999999',
+    );
+    assertError(
+      await patchFor(admin, { user_ids: [alice.id], group_ids: [999999], skip_if_already_edited: false }, { color_scheme: 2 }),
+      'BAD_REQUEST',
+      'Invalid user group ID: 999999',
+    );
+    assertError(
+      await patchFor(admin, { user_ids: [2 ** 40], skip_if_already_edited: false }, { color_scheme: 2 }),
+      'BAD_REQUEST',
+      `Invalid user ID: ${2 ** 40}`,
+    );
     expect(await settingsOf(alice)).toEqual(before);
     // Without target_users, the request is still about the caller's own settings.
     assertSuccess(await client(ts, bob).patch('/settings', { color_scheme: 2 }));
@@ -130,7 +152,9 @@ describe('444: PATCH /settings with target_users', () => {
     expect(graphqlError(await graphql(ts, bob, mutation, { t: { userIds: [alice.id], skipIfAlreadyEdited: false }, i: { colorScheme: 2 } }))).toMatchObject({
       code: 'UNAUTHORIZED_PRINCIPAL',
     });
-    expect(graphqlError(await graphql(ts, admin, mutation, { t: { userIds: [alice.id], skipIfAlreadyEdited: false }, i: { sendReadReceipts: false } }))).toEqual({
+    expect(
+      graphqlError(await graphql(ts, admin, mutation, { t: { userIds: [alice.id], skipIfAlreadyEdited: false }, i: { sendReadReceipts: false } })),
+    ).toEqual({
       code: 'BAD_REQUEST',
       message: 'Cannot change this setting for other users.',
     });
@@ -144,10 +168,15 @@ describe('473: POST /users/{user_id}/status, for administrators and their bots',
   const setStatus = (who: TestUser | Bot, userId: number, params: Record<string, unknown>) => client(ts, who).post(`/users/${userId}/status`, params);
 
   test('an administrator sets another user’s status; everyone hears of it', async () => {
-    const [forAlice, forBob] = await verifyActionFor(ts, [alice, bob], () =>
-      setStatus(admin, alice.id, { status_text: ' In a meeting ', emoji_name: 'car' }),
-    );
-    const expected = { type: 'user_status', user_id: alice.id, status_text: 'In a meeting', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' };
+    const [forAlice, forBob] = await verifyActionFor(ts, [alice, bob], () => setStatus(admin, alice.id, { status_text: ' In a meeting ', emoji_name: 'car' }));
+    const expected = {
+      type: 'user_status',
+      user_id: alice.id,
+      status_text: 'In a meeting',
+      emoji_name: 'car',
+      emoji_code: '1f697',
+      reaction_type: 'unicode_emoji',
+    };
     expect(withoutIds(forAlice)).toEqual([expected]);
     expect(withoutIds(forBob)).toEqual([expected]);
     expect(assertSuccess(await client(ts, bob).get(`/users/${alice.id}/status`)).status).toEqual({
@@ -180,7 +209,11 @@ describe('473: POST /users/{user_id}/status, for administrators and their bots',
     assertError(await setStatus(admin, leaving.id, { status_text: 'x' }), 'BAD_REQUEST', 'User is deactivated');
     assertError(await setStatus(admin, alice.id, {}), 'BAD_REQUEST', 'Client did not pass any new values.');
     assertError(await setStatus(bob, alice.id, { status_text: 'x'.repeat(61) }), 'BAD_REQUEST', 'status_text is too long (limit: 60 characters)');
-    assertError(await setStatus(admin, alice.id, { status_text: 'x', emoji_code: '1f697' }), 'BAD_REQUEST', 'Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+    assertError(
+      await setStatus(admin, alice.id, { status_text: 'x', emoji_code: '1f697' }),
+      'BAD_REQUEST',
+      'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+    );
     assertError(await setStatus(admin, alice.id, { emoji_name: 'no_such_emoji' }), 'BAD_REQUEST', "Emoji 'no_such_emoji' does not exist");
 
     const res = assertSuccess(await setStatus(admin, alice.id, { away: true, status_text: '' }));
@@ -197,6 +230,9 @@ describe('473: POST /users/{user_id}/status, for administrators and their bots',
     const mutation = `mutation($id: Int!, $s: OtherUserStatusInput!) { updateUserStatusForUser(userId: $id, status: $s) { userId statusText emojiName } }`;
     const res = await graphql(ts, adminBot, mutation, { id: alice.id, s: { statusText: 'Via GraphQL', emojiName: '' } });
     expect(res.data?.updateUserStatusForUser).toEqual({ userId: alice.id, statusText: 'Via GraphQL', emojiName: null });
-    expect(graphqlError(await graphql(ts, bob, mutation, { id: alice.id, s: { statusText: 'No' } }))).toEqual({ code: 'BAD_REQUEST', message: 'Insufficient permission' });
+    expect(graphqlError(await graphql(ts, bob, mutation, { id: alice.id, s: { statusText: 'No' } }))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Insufficient permission',
+    });
   });
 });

@@ -42,7 +42,11 @@ test('449: export types are strings; owners export everything where they have ac
   expect(state.realm_owner_full_content_access).toBe(true);
   assertSuccess(await client(ts, ts.owner).post('/messages', { type: 'direct', to: [bob.id], content: 'Only for Bob' }));
 
-  assertError(await client(ts, admin).post('/export/realm', { export_type: 'full_without_consent' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+  assertError(
+    await client(ts, admin).post('/export/realm', { export_type: 'full_without_consent' }),
+    'UNAUTHORIZED_PRINCIPAL',
+    'Must be an organization owner',
+  );
   assertError(await client(ts, ts.owner).post('/export/realm', { export_type: 1 }), 'BAD_REQUEST', 'Invalid export_type');
   assertError(await client(ts, ts.owner).post('/export/realm', { export_type: 'full' }), 'BAD_REQUEST', 'Invalid export_type');
 
@@ -112,8 +116,14 @@ test('468: a device registers its push key and token; notifications name its tok
 
   const messageId = await sendDirect(ts, bob, [alice], 'hello phone');
   expect(await waitForPush(bouncer, device, messageId)).toMatchObject({ type: 'message', message_id: messageId });
-  const notify = bouncer.requests.find((r) => r.path === '/api/v1/remotes/push/e2ee/notify' && r.body.push_requests.some((p: any) => p.token_id === device.tokenId))!;
-  expect(notify.body.push_requests[0]).toEqual({ token_id: device.tokenId, fcm_priority: 'high', payload: { push_key_id: '31', encrypted_data: expect.any(String) } });
+  const notify = bouncer.requests.find(
+    (r) => r.path === '/api/v1/remotes/push/e2ee/notify' && r.body.push_requests.some((p: any) => p.token_id === device.tokenId),
+  )!;
+  expect(notify.body.push_requests[0]).toEqual({
+    token_id: device.tokenId,
+    fcm_priority: 'high',
+    payload: { push_key_id: '31', encrypted_data: expect.any(String) },
+  });
 
   // The test notification names the device by its id.
   assertSuccess(await client(ts, alice).post('/mobile_push/e2ee/test_notification', { device_id: device.deviceId }));

@@ -72,7 +72,11 @@ test('455: use_for_user_matching on short text and external account fields, show
   }
   assertError(await patchField(date, { use_for_user_matching: true }), 'BAD_REQUEST', 'Field type not supported for user matching.');
   assertError(await patchField(id, { use_for_user_matching: 'sometimes' }), 'INVALID_JSON', 'Argument "use_for_user_matching" is not valid JSON.');
-  assertError(await client(ts, member).patch(`/realm/profile_fields/${id}`, { use_for_user_matching: false }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+  assertError(
+    await client(ts, member).patch(`/realm/profile_fields/${id}`, { use_for_user_matching: false }),
+    'UNAUTHORIZED_PRINCIPAL',
+    'Must be an organization administrator',
+  );
   expect(await fieldsNow()).toEqual(before);
 
   // Turning it off, and the default external account's other properties stay locked.
@@ -91,7 +95,9 @@ test('455: use_for_user_matching on short text and external account fields, show
   expect(created.data!.createCustomProfileField.useForUserMatching).toBe(true);
   const gqlId = Number(created.data!.createCustomProfileField.id);
   expect(await fieldNow(gqlId)).toMatchObject({ use_for_user_matching: true });
-  const refusedUpdate = await graphql(ts, admin, 'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { useForUserMatching: true }) { id } }', { id: date });
+  const refusedUpdate = await graphql(ts, admin, 'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { useForUserMatching: true }) { id } }', {
+    id: date,
+  });
   expect(refusedUpdate.errors?.[0].message).toBe('Field type not supported for user matching.');
   const listed = await graphql(ts, member, '{ customProfileFields { id useForUserMatching } }');
   expect(listed.data!.customProfileFields).toContainEqual({ id: String(gqlId), useForUserMatching: true });
@@ -111,17 +117,30 @@ test('476: paragraph fields may be shown in the profile summary, still at most t
   expect(await fieldNow(notes)).toMatchObject({ display_in_profile_summary: true });
 
   const before = await fieldsNow();
-  assertError(await post({ field_type: 2, display_in_profile_summary: true }), 'BAD_REQUEST', 'Only 2 custom profile fields can be displayed in the profile summary.');
+  assertError(
+    await post({ field_type: 2, display_in_profile_summary: true }),
+    'BAD_REQUEST',
+    'Only 2 custom profile fields can be displayed in the profile summary.',
+  );
   const third = assertSuccess(await post({ field_type: 2 })).id;
-  assertError(await patchField(third, { display_in_profile_summary: true }), 'BAD_REQUEST', 'Only 2 custom profile fields can be displayed in the profile summary.');
+  assertError(
+    await patchField(third, { display_in_profile_summary: true }),
+    'BAD_REQUEST',
+    'Only 2 custom profile fields can be displayed in the profile summary.',
+  );
   expect((await fieldsNow()).filter((f) => f.id !== third)).toEqual(before);
   // Person pickers still cannot be.
   assertSuccess(await patchField(notes, { display_in_profile_summary: false }));
   assertError(await post({ field_type: 6, display_in_profile_summary: true }), 'BAD_REQUEST', 'Field type not supported for display in profile summary.');
 
-  const updated = await graphql(ts, admin, 'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { displayInProfileSummary: true }) { displayInProfileSummary } }', {
-    id: third,
-  });
+  const updated = await graphql(
+    ts,
+    admin,
+    'mutation($id: Int!) { updateCustomProfileField(id: $id, input: { displayInProfileSummary: true }) { displayInProfileSummary } }',
+    {
+      id: third,
+    },
+  );
   expect(updated.data!.updateCustomProfileField.displayInProfileSummary).toBe(true);
   await ts.server.deps.knex('custom_profile_fields').update({ display_in_profile_summary: false });
 });
@@ -159,10 +178,18 @@ test('471: example_input and reverse_template, checked against the pattern, in G
   const before = await linkifiersNow();
   const base = { pattern: 'T-(?P<id>[0-9]+)', url_template: 'https://t.example.com/{id}' };
   assertError(await addLinkifier({ ...base, reverse_template: 'T-{id}' }), 'BAD_REQUEST', 'Example text is required when auto-conversion field is set.');
-  assertError(await addLinkifier({ ...base, example_input: '  ', reverse_template: 'T-{id}' }), 'BAD_REQUEST', 'Example text is required when auto-conversion field is set.');
+  assertError(
+    await addLinkifier({ ...base, example_input: '  ', reverse_template: 'T-{id}' }),
+    'BAD_REQUEST',
+    'Example text is required when auto-conversion field is set.',
+  );
   await refused(addLinkifier({ ...base, example_input: 'T-abc' }), { __all__: ['Example input does not match the linkifier pattern.'] });
-  await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T{id}' }), { __all__: ['Example text does not match auto-conversion field.'] });
-  await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T-{id' }), { __all__: ["Invalid auto-conversion field: missing '}' character."] });
+  await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T{id}' }), {
+    __all__: ['Example text does not match auto-conversion field.'],
+  });
+  await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T-{id' }), {
+    __all__: ["Invalid auto-conversion field: missing '}' character."],
+  });
   await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T-{}' }), { __all__: ['Invalid auto-conversion field: empty field name.'] });
   await refused(addLinkifier({ ...base, example_input: 'T-12', reverse_template: 'T-{num}' }), {
     __all__: ["Group 'num' in auto-conversion field is not present in linkifier pattern."],
@@ -174,7 +201,11 @@ test('471: example_input and reverse_template, checked against the pattern, in G
   await refused(patchLinkifier(id, { pattern: '!(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' }), {
     __all__: ['Example input does not match the linkifier pattern.'],
   });
-  assertError(await client(ts, member).post('/realm/filters', { ...base, example_input: 'T-1' }), 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+  assertError(
+    await client(ts, member).post('/realm/filters', { ...base, example_input: 'T-1' }),
+    'UNAUTHORIZED_PRINCIPAL',
+    'Must be an organization administrator',
+  );
   expect(await linkifiersNow()).toEqual(before);
 
   // PATCH: left out stays, an empty string clears (a reverse template cannot outlive its example).
@@ -202,7 +233,11 @@ test('471: example_input and reverse_template, checked against the pattern, in G
     { id: gqlId },
   );
   expect(updated.data!.updateLinkifier.linkifier).toEqual({ exampleInput: 'GQL-5', reverseTemplate: null });
-  const wrong = await graphql(ts, admin, 'mutation { addLinkifier(pattern: "W-(?P<id>[0-9]+)", urlTemplate: "https://w.example.com/{id}", exampleInput: "nope") }');
+  const wrong = await graphql(
+    ts,
+    admin,
+    'mutation { addLinkifier(pattern: "W-(?P<id>[0-9]+)", urlTemplate: "https://w.example.com/{id}", exampleInput: "nope") }',
+  );
   expect(wrong.errors?.[0].message).toBe('Example input does not match the linkifier pattern.');
 });
 
@@ -231,7 +266,11 @@ test('478: alternative_url_templates, used only for reverse linkification, in GE
   await refused(addLinkifier({ ...base, alternative_url_templates: JSON.stringify(['https://a.example.com/{num}']) }), {
     alternative_url_templates: ["Group 'num' in URL template is not present in linkifier pattern."],
   });
-  assertError(await addLinkifier({ ...base, alternative_url_templates: '"https://a.example.com/{id}"' }), 'BAD_REQUEST', 'alternative_url_templates is not a list');
+  assertError(
+    await addLinkifier({ ...base, alternative_url_templates: '"https://a.example.com/{id}"' }),
+    'BAD_REQUEST',
+    'alternative_url_templates is not a list',
+  );
   assertError(await addLinkifier({ ...base, alternative_url_templates: '[1]' }), 'BAD_REQUEST', 'alternative_url_templates[0] is not a string');
   assertError(await addLinkifier({ ...base, alternative_url_templates: '[' }), 'INVALID_JSON', 'Argument "alternative_url_templates" is not valid JSON.');
   expect(await linkifiersNow()).toEqual(before);
@@ -251,5 +290,10 @@ test('478: alternative_url_templates, used only for reverse linkification, in GE
   );
   expect(updated.data!.updateLinkifier.linkifier.alternativeUrlTemplates).toEqual(['https://gh.example.com/{id}']);
   const listed = await graphql(ts, member, '{ linkifiers { id exampleInput reverseTemplate alternativeUrlTemplates } }');
-  expect(listed.data!.linkifiers).toContainEqual({ id: String(id), exampleInput: 'GH-1', reverseTemplate: 'GH-{id}', alternativeUrlTemplates: ['https://gh.example.com/{id}'] });
+  expect(listed.data!.linkifiers).toContainEqual({
+    id: String(id),
+    exampleInput: 'GH-1',
+    reverseTemplate: 'GH-{id}',
+    alternativeUrlTemplates: ['https://gh.example.com/{id}'],
+  });
 });

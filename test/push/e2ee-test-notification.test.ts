@@ -76,11 +76,7 @@ test('bots, bad parameters and a server without push service are refused', async
   await ts.server.deps.knex('users').where('id', bot.id).update({ is_bot: true, bot_type: 1 });
   assertError(await client(ts, bot).post('/mobile_push/e2ee/test_notification', {}), 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
   const me = await makeUser(ts, 400);
-  assertError(
-    await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: 'x' }),
-    'INVALID_JSON',
-    'Argument "device_id" is not valid JSON.',
-  );
+  assertError(await client(ts, me).post('/mobile_push/e2ee/test_notification', { device_id: 'x' }), 'INVALID_JSON', 'Argument "device_id" is not valid JSON.');
   const user = await makeUser(unconfigured, 400);
   assertError(
     await client(unconfigured, user).post('/mobile_push/e2ee/test_notification', {}),

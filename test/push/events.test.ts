@@ -68,7 +68,13 @@ const pending = (deviceId: number, tokenId: string, extra: Record<string, unknow
   push_token_last_updated_timestamp: expect.any(Number),
   push_registration_error_code: null,
 });
-const registered = (deviceId: number, tokenId: string) => ({ type: 'device', op: 'update', device_id: deviceId, push_token_id: tokenId, pending_push_token_id: null });
+const registered = (deviceId: number, tokenId: string) => ({
+  type: 'device',
+  op: 'update',
+  device_id: deviceId,
+  push_token_id: tokenId,
+  pending_push_token_id: null,
+});
 
 test('registering an Android device', async () => {
   const id = await newDevice();

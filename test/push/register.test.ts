@@ -53,8 +53,7 @@ const params = (deviceId: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const newDevice = async (server: TestServer, who: TestUser) =>
-  assertSuccess(await client(server, who).post('/register_client_device')).device_id as number;
+const newDevice = async (server: TestServer, who: TestUser) => assertSuccess(await client(server, who).post('/register_client_device')).device_id as number;
 const row = (id: number, server = ts) => server.server.deps.knex('client_devices').where({ id }).first();
 const settled = (id: number, server = ts) => waitUntil(async () => (await row(id, server))?.register_due_at === null, 20_000);
 const registrationsOf = (tokenId: string) => bouncer.requests.filter((r) => r.path === '/api/v1/remotes/push/e2ee/register' && r.body.token_id === tokenId);

@@ -48,7 +48,10 @@ const welcomeMails = (to: string): CapturedMail[] => smtp.mails.filter((m) => m.
 /** An account made more than a minute ago: its logins are not its sign-up. */
 async function settledUser(role: 100 | 200 | 400 = 400): Promise<TestUser> {
   const user = await makeUser(ts, role);
-  await ts.server.deps.knex('users').where({ id: user.id }).update({ date_joined: new Date(Date.now() - 3600_000) });
+  await ts.server.deps
+    .knex('users')
+    .where({ id: user.id })
+    .update({ date_joined: new Date(Date.now() - 3600_000) });
   return user;
 }
 

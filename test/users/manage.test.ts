@@ -92,7 +92,11 @@ describe('POST /users', () => {
     const res = await client(ts, creator).post('/users', { email: fresh(), password: 'abc', full_name: 'Good Name' });
     assertError(res, 'BAD_REQUEST', 'The password is too weak.');
     // Long enough, but guessed too soon: the strength estimate the server announces is enforced.
-    assertError(await client(ts, creator).post('/users', { email: fresh(), password: 'qwerty12', full_name: 'Good Name' }), 'BAD_REQUEST', 'The password is too weak.');
+    assertError(
+      await client(ts, creator).post('/users', { email: fresh(), password: 'qwerty12', full_name: 'Good Name' }),
+      'BAD_REQUEST',
+      'The password is too weak.',
+    );
     const announced = assertSuccess(await client(ts, creator).post('/register', { fetch_event_types: JSON.stringify(['realm']) }));
     expect({ length: announced.password_min_length, guesses: announced.password_min_guesses }).toEqual({ length: 6, guesses: 10000 });
   });

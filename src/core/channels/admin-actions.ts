@@ -63,7 +63,6 @@ export async function reloadStream(db: Knex, streamId: number): Promise<Stream> 
   return Stream.query(db).findById(streamId).throwIfNotFound();
 }
 
-
 export async function createChannels(
   deps: AppDeps,
   uow: UnitOfWork,

@@ -210,7 +210,8 @@ export function loginNoticeEmail(input: LoginNoticeInput): OutgoingEmail {
     ['IP address', input.address],
   ];
   const intro = `Your account ${input.to} in ${input.realmName} (${input.realmUrl}) was just used to log in.`;
-  const advice = "If this was you, there is nothing to do. If you do not recognize this login, change your password right away and tell your organization's administrators.";
+  const advice =
+    "If this was you, there is nothing to do. If you do not recognize this login, change your password right away and tell your organization's administrators.";
   const text =
     `Hi ${input.fullName},\n\n${intro}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n` +
     `${advice}\nChange your password: ${resetUrl}\n\n` +

@@ -38,8 +38,7 @@ export async function runExport(deps: AppDeps, exportId: number): Promise<void> 
     const name = `zulip-export-${crypto.randomBytes(6).toString('base64url').toLowerCase()}`;
     const file = path.join(tmp, `${name}.tar.gz`);
     // Public: nobody's private data; with consent: the consenting members'; without: everyone's.
-    const consenting =
-      row.export_type === EXPORT_PUBLIC ? [] : row.export_type === EXPORT_FULL_WITHOUT_CONSENT ? null : await consentingUserIds(deps);
+    const consenting = row.export_type === EXPORT_PUBLIC ? [] : row.export_type === EXPORT_FULL_WITHOUT_CONSENT ? null : await consentingUserIds(deps);
     const store = fileStore(deps.config);
     await exportOrganization(deps.knex, file, quiet, store, { consentingUserIds: consenting, credentials: false });
     const key = `exports/${deps.realmId}/${crypto.randomBytes(18).toString('base64url')}/${name}.tar.gz`;

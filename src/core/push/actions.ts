@@ -36,9 +36,7 @@ export async function registerDevicePush(deps: AppDeps, user: User, request: Pus
   }
   if (!deps.config.pushService) throw pushNotConfigured();
   await inTransaction(deps, deps.realmId, async (uow) => {
-    const device = isRowId(request.deviceId)
-      ? await ClientDevice.query(uow.trx).findOne({ id: request.deviceId, user_id: user.id }).forUpdate()
-      : undefined;
+    const device = isRowId(request.deviceId) ? await ClientDevice.query(uow.trx).findOne({ id: request.deviceId, user_id: user.id }).forUpdate() : undefined;
     if (!device) throw errors.badRequest('Invalid `device_id`');
     const { pushKey, pushKeyId, tokenKind, tokenId, bouncerPublicKey, encryptedPushRegistration } = request;
     const key = pushKey !== undefined && pushKeyId !== undefined ? { pushKey, pushKeyId } : null;

@@ -95,7 +95,8 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
       const spec = REALM_SETTINGS_BY_NAME.get(name)!;
       await WRITERS[spec.source](db, deps.realmId, name, value);
       const dict: Record<string, unknown> = { [name]: value };
-      if (name === 'description') dict.rendered_description = await renderStoredDescription(db, deps.realmId, value as string, { realmUrl: deps.config.externalUrl });
+      if (name === 'description')
+        dict.rendered_description = await renderStoredDescription(db, deps.realmId, value as string, { realmUrl: deps.config.externalUrl });
       const event = UPDATE_DICT_PROPERTIES.has(name)
         ? { type: 'realm', op: 'update_dict', property: 'default', data: dict }
         : { type: 'realm', op: 'update', property: name, value };

@@ -105,14 +105,20 @@ async function targetUsers(db: Knex, realmId: number, targets: TargetUsers): Pro
   const validUserIds = listed.filter(isRowId);
   const byId = new Map<number, User>();
   if (validUserIds.length > 0) {
-    for (const user of await User.query(db).where('realm_id', realmId).whereRaw(...anyOf('id', validUserIds))) byId.set(user.id, user);
+    for (const user of await User.query(db)
+      .where('realm_id', realmId)
+      .whereRaw(...anyOf('id', validUserIds)))
+      byId.set(user.id, user);
   }
   const missingUser = listed.find((id) => !byId.has(id));
   if (missingUser !== undefined) throw errors.badRequest(`Invalid user ID: ${missingUser}`);
 
   const memberIds = [...(await recursiveMemberIds(db, realmId, [...found]))].filter((id) => !byId.has(id));
   if (memberIds.length > 0) {
-    for (const user of await User.query(db).where('realm_id', realmId).whereRaw(...anyOf('id', memberIds))) byId.set(user.id, user);
+    for (const user of await User.query(db)
+      .where('realm_id', realmId)
+      .whereRaw(...anyOf('id', memberIds)))
+      byId.set(user.id, user);
   }
   return [...byId.values()].filter((u) => !u.is_bot).sort((a, b) => a.id - b.id);
 }

@@ -9,7 +9,14 @@ import {
 import { mutate, useAction, useFetched } from './admin-api';
 import { Status } from './Status';
 
-type Linkifier = { id: string; pattern: string; urlTemplate: string; exampleInput: string | null; reverseTemplate: string | null; alternativeUrlTemplates: string[] };
+type Linkifier = {
+  id: string;
+  pattern: string;
+  urlTemplate: string;
+  exampleInput: string | null;
+  reverseTemplate: string | null;
+  alternativeUrlTemplates: string[];
+};
 
 /** Linkifiers: patterns in messages that become links; applied in this order. */
 export function LinkifiersSection({ editable }: { editable: boolean }) {
@@ -37,7 +44,10 @@ export function LinkifiersSection({ editable }: { editable: boolean }) {
           onSubmit={async (e) => {
             e.preventDefault();
             // One alternative template per line; blank lines are ignored.
-            const alternativeUrlTemplates = alternatives.split('\n').map((t) => t.trim()).filter(Boolean);
+            const alternativeUrlTemplates = alternatives
+              .split('\n')
+              .map((t) => t.trim())
+              .filter(Boolean);
             const input = { pattern, urlTemplate: template, exampleInput: example, reverseTemplate: reverse, alternativeUrlTemplates };
             if (await action.run(() => mutate(AddLinkifierMutation, input), 'Linkifier added')) {
               for (const clear of [setPattern, setTemplate, setExample, setReverse, setAlternatives]) clear('');
