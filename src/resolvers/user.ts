@@ -33,7 +33,7 @@ export class UserResolver {
   @Authorized()
   @Mutation(() => UserType, { description: 'Administrators with the can_create_users permission only.' })
   async createUser(@Arg('input') input: CreateUserInput, @Ctx() ctx: GraphQLContext): Promise<UserType> {
-    const { user } = await createUser(ctx.deps, me(ctx), { ...input, welcomeEmail: true });
+    const { user } = await createUser(ctx.deps, me(ctx), { ...input, joining: true });
     return UserType.from(await getUserForViewer(ctx.deps, me(ctx), user.id, view));
   }
 

@@ -79,7 +79,7 @@ export const userRoutes: Route[] = [
           email: params.email,
           password: params.password,
           fullName: params.full_name,
-          welcomeEmail: true,
+          joining: true,
         });
         return { user_id: created.user.id };
       },

@@ -30,7 +30,7 @@ export async function ldapLogin(deps: AppDeps, username: string, password: strin
       email: person.email,
       fullName: usableName(person.fullName, person.email),
       password: null,
-      welcomeEmail: true,
+      joining: true,
     });
     return user;
   } catch (error) {

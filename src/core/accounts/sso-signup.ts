@@ -29,6 +29,6 @@ export async function signUpThroughSso(deps: AppDeps, email: string, fullName: s
   if (refused) throw errors.badRequest(signupRefusal(refused, email));
   const created = invitation
     ? await acceptInvitation(deps, invitation.key, { fullName, password: null })
-    : await createUser(deps, null, { email, fullName, password: null, welcomeEmail: true });
+    : await createUser(deps, null, { email, fullName, password: null, joining: true });
   return created.user;
 }

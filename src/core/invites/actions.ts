@@ -29,7 +29,7 @@ import { inviteLink } from './view';
 import { listParam } from '../../db/lists';
 import { isValidEmail } from '../../validation/email';
 
-export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
+export { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from './model';
 
 export interface InvitationOptions {
   /** undefined: the server's default validity; null: never expires. */
@@ -351,7 +351,8 @@ export async function acceptInvitation(deps: AppDeps, key: string, input: Accept
     role: invite.invited_as as (typeof ROLE_VALUES)[number],
     // The invitation says whether the default channels are wanted.
     defaultChannels: false,
-    welcomeEmail: true,
+    joining: true,
+    invitationWelcomeText: invite.welcome_message_custom_text,
   });
   await inTransaction(deps, deps.realmId, async (uow) => {
     const user = created.user;

@@ -1,5 +1,8 @@
 import { Model } from 'objection';
 
+/** Zulip's limit on a custom welcome text (an invitation's or the organization's). */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
+
 export const InviteStatus = { ACTIVE: 0, USED: 1, REVOKED: 2 } as const;
 
 export class Invitation extends Model {

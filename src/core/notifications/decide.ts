@@ -3,6 +3,7 @@ import { listParam } from '../../db/lists';
 import { FLAG_BITS } from '../messages/flags';
 import { VisibilityPolicy } from '../user-topics/store';
 import { OFFLINE_THRESHOLD_SECS } from '../presence/constants';
+import { WELCOME_BOT_EMAIL } from '../system-bots/notification-bot';
 import { decide, RECIPIENT_SETTING_NAMES, RecipientSettings, SubscriptionOverrides } from './rules';
 
 /**
@@ -184,7 +185,11 @@ async function channelListeners(trx: Knex, messages: MessageRow[]): Promise<numb
 
 async function decideFor(trx: Knex, candidates: Candidate[], fromEdits: Set<Candidate>, pushConfigured: boolean, now: Date): Promise<NewJob[]> {
   // Everyone but the sender: the sender's own copy is never notified about.
-  const relevant = candidates.filter((c) => c.userId !== c.message.sender_id);
+  const others = candidates.filter((c) => c.userId !== c.message.sender_id);
+  if (others.length === 0) return [];
+  // As in Zulip, the Welcome Bot's messages are meant to be read in the app: no email, no push.
+  const quiet = await welcomeBotIds(trx, [...new Set(others.map((c) => c.message.sender_id))]);
+  const relevant = others.filter((c) => !quiet.has(c.message.sender_id));
   if (relevant.length === 0) return [];
   const userIds = [...new Set(relevant.map((c) => c.userId))];
   const senderIds = [...new Set(relevant.map((c) => c.message.sender_id))];
@@ -277,4 +282,11 @@ async function insertJobs(trx: Knex, realmId: number, jobs: NewJob[]): Promise<v
       jobs.map((j) => j.dueAt.toISOString()) as unknown as Knex.RawBinding,
     ],
   );
+}
+
+async function welcomeBotIds(trx: Knex, senderIds: number[]): Promise<Set<number>> {
+  const rows = (
+    await trx.raw('SELECT id FROM users WHERE id = ANY(?::int[]) AND is_system_bot AND lower(delivery_email) = ?', [listParam(senderIds), WELCOME_BOT_EMAIL])
+  ).rows as { id: number }[];
+  return new Set(rows.map((r) => r.id));
 }

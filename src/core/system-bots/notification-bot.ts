@@ -9,8 +9,8 @@ import { userDict, UserDict } from '../users/view';
  * organization of their own, so nothing that lists the organization's members (user lists, groups,
  * counts) ever includes them; clients learn of them from `cross_realm_bots` in POST /register.
  * The notification bot writes the server's own messages: a referrer's "your invitation was
- * accepted", and notices about moved or resolved topics. The welcome bot sends administrators
- * their test of the organization's custom welcome message.
+ * accepted", and notices about moved or resolved topics. The welcome bot greets people who join
+ * (welcome-bot.ts) and sends administrators their test of the organization's custom welcome message.
  */
 export const SYSTEM_REALM_STRING_ID = 'zulipinternal';
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@zulip.com';

@@ -22,6 +22,7 @@ import { canSeeDeliveryEmail, userDict } from './view';
 import { anyOf } from '../../db/lists';
 import { deleteUserSessions } from '../accounts/sessions';
 import { queueWelcomeEmail } from '../accounts/welcome-email';
+import { sendWelcomeBotMessages } from '../system-bots/welcome-bot';
 import { deliverNow } from '../deliveries/attempt';
 import { loadViewer } from '../channels/access';
 import { deleteAvatar } from '../uploads/avatars';
@@ -41,8 +42,13 @@ export interface NewUser {
   timezone?: string;
   /** Subscribe the account to the default channels (true unless said otherwise). */
   defaultChannels?: boolean;
-  /** A person joining (not the first owner, an import or the CLI): the welcome email, if the organization sends them. */
-  welcomeEmail?: boolean;
+  /**
+   * A person joining (not the first owner, an import or the CLI): the welcome email, if the
+   * organization sends them, and the Welcome Bot's direct messages.
+   */
+  joining?: boolean;
+  /** The custom welcome text of the invitation joined through (null: it set none). */
+  invitationWelcomeText?: string | null;
 }
 
 /** Creates an account. `actor` null means the operator (CLI, first start), who needs no permission. */
@@ -76,7 +82,9 @@ export async function createUser(deps: AppDeps, actor: User | null, input: NewUs
     );
     if (input.defaultChannels !== false) await subscribeToDefaultChannels(uow, created);
     await announceSignup(deps, uow, created);
-    return { user: created, mailIds: input.welcomeEmail ? await queueWelcomeEmail(deps, uow, created) : [] };
+    if (!input.joining) return { user: created, mailIds: [] };
+    await sendWelcomeBotMessages(deps, uow, created, input.invitationWelcomeText ?? null);
+    return { user: created, mailIds: await queueWelcomeEmail(deps, uow, created) };
   });
   await deliverNow(deps, mailIds);
   return { user, apiKey };
