@@ -42,9 +42,7 @@ async function joinThroughLink(options: Record<string, unknown> = {}): Promise<J
 
 /** The user's messages from the Welcome Bot, oldest first, as written. */
 async function fromWelcomeBot(who: Joiner): Promise<any[]> {
-  const res = assertSuccess(
-    await client(ts, who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [], apply_markdown: false }),
-  );
+  const res = assertSuccess(await client(ts, who).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [], apply_markdown: false }));
   return res.messages.filter((m: any) => m.sender_email === WELCOME_BOT);
 }
 
