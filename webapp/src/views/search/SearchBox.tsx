@@ -110,7 +110,9 @@ export function SearchBox() {
             setActive(-1);
           }}
           onFocus={() => setOpen(true)}
-          onBlur={() => setTimeout(() => setOpen(false), 150)}
+          // Closed a moment later, so a click on a suggestion lands first; not if the box has
+          // its focus back by then (searching again right after a search).
+          onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
           onKeyDown={onKeyDown}
         />
       </form>
