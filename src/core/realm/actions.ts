@@ -16,6 +16,7 @@ import type { RealmSettingChanges } from './setting-input';
 import { Realm } from './model';
 import { loadRealmSettingValues } from './values';
 import { WRITERS } from './writers';
+import { checkWorkplaceUsersGroup } from './workplace-users-group';
 
 /** Settings only owners may change (Zulip's update_realm). */
 const OWNER_ONLY = new Set([
@@ -82,6 +83,7 @@ export async function updateRealmSettings(deps: AppDeps, actor: User, changes: R
         if (name === 'can_access_all_users_group' && value !== undefined && value !== systemGroups['role:everyone']) {
           throw errors.badRequest('Available on Zulip Cloud Plus. Upgrade to access.');
         }
+        if (name === 'workplace_users_group' && value !== undefined) await checkWorkplaceUsersGroup(db, deps.realmId, value, systemGroups);
         if (value !== undefined) groups.push([name, value]);
         continue;
       }

@@ -179,7 +179,8 @@ export const REALM_SETTINGS: readonly RealmSettingSpec[] = [
   group('create_multiuse_invite_group', 'role:administrators', false),
   group('direct_message_initiator_group', 'role:everyone', true),
   group('direct_message_permission_group', 'role:everyone', true),
-  // Who counts as a workplace user for billing; only stored, as Parley has no billing.
+  // Who counts as a workplace user for billing: stored and checked (workplace-users-group.ts), unused as
+  // Parley has no billing.
   group('workplace_users_group', 'role:members', true),
 ];
 
