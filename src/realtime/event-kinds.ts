@@ -69,7 +69,7 @@ export const EVENT_KINDS = {
   },
   reaction: {
     description: 'An emoji reaction was added to or removed from a message.',
-    fields: { op: 'String', message_id: 'Int', user_id: 'Int', user: 'JSON', emoji_name: 'String', emoji_code: 'String', reaction_type: 'String' },
+    fields: { op: 'String', message_id: 'Int', user_id: 'Int', emoji_name: 'String', emoji_code: 'String', reaction_type: 'String' },
   },
   realm: {
     description: 'Organization settings changed.',

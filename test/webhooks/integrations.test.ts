@@ -247,5 +247,6 @@ test('register lists the integrations this server offers', async () => {
     display_name: 'Grafana',
     all_event_types: ['ok', 'pending', 'alerting', 'paused', 'firing', 'resolved'],
     config_options: [],
+    url_options: [],
   });
 });

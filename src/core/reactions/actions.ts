@@ -7,7 +7,6 @@ import { activeRealmEmojiByName, findRealmEmoji } from '../emoji/queries';
 import { checkEmojiRequest, resolveEmojiName } from '../emoji/validation';
 import { accessMessage, eventRecipientsForMessages } from '../messages/access';
 import { HISTORICAL_FLAGS } from '../messages/flags';
-import { apiEmail } from '../messages/people';
 import type { User } from '../users/model';
 import { reactionEvent } from './events';
 
@@ -80,7 +79,7 @@ export async function addReaction(deps: AppDeps, user: User, messageId: number, 
       throw error;
     }
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
-    uow.emit(reactionEvent('add', user, apiEmail(deps.config, user), message.id, { emojiName, emojiCode, reactionType }), recipients);
+    uow.emit(reactionEvent('add', user.id, message.id, { emojiName, emojiCode, reactionType }), recipients);
   });
 }
 
@@ -109,6 +108,6 @@ export async function removeReaction(deps: AppDeps, user: User, messageId: numbe
     if (!found) throw reactionDoesNotExist();
     await db('reactions').where({ id: found.id }).delete();
     const recipients = await eventRecipientsForMessages(db, [message.id], stream);
-    uow.emit(reactionEvent('remove', user, apiEmail(deps.config, user), message.id, { emojiName: found.emoji_name, emojiCode, reactionType }), recipients);
+    uow.emit(reactionEvent('remove', user.id, message.id, { emojiName: found.emoji_name, emojiCode, reactionType }), recipients);
   });
 }

@@ -1,19 +1,16 @@
 import type { ZulipEvent } from '../../realtime/bus';
-import type { User } from '../users/model';
 
-/** Zulip's reaction event, with the deprecated `user` object some clients still read. */
+/** Zulip's reaction event. The reacting user is `user_id` alone: the old `user` object went at level 484. */
 export function reactionEvent(
   op: 'add' | 'remove',
-  user: Pick<User, 'id' | 'full_name'>,
-  email: string,
+  userId: number,
   messageId: number,
   emoji: { emojiName: string; emojiCode: string; reactionType: string },
 ): ZulipEvent {
   return {
     type: 'reaction',
     op,
-    user_id: user.id,
-    user: { user_id: user.id, email, full_name: user.full_name },
+    user_id: userId,
     message_id: messageId,
     emoji_name: emoji.emojiName,
     emoji_code: emoji.emojiCode,

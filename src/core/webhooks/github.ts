@@ -11,6 +11,7 @@ import {
 } from './git';
 import { Field, missingEventHeader, payloadOf, unsupportedEvent } from './payload';
 import type { Integration, WebhookMessage, WebhookRequest } from './types';
+import { BRANCHES, IGNORE_PRIVATE_REPOSITORIES } from './url-options';
 
 /** GitHub (X-GitHub-Event): pushes, issues and their comments, pull requests, ping. */
 const NAME = 'GitHub';
@@ -127,6 +128,7 @@ function pullRequestMessage(p: Field, includeTitle: boolean): WebhookMessage | n
 export const github: Integration = {
   name: 'github',
   displayName: NAME,
+  urlOptions: [BRANCHES, IGNORE_PRIVATE_REPOSITORIES],
   allEventTypes: [
     'assigned_or_unassigned_pull_request',
     'closed_pull_request',

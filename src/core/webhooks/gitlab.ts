@@ -11,6 +11,7 @@ import {
 } from './git';
 import { Field, missingEventHeader, payloadOf, unsupportedEvent } from './payload';
 import type { Integration, WebhookMessage, WebhookRequest } from './types';
+import { BRANCHES } from './url-options';
 
 /** GitLab (X-Gitlab-Event): pushes, tag pushes, issues, merge requests. */
 const NAME = 'GitLab';
@@ -110,6 +111,7 @@ function mergeRequest(p: Field, event: string, action: string, includeTitle: boo
 export const gitlab: Integration = {
   name: 'gitlab',
   displayName: NAME,
+  urlOptions: [BRANCHES],
   allEventTypes: [
     'Push Hook',
     'Tag Push Hook',

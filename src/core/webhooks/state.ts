@@ -11,6 +11,8 @@ export const incomingWebhookBotsSlice: StateSlice = {
         display_name: i.displayName,
         all_event_types: i.allEventTypes === null ? null : [...i.allEventTypes],
         config_options: [],
+        // Named `input_type` since level 485 (`validator` before).
+        url_options: (i.urlOptions ?? []).map((o) => ({ key: o.key, label: o.label, input_type: o.inputType })),
       })),
     };
   },

@@ -18,6 +18,16 @@ export interface WebhookRequest {
   includeTitle: boolean;
 }
 
+/**
+ * One optional URL parameter offered when generating the integration's URL (Zulip's url_options).
+ * `inputType` is the kind of form input it maps to: text for a value, checkbox for a switch.
+ */
+export interface UrlOption {
+  key: string;
+  label: string;
+  inputType: 'text' | 'checkbox';
+}
+
 export interface Integration {
   /** The name in /api/v1/external/<name>. */
   name: string;
@@ -25,6 +35,8 @@ export interface Integration {
   displayName: string;
   /** The event types only_events / exclude_events can name; null when it reports no types. */
   allEventTypes: string[] | null;
+  /** The optional URL parameters it reads; none when omitted. */
+  urlOptions?: readonly UrlOption[];
   /** Messages to send; none for events that are valid but not reported. */
   handle(request: WebhookRequest): WebhookMessage[];
 }
