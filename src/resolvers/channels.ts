@@ -129,7 +129,7 @@ export class ChannelResolver {
   }
 
   @Authorized()
-  @Query(() => ChannelType)
+  @Query(() => ChannelType, { description: 'A channel whose metadata you may see, archived ones included (GET /streams/{stream_id}).' })
   async channel(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext): Promise<ChannelType> {
     return ChannelType.from(await getChannelForViewer(ctx.deps, me(ctx), id));
   }
@@ -251,7 +251,7 @@ export class ChannelResolver {
       groupSettings: permissionChanges(input.permissions),
     };
     await updateChannel(ctx.deps, me(ctx), id, changes);
-    return ChannelType.from(await getChannelForViewer(ctx.deps, me(ctx), id, { includeArchived: true }));
+    return ChannelType.from(await getChannelForViewer(ctx.deps, me(ctx), id));
   }
 
   @Authorized()

@@ -4,6 +4,7 @@ import { createAttachment, deleteAttachment, invalidAttachment } from '../core/u
 import { accessUpload, uploadContentType } from '../core/uploads/downloads';
 import { attachmentsOwnedBy, uploadSpaceUsed } from '../core/uploads/queries';
 import { temporaryUrl } from '../core/uploads/signed-urls';
+import { thumbnailStatus } from '../core/uploads/thumbnail-status';
 import { fileStore } from '../core/uploads/stores';
 import { attachmentDicts, attachmentDictsByIds } from '../core/uploads/view';
 import type { User } from '../core/users/model';
@@ -17,6 +18,7 @@ import {
   DeleteAttachmentPayload,
   RealmImagePayload,
   TemporaryFileUrl,
+  ThumbnailStatus,
   UploadFileInput,
   UploadFilePayload,
 } from '../schema/uploads';
@@ -36,6 +38,17 @@ function decodeBase64(text: string): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
+/** The realm id and the decoded path of a /user_uploads/<realm id>/<path> URL. */
+function uploadUrlParts(url: string): { realmIdText: string; path: string } {
+  const match = /^\/user_uploads\/([^/]+)\/(.+)$/.exec(url);
+  if (!match) throw errors.badRequest('Invalid file URL');
+  try {
+    return { realmIdText: match[1], path: match[2].split('/').map(decodeURIComponent).join('/') };
+  } catch {
+    throw errors.badRequest('Invalid file URL');
+  }
+}
+
 @Resolver(() => Attachment)
 export class UploadResolver {
   @Authorized()
@@ -52,16 +65,21 @@ export class UploadResolver {
     @Arg('url', { description: "The file's /user_uploads/<realm id>/<path> URL." }) url: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<TemporaryFileUrl> {
-    const match = /^\/user_uploads\/([^/]+)\/(.+)$/.exec(url);
-    if (!match) throw errors.badRequest('Invalid file URL');
-    let path: string;
-    try {
-      path = match[2].split('/').map(decodeURIComponent).join('/');
-    } catch {
-      throw errors.badRequest('Invalid file URL');
-    }
-    const attachment = await accessUpload(ctx.deps, me(ctx), match[1], path);
+    const { realmIdText, path } = uploadUrlParts(url);
+    const attachment = await accessUpload(ctx.deps, me(ctx), realmIdText, path);
     return Object.assign(new TemporaryFileUrl(), { url: await temporaryUrl(ctx.deps, attachment.path_id) });
+  }
+
+  @Authorized()
+  @Query(() => ThumbnailStatus, {
+    description: 'Whether an image you uploaded has its thumbnails yet (GET /thumbnail/status/{realm_id_str}/{filename}); for polling after an upload.',
+  })
+  async thumbnailStatus(
+    @Arg('url', { description: "The image's /user_uploads/<realm id>/<path> URL." }) url: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<ThumbnailStatus> {
+    const { realmIdText, path } = uploadUrlParts(url);
+    return Object.assign(new ThumbnailStatus(), { hasThumbnail: await thumbnailStatus(ctx.deps, me(ctx), realmIdText, path) });
   }
 
   @Authorized()

@@ -2,6 +2,7 @@ import { createAttachment, deleteAttachment } from '../core/uploads/actions';
 import { accessUpload, uploadContentType } from '../core/uploads/downloads';
 import { attachmentsOwnedBy, uploadSpaceUsed } from '../core/uploads/queries';
 import { temporaryUrl } from '../core/uploads/signed-urls';
+import { thumbnailStatus } from '../core/uploads/thumbnail-status';
 import { fileStore } from '../core/uploads/stores';
 import { attachmentDicts } from '../core/uploads/view';
 import { endpoint, p } from './endpoint';
@@ -38,6 +39,14 @@ export const uploadRoutes: Route[] = [
         const attachment = await accessUpload(deps, user, params.realm_id_str, params.filename);
         return { url: await temporaryUrl(deps, attachment.path_id) };
       },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/thumbnail/status/:realm_id_str/*filename',
+    endpoint: endpoint({
+      params: { realm_id_str: p.path.string(), filename: p.path.string() },
+      handler: async ({ deps, user, params }) => ({ has_thumbnail: await thumbnailStatus(deps, user, params.realm_id_str, params.filename) }),
     }),
   },
   {

@@ -161,6 +161,7 @@ export const REST_PARITY: Record<string, string> = {
   'DELETE /realm/domains/:domain': 'Mutation.removeRealmDomain',
   'POST /user_uploads': 'Mutation.uploadFile',
   'GET /user_uploads/:realm_id_str/*filename': 'Query.fileTemporaryUrl',
+  'GET /thumbnail/status/:realm_id_str/*filename': 'Query.thumbnailStatus',
   'GET /attachments': 'Query.attachments',
   'DELETE /attachments/:attachment_id': 'Mutation.deleteAttachment',
   'POST /users/me/avatar': 'Mutation.uploadAvatar',

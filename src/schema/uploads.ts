@@ -56,6 +56,11 @@ export class TemporaryFileUrl {
   @Field({ description: 'A link to the file that needs no credentials, valid for a minute.' }) url!: string;
 }
 
+@ObjectType({ description: 'Whether an uploaded image has its thumbnails (GET /thumbnail/status).' })
+export class ThumbnailStatus {
+  @Field({ description: 'True once every thumbnail of the image is made; poll until it is.' }) hasThumbnail!: boolean;
+}
+
 @InputType({ description: 'An avatar image, its bytes in base64 (the GraphQL equivalent of POST /users/me/avatar).' })
 export class AvatarInput {
   @Field() contentBase64!: string;

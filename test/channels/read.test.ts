@@ -128,7 +128,10 @@ describe('GET /streams/{stream_id}', () => {
     assertError(await client(ts, other).get(`/streams/${privateId}`), 'BAD_REQUEST', 'Invalid channel ID');
     assertError(await client(ts, other).get('/streams/99999'), 'BAD_REQUEST', 'Invalid channel ID');
     assertError(await client(ts, guest).get(`/streams/${publicId}`), 'BAD_REQUEST', 'Invalid channel ID');
-    assertError(await client(ts, member).get(`/streams/${archivedId}`), 'BAD_REQUEST', 'Invalid channel ID');
+  });
+
+  test('an archived channel is found, and says it is archived (feature level 480)', async () => {
+    expect(assertSuccess(await client(ts, member).get(`/streams/${archivedId}`)).stream).toMatchObject({ stream_id: archivedId, is_archived: true });
   });
 
   test('a malformed id is not a route', async () => {

@@ -82,13 +82,13 @@ export async function getChannelsForViewer(deps: AppDeps, user: User, options: C
   });
 }
 
-/** GET /streams/{id}: any active channel the viewer can see exists (archived ones too when asked). */
-export async function getChannelForViewer(deps: AppDeps, user: User, streamId: number, options: { includeArchived?: boolean } = {}): Promise<ChannelDict> {
+/**
+ * GET /streams/{id}: any channel whose metadata the viewer may see, archived ones included (as in
+ * Zulip since feature level 480; the channel object says `is_archived`).
+ */
+export async function getChannelForViewer(deps: AppDeps, user: User, streamId: number): Promise<ChannelDict> {
   const viewer = await loadViewer(deps.knex, user);
-  const stream = await accessChannelById(deps.knex, viewer, streamId, {
-    requireContentAccess: false,
-    requireActive: !options.includeArchived,
-  });
+  const stream = await accessChannelById(deps.knex, viewer, streamId, { requireContentAccess: false, requireActive: false });
   const ctx = await loadChannelViewContext(deps.knex, deps.realmId, [stream], { statistics: deps });
   return channelDict(stream, ctx);
 }

@@ -5,7 +5,10 @@ import { displayTopic } from '../messages/topics';
 import type { User } from '../users/model';
 import { unixTime } from '../messages/model';
 
-/** GET /users/me/{stream_id}/topics: the channel's topics the user can see, most recent first. */
+/**
+ * GET /users/me/{stream_id}/topics: the channel's topics the user can see, most recent first; archived
+ * channels too (Zulip refused them before feature level 480).
+ */
 export async function channelTopics(deps: AppDeps, user: User, streamId: number, allowEmptyTopicName: boolean) {
   const db = deps.knex;
   const viewer = await loadViewer(db, user);
