@@ -59,6 +59,9 @@ export interface EventQueuesOptions {
 /** Longest idle lifetime a client may ask for. */
 export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
 
+/** The idle lifetime of a queue registered with idle_queue_timeout "mobile", as on Zulip's server. */
+export const MOBILE_QUEUE_LIFESPAN_SECS = 12 * 3600;
+
 /**
  * The event queues of this process's clients: fan-out of bus deliveries into queues, long-polling
  * GET /events (one in-memory waiter per queue, woken when its queue receives events), heartbeats and

@@ -4,6 +4,7 @@ import { createQueue, realtimeOf, register, RegisterRequest } from '../core/regi
 import { spectatorRegister } from '../core/realm/spectators';
 import { CAPABILITY_NAMES, ClientCapabilities } from '../realtime/capabilities';
 import { ANSWERED_LATER, endpoint, p } from './endpoint';
+import { idleQueueTimeout } from './idle-queue-timeout';
 import { includeSubscribers } from './include-subscribers';
 import type { Route } from './router';
 import { v, Validator } from '../validation/validate';
@@ -54,6 +55,7 @@ export const eventRoutes: Route[] = [
         fetch_event_types: stringList().optional(),
         client_capabilities: p.json(capabilitiesValidator).optional(),
         queue_lifespan_secs: p.int({ min: 0 }).default(0),
+        idle_queue_timeout: idleQueueTimeout().optional(),
       },
       handler: async ({ deps, user, params }) => {
         if (!user) {
@@ -76,6 +78,7 @@ export const eventRoutes: Route[] = [
           narrow: params.narrow,
           capabilities: params.client_capabilities,
           queueLifespanSecs: params.queue_lifespan_secs,
+          idleQueueTimeout: params.idle_queue_timeout,
         };
         return register(deps, user, request);
       },

@@ -66,6 +66,7 @@ describe('POST /register response', () => {
     const body = assertSuccess(await register(ts.owner, { fetch_event_types: [] }));
     expect(Object.keys(body).sort()).toEqual(
       [
+        'idle_queue_timeout_secs',
         'last_event_id',
         'msg',
         'queue_id',

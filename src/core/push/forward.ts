@@ -4,6 +4,8 @@ import { inTransaction } from '../../db/unit-of-work';
 import { listParam } from '../../db/lists';
 import { BouncerError, SERVER_REFUSAL_CODES, postToBouncer, realmUuid } from '../notifications/bouncer';
 import { CLAIM_LEASE_MS } from '../notifications/queue';
+import type { TokenKind } from '../devices/model';
+import { dropSupersededLegacyTokens } from './legacy-superseded';
 import { requestRealmUpload } from './realm-upload';
 
 /**
@@ -12,7 +14,8 @@ import { requestRealmUpload } from './realm-upload';
  * as notification jobs are (a lease, FOR UPDATE SKIP LOCKED), so every process may run this and a
  * process that dies mid-request leaves the device to another. The service opens the sealed
  * registration and files the token under its token_id: the pending token becomes the device's
- * registered one; a refusal leaves its error code on the device. Each is a `device` update event.
+ * registered one, which supersedes the user's legacy registrations of that token
+ * (legacy-superseded.ts); a refusal leaves its error code on the device. Each is a `device` update event.
  * An unreachable or failing service, or one refusing this server (its operator's to fix), is asked
  * again later, as Zulip's server does (one answering MISSING_REMOTE_REALM after the organization
  * is uploaded to it, realm-upload.ts), until the registration is older than the service accepts:
@@ -30,6 +33,7 @@ const REGISTRATION_ERRORS = new Set(['INVALID_BOUNCER_PUBLIC_KEY', 'INVALID_ENCR
 interface Claimed {
   id: number;
   user_id: number;
+  push_token_kind: TokenKind | null;
   pending_push_token_id: string;
   bouncer_public_key: string;
   encrypted_push_registration: string;
@@ -42,7 +46,7 @@ async function claim(deps: AppDeps, now: Date, limit = 50): Promise<Claimed[]> {
   return deps.knex.transaction(async (trx) => {
     const rows = (
       await trx.raw(
-        `SELECT id, user_id, pending_push_token_id, bouncer_public_key, encrypted_push_registration, push_token_updated_at, register_attempts
+        `SELECT id, user_id, push_token_kind, pending_push_token_id, bouncer_public_key, encrypted_push_registration, push_token_updated_at, register_attempts
            FROM client_devices
           WHERE realm_id = ? AND register_due_at <= ? AND (register_claimed_until IS NULL OR register_claimed_until < ?)
           ORDER BY register_due_at LIMIT ? FOR UPDATE SKIP LOCKED`,
@@ -113,7 +117,7 @@ export async function forwardDueRegistrations(deps: AppDeps, now = new Date()): 
       console.error(`push registration of device ${device.id} expired: ${outcome.retry}`);
       outcome = { errorCode: 'REQUEST_EXPIRED' };
     }
-    if (await settle(deps, device, outcome)) settled += 1;
+    if (await settle(deps, service, device, outcome)) settled += 1;
   }
   return settled;
 }
@@ -122,7 +126,7 @@ export async function forwardDueRegistrations(deps: AppDeps, now = new Date()): 
  * Records the outcome, if the device's registration is still the one claimed (a new registration of
  * the device in the meantime releases the claim, and its own request follows).
  */
-async function settle(deps: AppDeps, device: Claimed, outcome: Outcome): Promise<boolean> {
+async function settle(deps: AppDeps, service: PushServiceConfig, device: Claimed, outcome: Outcome): Promise<boolean> {
   return inTransaction(deps, deps.realmId, async (uow) => {
     const mine = uow.trx('client_devices').where({ id: device.id, register_claimed_until: device.register_claimed_until });
     if ('retry' in outcome) {
@@ -141,6 +145,7 @@ async function settle(deps: AppDeps, device: Claimed, outcome: Outcome): Promise
       const changed = await mine.update({ ...done, push_token_id: device.pending_push_token_id, pending_push_token_id: null });
       if (changed === 0) return false;
       uow.emit({ ...update, push_token_id: device.pending_push_token_id, pending_push_token_id: null }, [device.user_id]);
+      await dropSupersededLegacyTokens(uow, service, device.user_id, device.push_token_kind, device.pending_push_token_id);
     } else {
       const changed = await mine.update({ ...done, push_registration_error_code: outcome.errorCode });
       if (changed === 0) return false;

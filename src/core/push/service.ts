@@ -25,7 +25,10 @@ export function clientError(error: unknown): ApiError {
   return new ApiError('BAD_REQUEST', error.serviceMessage || 'Push notification bouncer error', 400);
 }
 
-function identity(service: PushServiceConfig, user: User): BouncerBody {
+/** Only the user's organization and id name them to the service. */
+type UserRef = Pick<User, 'realm_id' | 'id'>;
+
+function identity(service: PushServiceConfig, user: UserRef): BouncerBody {
   return {
     server_uuid: service.orgId,
     realm_uuid: realmUuid(service, user.realm_id),
@@ -50,7 +53,12 @@ export async function registerTokenWithService(
   }
 }
 
-export async function unregisterTokenWithService(service: PushServiceConfig, user: User, kind: keyof typeof SERVICE_TOKEN_KIND, token: string): Promise<void> {
+export async function unregisterTokenWithService(
+  service: PushServiceConfig,
+  user: UserRef,
+  kind: keyof typeof SERVICE_TOKEN_KIND,
+  token: string,
+): Promise<void> {
   try {
     await postToBouncer(service, 'push/unregister', { ...identity(service, user), token, token_kind: SERVICE_TOKEN_KIND[kind] }, 'form');
   } catch (error) {

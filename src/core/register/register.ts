@@ -5,7 +5,7 @@ import { errors } from '../../errors';
 import { versionFields } from '../../version';
 import type { QueueDescriptor } from '../../realtime/descriptor';
 import type { NarrowTerm } from '../../realtime/narrow';
-import type { EventQueues } from '../../realtime/queues';
+import { type EventQueues, MOBILE_QUEUE_LIFESPAN_SECS } from '../../realtime/queues';
 import { stateSlices } from './slices';
 import { RegisterOptions, RegisterState, StateSlice } from './slice';
 import { CAPABILITY_NAMES, ClientCapabilities, NO_CAPABILITIES } from '../../realtime/capabilities';
@@ -23,7 +23,18 @@ export interface RegisterRequest {
   allPublicStreams?: boolean;
   narrow: NarrowTerm[];
   capabilities?: Partial<ClientCapabilities>;
+  /** The older queue_lifespan_secs (0: the server's default); idleQueueTimeout wins over it. */
   queueLifespanSecs: number;
+  /** idle_queue_timeout (Zulip's feature level 481): seconds, or "mobile" for the mobile apps' lifetime. */
+  idleQueueTimeout?: IdleQueueTimeout;
+}
+
+export type IdleQueueTimeout = number | 'mobile';
+
+/** The idle lifetime a request asks for, in seconds (0: the server's default). */
+function requestedLifespan(request: RegisterRequest): number {
+  if (request.idleQueueTimeout === 'mobile') return MOBILE_QUEUE_LIFESPAN_SECS;
+  return request.idleQueueTimeout ?? request.queueLifespanSecs;
 }
 
 export const DEFAULT_PRESENCE_HISTORY_DAYS = 14;
@@ -49,7 +60,7 @@ export async function createQueue(deps: AppDeps, user: User, request: RegisterRe
     clientGravatar: request.clientGravatar,
     slimPresence: request.slimPresence,
     capabilities: { ...NO_CAPABILITIES, ...pickCapabilities(request.capabilities ?? {}) },
-    timeoutSecs: queues.clampLifespan(request.queueLifespanSecs),
+    timeoutSecs: queues.clampLifespan(requestedLifespan(request)),
     createdAt: Date.now(),
   };
   await queues.create(descriptor);
@@ -131,6 +142,8 @@ export async function register(deps: AppDeps, user: User, request: RegisterReque
   return {
     queue_id: descriptor.id,
     last_event_id: arrived.length > 0 ? arrived[arrived.length - 1].id : -1,
+    // How long the queue outlives its client's silence: what was asked, within the server's bounds.
+    idle_queue_timeout_secs: descriptor.timeoutSecs,
     ...versions,
     zulip_merge_base: versions.zulip_version,
     ...state,
