@@ -19,7 +19,7 @@ test('the server announces the level it implements', async () => {
   const settings = assertSuccess(await client(ts, member).get('/server_settings'));
   const { state } = await registerQueue(ts, member, { fetchEventTypes: ['realm'] });
   expect(settings.zulip_feature_level).toBe(state.zulip_feature_level);
-  expect(state.zulip_feature_level).toBe(478);
+  expect(state.zulip_feature_level).toBe(485);
 });
 
 test('426: the register response has no realm_is_zephyr_mirror_realm', async () => {
