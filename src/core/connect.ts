@@ -1,3 +1,4 @@
+import { connectAccounts } from './accounts/connect';
 import { connectBots } from './bots/connect';
 import { connectChannels } from './channels/connect';
 import { connectGroups } from './groups/connect';
@@ -20,4 +21,5 @@ export function connectFeatures(): void {
   connectPresence();
   connectBots();
   connectRealm();
+  connectAccounts();
 }

@@ -14,7 +14,10 @@ export function unsubscribeRouter(deps: AppDeps): Router {
   const handle = async (req: Request, res: Response) => {
     const ok = await unsubscribe(deps, String(req.params.type), String(req.params.token));
     res.type('html');
-    if (ok) {
+    if (ok && req.params.type === 'welcome') {
+      // No setting to turn back on: the remaining onboarding emails are gone.
+      res.send(PAGE('Unsubscribed', 'You will receive no more onboarding emails.'));
+    } else if (ok) {
       res.send(PAGE('Unsubscribed', 'You will no longer receive these emails. You can turn them back on in your notification settings.'));
     } else {
       res.status(404).send(PAGE('Unknown link', 'This unsubscribe link is not valid.'));

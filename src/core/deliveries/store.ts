@@ -25,6 +25,8 @@ export const OUTBOX_QUEUED = 'outbox_queued';
 export interface NewDelivery {
   kind: DeliveryKind;
   payload: Record<string, unknown>;
+  /** Not to be sent before this time (the worker wakes for it then); now when absent. */
+  notBefore?: Date;
 }
 
 /** A claimed item: its claim token must be shown to settle it. */
@@ -44,7 +46,15 @@ export const wakeDelivery = (realmId: number): Delivery => ({ realmId, userIds: 
 export async function insertDeliveries(db: Knex, realmId: number, items: NewDelivery[]): Promise<number[]> {
   if (items.length === 0) return [];
   const rows = (await db('deliveries')
-    .insert(items.map((item) => ({ realm_id: realmId, kind: item.kind, payload: JSON.stringify(item.payload), key: crypto.randomUUID() })))
+    .insert(
+      items.map((item) => ({
+        realm_id: realmId,
+        kind: item.kind,
+        payload: JSON.stringify(item.payload),
+        key: crypto.randomUUID(),
+        ...(item.notBefore ? { next_attempt_at: item.notBefore } : {}),
+      })),
+    )
     .returning('id')) as { id: number | string }[];
   return rows.map((r) => Number(r.id));
 }

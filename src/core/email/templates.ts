@@ -259,3 +259,119 @@ export function welcomeEmail(input: WelcomeInput): OutgoingEmail {
   );
   return { to: input.to, subject: `Welcome to ${input.realmName}`, text, html };
 }
+
+export interface OnboardingInput extends WelcomeInput {
+  /** The one-click link that cancels the rest of these emails. */
+  unsubscribeUrl: string;
+}
+
+const HELP = 'https://zulip.com/help';
+
+/** The footer of the onboarding emails: why they come, and the link that stops them. */
+function onboardingFooter(input: OnboardingInput): { text: string; html: string } {
+  const why = `You are getting a few tips by email because you recently joined ${input.realmName}.`;
+  return {
+    text: `${why}\nStop these onboarding emails: ${input.unsubscribeUrl}\n`,
+    html: `<p style="color: #666; font-size: small">${escapeHtml(why)} ` + `<a href="${escapeHtml(input.unsubscribeUrl)}">Stop these onboarding emails</a></p>`,
+  };
+}
+
+function onboardingEmail(input: OnboardingInput, subject: string, paragraphs: string[], links: [string, string][]): OutgoingEmail {
+  const footer = onboardingFooter(input);
+  const text =
+    `Hi ${input.fullName},\n\n${paragraphs.join('\n\n')}\n\n` +
+    `${links.map(([label, url]) => `${label}: ${url}`).join('\n')}\n\n` +
+    `Open ${input.realmName}: ${input.realmUrl}\n\n${footer.text}`;
+  const html = page(
+    `<p>Hi ${escapeHtml(input.fullName)},</p>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}` +
+      `<ul>${links.map(([label, url]) => `<li><a href="${escapeHtml(url)}">${escapeHtml(label)}</a></li>`).join('')}</ul>` +
+      `<p><a href="${escapeHtml(input.realmUrl)}">Open ${escapeHtml(input.realmName)}</a></p>${footer.html}`,
+  );
+  return { to: input.to, subject, text, html, headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` } };
+}
+
+/** A couple of days after joining: how topics keep each channel's conversations apart. */
+export function onboardingTopicsEmail(input: OnboardingInput): OutgoingEmail {
+  return onboardingEmail(
+    input,
+    `Making the most of topics in ${input.realmName}`,
+    [
+      'Every message in a channel belongs to a topic: a short title naming what the conversation is about. ' +
+        'Replying within a topic keeps the discussion in one thread, and starting a new topic keeps an unrelated question from getting buried.',
+      'Because conversations are kept apart, you can read the topics that matter to you now and come back to the rest later, without losing the thread.',
+      'When a conversation wanders off, anyone allowed to can tidy up: rename the topic, or move the messages to another topic or channel.',
+    ],
+    [
+      ['How topics work', `${HELP}/introduction-to-topics`],
+      ['Rename a topic', `${HELP}/rename-a-topic`],
+      ['Move messages to another topic', `${HELP}/move-content-to-another-topic`],
+      ['Move messages to another channel', `${HELP}/move-content-to-another-channel`],
+    ],
+  );
+}
+
+/** What each kind of organization that gets the guide email is told (by the organization's org_type). */
+const GUIDE_ADVICE: Record<string, { kind: string; advice: string }> = {
+  business: {
+    kind: 'a business',
+    advice:
+      'Teams often give each project, customer or department its own channel, and use a topic for each decision or issue, so that people who were away can catch up quickly.',
+  },
+  opensource: {
+    kind: 'an open-source project',
+    advice:
+      'Projects often keep a channel for newcomers, one per area of the code, and a topic per issue or pull request, so contributors in every time zone can follow along.',
+  },
+  education: {
+    kind: 'an educational organization',
+    advice:
+      'Classes often get a channel each, with a topic per assignment or lecture, so questions and answers stay together and students can find them before the next deadline.',
+  },
+  research: {
+    kind: 'a research group',
+    advice:
+      'Groups often give each project or paper its own channel and keep a topic per experiment or draft, so results and decisions stay easy to find months later.',
+  },
+  event: {
+    kind: 'an event',
+    advice:
+      'Organizers often make a channel for each track or session and one for logistics, so attendees can follow the talks they care about and ask questions in the right place.',
+  },
+  community: {
+    kind: 'a community',
+    advice:
+      'Communities often keep a welcome channel for introductions, a channel per interest, and announcements in a channel only moderators post to, so newcomers find their way quickly.',
+  },
+};
+
+export interface OnboardingGuideInput extends OnboardingInput {
+  /** A key of GUIDE_ADVICE. */
+  guide: string;
+  isAdmin: boolean;
+}
+
+/** Some days after joining, for organization types with advice to give: how such organizations set up. */
+export function onboardingGuideEmail(input: OnboardingGuideInput): OutgoingEmail {
+  const guide = GUIDE_ADVICE[input.guide] ?? GUIDE_ADVICE.business;
+  const links: [string, string][] = input.isAdmin
+    ? [
+        ['Setting up your organization', `${HELP}/getting-your-organization-started-with-zulip`],
+        ['Creating channels', `${HELP}/create-a-channel`],
+      ]
+    : [
+        ['Getting started', `${HELP}/getting-started-with-zulip`],
+        ['Browsing and joining channels', `${HELP}/introduction-to-channels`],
+      ];
+  return onboardingEmail(
+    input,
+    `Ideas for using ${input.realmName}`,
+    [
+      `${input.realmName} is set up as ${guide.kind}. Here is how organizations like it tend to arrange their conversations.`,
+      guide.advice,
+      input.isAdmin
+        ? 'As an administrator, you can shape this from the start: create the channels people will need and pick which ones newcomers join automatically.'
+        : 'Look through the channels you have not joined yet: the one you need may already be there.',
+    ],
+    links,
+  );
+}

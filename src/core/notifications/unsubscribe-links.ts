@@ -11,7 +11,8 @@ export const UNSUBSCRIBE_SETTINGS = {
   digest: 'enable_digest_emails',
   login: 'enable_login_emails',
 } as const;
-export type UnsubscribeType = keyof typeof UNSUBSCRIBE_SETTINGS;
+/** `welcome` turns no setting off: it deletes the pending onboarding emails (as Zulip's does). */
+export type UnsubscribeType = keyof typeof UNSUBSCRIBE_SETTINGS | 'welcome';
 
 export async function signingKey(deps: Pick<AppDeps, 'knex' | 'realmId'>): Promise<Buffer> {
   await deps.knex.raw('INSERT INTO email_signing_keys (realm_id, key) VALUES (?, ?) ON CONFLICT (realm_id) DO NOTHING', [

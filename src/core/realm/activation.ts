@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { inTransaction } from '../../db/unit-of-work';
 import { errors } from '../../errors';
+import { cancelWelcomeFollowUps } from '../accounts/welcome-follow-ups';
 import { activeUserIds } from '../users/access';
 import type { User } from '../users/model';
 import { isOwnerRole } from '../users/roles';
@@ -19,6 +20,8 @@ export async function deactivateRealm(deps: AppDeps, actor: User): Promise<void>
   requireRealmOwner(actor);
   await inTransaction(deps, deps.realmId, async (uow) => {
     await Realm.query(uow.trx).patch({ deactivated: true }).where('id', deps.realmId);
+    // As Zulip deletes the organization's scheduled emails.
+    await cancelWelcomeFollowUps(uow.trx, deps.realmId, null);
     uow.emit({ type: 'realm', op: 'deactivated', realm_id: deps.realmId }, await activeUserIds(uow.trx, deps.realmId));
   });
 }
