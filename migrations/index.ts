@@ -40,6 +40,7 @@ import * as linkifierReverseAndProfileMatching from './20261206110000_linkifier_
 import * as realmUuidAndRenamedSettings from './20261206111000_realm_uuid_and_renamed_settings';
 import * as awaitingFirstLogin from './20261206120000_awaiting_first_login';
 import * as clientDevicePush from './20261206121000_client_device_push';
+import * as botStorage from './20261206130000_bot_storage';
 
 /** Every migration, oldest first. Add new ones at the end; never reorder or rename. */
 export const migrations: { name: string; module: Knex.Migration }[] = [
@@ -84,4 +85,5 @@ export const migrations: { name: string; module: Knex.Migration }[] = [
   { name: '20261206120000_awaiting_first_login', module: awaitingFirstLogin },
   { name: '20261206093000_user_setting_edits', module: userSettingEdits },
   { name: '20261206121000_client_device_push', module: clientDevicePush },
+  { name: '20261206130000_bot_storage', module: botStorage },
 ];

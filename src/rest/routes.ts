@@ -10,6 +10,7 @@ import { profileFieldRoutes } from './profile-fields';
 import { markdownRoutes } from './markdown';
 import { emojiRoutes } from './emoji';
 import { draftRoutes } from './drafts';
+import { botStorageRoutes } from './bot-storage';
 import { exportRoutes } from './exports';
 import { scheduledMessageRoutes } from './scheduled-messages';
 import { savedSnippetRoutes } from './saved-snippets';
@@ -73,6 +74,7 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...playgroundRoutes,
   ...botRoutes,
+  ...botStorageRoutes,
   ...webhookRoutes,
   ...realmRoutes,
   ...defaultChannelRoutes,

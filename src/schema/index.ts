@@ -11,6 +11,7 @@ import { ChannelFolderResolver } from '../resolvers/channel-folders';
 import { ProfileFieldResolver } from '../resolvers/profile-fields';
 import { MarkdownResolver } from '../resolvers/markdown';
 import { DraftResolver } from '../resolvers/drafts';
+import { BotStorageResolver } from '../resolvers/bot-storage';
 import { RealmExportResolver } from '../resolvers/exports';
 import { ScheduledMessageResolver } from '../resolvers/scheduled-messages';
 import { BotResolver } from '../resolvers/bots';
@@ -56,6 +57,7 @@ export const resolvers = [
   ChannelResolver,
   MarkdownResolver,
   DraftResolver,
+  BotStorageResolver,
   RealmExportResolver,
   ScheduledMessageResolver,
   BotResolver,

@@ -103,6 +103,8 @@ async function populate() {
   assertSuccess(await a.post(`/users/me/muted_users/${bob.id}`));
   assertSuccess(await a.post('/user_topics', { stream_id: general, topic: 'noise', visibility_policy: 1 }));
   assertSuccess(await a.post('/saved_snippets', { title: 'Greeting', content: 'Hello there' }));
+  assertSuccess(await a.put('/bot_storage', { storage: JSON.stringify({ counter: '3', 'last seen': 'Bob' }) }));
+  assertSuccess(await b.put('/bot_storage', { storage: JSON.stringify({ counter: '7' }) }));
   const field = assertSuccess(await o.post('/realm/profile_fields', { name: 'Team', field_type: 1, hint: 'Which team' })).id;
   assertSuccess(await a.patch('/users/me/profile_data', { data: JSON.stringify([{ id: field, value: 'Boats' }]) }));
   assertSuccess(await o.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' }));
@@ -302,7 +304,8 @@ async function stateOf(url: string, who: TestUser) {
   const histories = [];
   for (const m of messages) histories.push(assertSuccess(await api(url, who).get(`/messages/${m.id}/history`)).message_history);
   const attachments = assertSuccess(await api(url, who).get('/attachments'));
-  return { names, view: normalize({ state, messages, histories, attachments }, names) };
+  const botStorage = assertSuccess(await api(url, who).get('/bot_storage')).storage;
+  return { names, view: normalize({ state, messages, histories, attachments, botStorage }, names) };
 }
 
 async function bytes(url: string, who: TestUser, file: string): Promise<string> {
@@ -322,6 +325,7 @@ test.each(['owner', 'alice', 'bob'])('what %s sees is the same after the round t
   expect(leads.can_mention_group).toEqual({ direct_members: ['user:Alice Liddell'], direct_subgroups: ['group:crew'] });
   expect(before.view.histories.flat().length).toBeGreaterThan(before.view.messages.length);
   if (name === 'alice') expect(before.view.state.scheduled_messages).toHaveLength(2);
+  if (name === 'alice') expect(before.view.botStorage).toEqual({ counter: '3', 'last seen': 'Bob' });
 });
 
 test('the files come back byte for byte: uploads, avatars, custom emoji, the icon', async () => {

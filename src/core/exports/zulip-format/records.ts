@@ -60,6 +60,8 @@ const TABLES: SimpleTable[] = [
   },
   { zulip: 'zerver_savedsnippet', table: 'saved_snippets', renamed: { user_id: 'user_profile' }, personal: 'user_id', refs: { user_id: 'user' } },
   { zulip: 'zerver_navigationview', table: 'navigation_views', renamed: { user_id: 'user' }, personal: 'user_id', refs: { user_id: 'user' } },
+  // Any account's own storage (Zulip keeps it per bot); in a limited export, only consenting accounts'.
+  { zulip: 'zerver_botstoragedata', table: 'bot_storage', renamed: { user_id: 'bot_profile' }, personal: 'user_id', refs: { user_id: 'user' } },
   { zulip: 'zerver_service', table: 'bot_services', renamed: { bot_id: 'user_profile' }, refs: { bot_id: 'user' } },
   {
     zulip: 'zerver_scheduledmessage',
