@@ -126,8 +126,13 @@ export async function waitForQuiet(servers: TestServer | TestServer[], who: Test
     const gaps: [number, number][] = typeof cursor.gaps === 'string' ? JSON.parse(cursor.gaps) : cursor.gaps;
     if (gaps.some(([id]) => Number(id) === messageId)) return false;
     if ((await knex('notification_jobs').where({ user_id: who.id }).first()) !== undefined) return false;
-    // Nor anything queued for delivery (the outbox) still waiting to be sent.
-    return (await knex('deliveries').where({ realm_id: realmId, state: 'pending' }).first()) === undefined;
+    // Nor anything queued for delivery (the outbox) still waiting to be sent: due now, or being
+    // retried. Onboarding emails queued for days later are not waited for.
+    const waiting = await knex('deliveries')
+      .where({ realm_id: realmId, state: 'pending' })
+      .where((q) => q.where('attempts', '>', 0).orWhere('next_attempt_at', '<=', new Date()))
+      .first();
+    return waiting === undefined;
   };
   await waitUntil(quiet);
   for (const ts of all) await ts.server.notifications.runNow();
