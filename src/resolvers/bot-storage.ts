@@ -40,8 +40,6 @@ export class BotStorageResolver {
     description: 'Removes the given keys (every key when left out), or nothing when one of them is not stored; answers the keys removed.',
   })
   async removeBotStorage(@Arg('keys', () => [String], { nullable: true }) keys: string[] | null | undefined, @Ctx() ctx: GraphQLContext): Promise<string[]> {
-    const removing = keys ?? [...(await getBotStorage(ctx.deps, me(ctx))).keys()];
-    await removeBotStorage(ctx.deps, me(ctx), removing);
-    return removing;
+    return [...(await removeBotStorage(ctx.deps, me(ctx), keys ?? undefined))];
   }
 }

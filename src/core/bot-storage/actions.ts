@@ -39,12 +39,13 @@ export async function updateBotStorage(deps: AppDeps, user: User, entries: Reado
 /**
  * DELETE /bot_storage: removes the given keys (every key when none are given), or nothing when
  * one of them is not stored. As in Zulip, a key named twice counts as one that is missing.
+ * Answers the keys removed.
  */
-export async function removeBotStorage(deps: AppDeps, user: User, keys?: readonly string[]): Promise<void> {
-  await inTransaction(deps, deps.realmId, async (uow) => {
+export async function removeBotStorage(deps: AppDeps, user: User, keys?: readonly string[]): Promise<readonly string[]> {
+  return inTransaction(deps, deps.realmId, async (uow) => {
     await uow.trx('users').where('id', user.id).forUpdate().first('id');
     const removing = keys ?? (await storedKeys(uow.trx, user));
-    if (removing.length === 0) return;
+    if (removing.length === 0) return removing;
     const found = await BotStorageEntry.query(uow.trx)
       .select('id')
       .where('user_id', user.id)
@@ -58,5 +59,6 @@ export async function removeBotStorage(deps: AppDeps, user: User, keys?: readonl
           found.map((row) => row.id),
         ),
       );
+    return removing;
   });
 }
