@@ -29,8 +29,9 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-function page(bodyHtml: string): string {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="font-family: sans-serif; line-height: 1.4">${bodyHtml}</body></html>`;
+/** An email's HTML part; its title is the subject, so a reader opening it alone knows what it is. */
+function page(title: string, bodyHtml: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family: sans-serif; line-height: 1.4">${bodyHtml}</body></html>`;
 }
 
 export function invitationEmail(input: {
@@ -147,6 +148,7 @@ export function missedMessagesEmail(input: MissedMessagesInput): OutgoingEmail {
     `${REASONS[input.reason]}\nManage your notification settings: ${input.settingsUrl}\n` +
     `Unsubscribe from missed-message emails: ${input.unsubscribeUrl}\n`;
   const html = page(
+    subject,
     `<h3>${escapeHtml(title)}</h3>${htmlParts.join('')}` +
       `<p><a href="${escapeHtml(input.conversationUrl)}">Open the conversation</a></p>` +
       `<p style="color: #666; font-size: small">${escapeHtml(REASONS[input.reason])}<br>` +
@@ -178,6 +180,7 @@ export function digestEmail(input: DigestInput): OutgoingEmail {
     `Open ${input.realmName}: ${input.realmUrl}\n\nUnsubscribe from digest emails: ${input.unsubscribeUrl}\n`;
   const li = (href: string, label: string) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`;
   const html = page(
+    subject,
     `<p>Here is what happened in ${escapeHtml(input.realmName)} while you were away.</p>` +
       (input.conversations.length ? `<h3>Hot conversations</h3><ul>${input.conversations.map((c) => li(c.url, describe(c))).join('')}</ul>` : '') +
       (input.newChannels.length ? `<h3>New channels</h3><ul>${input.newChannels.map((c) => li(c.url, `#${c.name}`)).join('')}</ul>` : '') +
@@ -212,11 +215,13 @@ export function loginNoticeEmail(input: LoginNoticeInput): OutgoingEmail {
   const intro = `Your account ${input.to} in ${input.realmName} (${input.realmUrl}) was just used to log in.`;
   const advice =
     "If this was you, there is nothing to do. If you do not recognize this login, change your password right away and tell your organization's administrators.";
+  const subject = `New login to ${input.realmName} from ${device}`;
   const text =
     `Hi ${input.fullName},\n\n${intro}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n` +
     `${advice}\nChange your password: ${resetUrl}\n\n` +
     `Stop receiving emails about new logins: ${input.unsubscribeUrl}\n`;
   const html = page(
+    subject,
     `<p>Hi ${escapeHtml(input.fullName)},</p><p>${escapeHtml(intro)}</p>` +
       `<ul>${details.map(([k, v]) => `<li><b>${escapeHtml(k)}:</b> ${escapeHtml(v)}</li>`).join('')}</ul>` +
       `<p>${escapeHtml(advice)}</p><p><a href="${escapeHtml(resetUrl)}">Change your password</a></p>` +
@@ -224,7 +229,7 @@ export function loginNoticeEmail(input: LoginNoticeInput): OutgoingEmail {
   );
   return {
     to: input.to,
-    subject: `New login to ${input.realmName} from ${device}`,
+    subject,
     text,
     html,
     headers: { 'List-Unsubscribe': `<${input.unsubscribeUrl}>` },
@@ -242,6 +247,7 @@ export interface WelcomeInput {
 export function welcomeEmail(input: WelcomeInput): OutgoingEmail {
   const appsUrl = 'https://zulip.com/apps/';
   const helpUrl = 'https://zulip.com/help/';
+  const subject = `Welcome to ${input.realmName}`;
   const text =
     `Hi ${input.fullName},\n\nWelcome to ${input.realmName}! Your account is ready.\n\n` +
     `Organization: ${input.realmName}\nAddress: ${input.realmUrl}\nYour login email: ${input.to}\n\n` +
@@ -249,6 +255,7 @@ export function welcomeEmail(input: WelcomeInput): OutgoingEmail {
     `give them ${input.realmUrl} as the organization's address.\n\n` +
     `Getting started and how-to guides: ${helpUrl}\nQuestions about this organization go to its administrators.\n`;
   const html = page(
+    subject,
     `<p>Hi ${escapeHtml(input.fullName)},</p><p>Welcome to ${escapeHtml(input.realmName)}! Your account is ready.</p>` +
       `<ul><li><b>Organization:</b> ${escapeHtml(input.realmName)}</li>` +
       `<li><b>Address:</b> <a href="${escapeHtml(input.realmUrl)}">${escapeHtml(input.realmUrl)}</a></li>` +
@@ -257,7 +264,7 @@ export function welcomeEmail(input: WelcomeInput): OutgoingEmail {
       `give them ${escapeHtml(input.realmUrl)} as the organization's address.</p>` +
       `<p><a href="${helpUrl}">Getting started and how-to guides</a>. Questions about this organization go to its administrators.</p>`,
   );
-  return { to: input.to, subject: `Welcome to ${input.realmName}`, text, html };
+  return { to: input.to, subject, text, html };
 }
 
 export interface OnboardingInput extends WelcomeInput {
@@ -283,6 +290,7 @@ function onboardingEmail(input: OnboardingInput, subject: string, paragraphs: st
     `${links.map(([label, url]) => `${label}: ${url}`).join('\n')}\n\n` +
     `Open ${input.realmName}: ${input.realmUrl}\n\n${footer.text}`;
   const html = page(
+    subject,
     `<p>Hi ${escapeHtml(input.fullName)},</p>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}` +
       `<ul>${links.map(([label, url]) => `<li><a href="${escapeHtml(url)}">${escapeHtml(label)}</a></li>`).join('')}</ul>` +
       `<p><a href="${escapeHtml(input.realmUrl)}">Open ${escapeHtml(input.realmName)}</a></p>${footer.html}`,
