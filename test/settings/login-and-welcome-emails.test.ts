@@ -180,6 +180,8 @@ describe('welcome emails', () => {
     expect(mail.text).toContain('https://zulip.com/apps/');
     expect(mail.text).toContain('https://zulip.com/help/');
     expect(mail.html).toContain(`<a href="${url}">`);
+    // Read on its own (a saved file, a screen reader), the HTML part says its language and subject.
+    expect(mail.html).toContain('<html lang="en"><head><meta charset="utf-8"><title>Welcome to Test Org</title>');
     // Signing up is no new login to report.
     expect(loginMails(invited)).toEqual([]);
 
